@@ -1,0 +1,59 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "stubd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "stubd", targets: ["stubd"]),
+        .library(name: "Stubd", targets: ["Stubd"]),
+        .library(name: "StubdClient", targets: ["StubdClient"]),
+        .library(name: "StubdXCTest", targets: ["StubdXCTest"]),
+        .library(name: "StubdTesting", targets: ["StubdTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // The C that Swift cannot import: a module map and a shim header, nothing else.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
+
+        // Talks to a running stubd over the admin API. Foundation only, so an app can link it.
+        .target(name: "StubdClient", swiftSettings: strict),
+
+        // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
+        .target(name: "StubdCore",
+                dependencies: [.product(name: "Yams", package: "Yams")],
+                swiftSettings: strict),
+
+        // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
+        .target(name: "Stubd",
+                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD",
+                               .product(name: "Logging", package: "swift-log")],
+                swiftSettings: strict),
+
+        .target(name: "StubdXCTest", dependencies: ["Stubd", "StubdClient"], swiftSettings: strict),
+        .target(name: "StubdTesting", dependencies: ["Stubd", "StubdClient"], swiftSettings: strict),
+
+        .executableTarget(name: "stubd",
+                          dependencies: ["Stubd",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "Logging", package: "swift-log")],
+                          swiftSettings: strict),
+
+        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore"], swiftSettings: strict),
+        .testTarget(name: "StubdServerTests", dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting"],
+                    swiftSettings: strict),
+
+        // The worked example: an app-style weather client and its tests (Examples/WeatherApp).
+        .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strict),
+        .testTarget(name: "WeatherServiceTests",
+                    dependencies: ["WeatherService", "StubdXCTest", "StubdTesting", "Stubd"],
+                    path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,39 @@
+// Swift cannot import C variadic functions; these static inline wrappers are
+// the only C in the project, compiled by clang as part of the module import.
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <microhttpd.h>
+
+/// MHD_start_daemon with an option array (END-terminated).
+static inline struct MHD_Daemon *
+shim_start_daemon(unsigned int flags, uint16_t port,
+                  MHD_AccessHandlerCallback handler, void *handler_cls,
+                  struct MHD_OptionItem *options)
+{
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+                            MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/// The port the daemon really bound (useful with port 0).
+static inline uint16_t shim_bind_port(struct MHD_Daemon *daemon)
+{
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// The socket of a connection, for TCP_NODELAY and SO_LINGER (faults).
+static inline int shim_connection_fd(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
+}
+
+/// The client's address (for quotas keyed by ip).
+static inline const struct sockaddr *shim_client_address(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}

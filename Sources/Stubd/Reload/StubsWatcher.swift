@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Synchronization
+
+/// Calls `onChange` when anything under a directory changes, through inotify (no polling),
+/// with a short quiet period so an editor's save-rename-chmod dance causes one reload.
+final class StubsWatcher: Sendable {
+    private let root: String
+    private let fd: Int32
+    private let stopping = Atomic<Bool>(false)
+    private let onChange: @Sendable () -> Void
+    private let quietPeriodMilliseconds: Int32
+
+    init?(root: URL, quietPeriodMilliseconds: Int32 = 60, onChange: @escaping @Sendable () -> Void) {
+        self.root = root.standardizedFileURL.path
+        self.onChange = onChange
+        self.quietPeriodMilliseconds = quietPeriodMilliseconds
+        fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { return nil }
+        addWatches()
+        let thread = Thread { [self] in run() }
+        thread.name = "stubd-watch"
+        thread.start()
+    }
+
+    func stop() { stopping.store(true, ordering: .relaxed) }
+
+    /// Watches every directory (inotify is not recursive); called again after each change, for new folders.
+    private func addWatches() {
+        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF)
+        var stack = [root]
+        var seen = Set<String>()
+        while let dir = stack.popLast() {
+            guard seen.insert(dir).inserted, seen.count < 100_000 else { continue }
+            inotify_add_watch(fd, dir, mask)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            for name in names where !name.hasPrefix(".") {
+                var isDir: ObjCBool = false
+                let path = dir + "/" + name
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue { stack.append(path) }
+            }
+        }
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var pollfd = Glibc.pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while !stopping.load(ordering: .relaxed) {
+            guard poll(&pollfd, 1, 200) > 0 else { continue }
+            drain(&buffer)
+            // Wait for the burst of events to end, then reload once.
+            while poll(&pollfd, 1, quietPeriodMilliseconds) > 0, !stopping.load(ordering: .relaxed) { drain(&buffer) }
+            if stopping.load(ordering: .relaxed) { break }
+            addWatches()
+            onChange()
+        }
+        close(fd)
+    }
+
+    private func drain(_ buffer: inout [UInt8]) {
+        while read(fd, &buffer, buffer.count) > 0 {}
+    }
+}

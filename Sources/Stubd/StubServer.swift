@@ -1,0 +1,167 @@
+import CMicroHTTPD
+import Foundation
+@_exported import StubdCore
+import Synchronization
+
+/// A stub server: a Stubs directory served over HTTP by libmicrohttpd, in this process.
+///
+/// ```swift
+/// let server = try await StubServer.start(stubs: URL(fileURLWithPath: "Stubs"))
+/// defer { Task { await server.stop() } }
+/// let url = server.baseURL.appendingPathComponent("api/KEY/conditions/q/CA/San_Francisco.json")
+/// ```
+public final class StubServer: Sendable {
+    /// How the server runs. The defaults suit tests; `stubd serve` sets them from its flags.
+    public struct Options: Sendable {
+        /// libmicrohttpd worker threads (epoll, one pool). Two measured best on two cores.
+        public var threads: Int = 2
+        /// Larger request bodies get 413.
+        public var maxBodyBytes: Int = 1 << 20
+        /// Idle keep-alive connections are closed after this many seconds.
+        public var connectionTimeoutSeconds: Int = 30
+        /// Requests the journal keeps per session.
+        public var journalCapacity: Int = 1000
+        /// Reload the directory when it changes.
+        public var watch: Bool = false
+        /// Called once per request, after the answer is queued.
+        public var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
+        public var reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
+
+        public init() {}
+    }
+
+    /// `http://127.0.0.1:PORT`
+    public let baseURL: URL
+    public let host: String
+    public let port: UInt16
+    /// The core: catalog, sessions, hits, quotas.
+    public let engine: StubEngine
+    public let stubsDirectory: URL
+
+    private let daemon: CPointer
+    private let router: RequestRouter
+    private let routerHandle: CPointer
+    private let responses: ResponseStore
+    private let watcher: StubsWatcher?
+    private let stopped = Atomic<Bool>(false)
+    private let reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
+
+    /// Loads `stubs` and starts serving it. Throws `CatalogLoadError` listing every problem in
+    /// the directory, or `BindError` when the address cannot be used. Port 0 picks a free port.
+    public static func start(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0) async throws -> StubServer {
+        try StubServer(stubs: stubs, host: host, port: port, options: Options())
+    }
+
+    /// As `start(stubs:host:port:)`, with options.
+    public static func start(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options) async throws -> StubServer {
+        try StubServer(stubs: stubs, host: host, port: port, options: options)
+    }
+
+    /// Synchronous start, for the command line.
+    public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
+        let catalog = try StubCatalog.load(stubs: stubs)
+        stubsDirectory = stubs
+        responses = ResponseStore()
+        responses.prepare(catalog)
+        engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity)
+        reloadLog = options.reloadLog
+        router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, log: options.requestLog)
+        let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
+        self.routerHandle = routerHandle
+
+        let socket: ListeningSocket
+        do { socket = try ListeningSocket.open(host: host, port: port) } catch {
+            Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
+            responses.destroyAll()
+            throw error
+        }
+        var items: [MHD_OptionItem] = [
+            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
+            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, options.threads), ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
+            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
+                           ptr_value: routerHandle.raw),
+            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self), ptr_value: nil),
+            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+        ]
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue
+        if socket.host.hasPrefix("[") { flags |= MHD_USE_IPv6.rawValue }
+        guard let started = items.withUnsafeMutableBufferPointer({
+            shim_start_daemon(UInt32(flags), 0, accessHandler, routerHandle.raw, $0.baseAddress)
+        }) else {
+            close(socket.fd)
+            Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
+            responses.destroyAll()
+            throw BindError(description: "libmicrohttpd could not start on \(socket.host):\(socket.port)")
+        }
+        daemon = CPointer(UnsafeMutableRawPointer(started))
+        self.host = socket.host
+        self.port = socket.port
+        baseURL = URL(string: "http://\(socket.host):\(socket.port)")!
+
+        if options.watch {
+            let engine = self.engine, responses = self.responses, log = options.reloadLog
+            watcher = StubsWatcher(root: stubs) { StubServer.reload(stubs, engine, responses, log) }
+        } else {
+            watcher = nil
+        }
+    }
+
+    /// Reloads the directory now. On problems the current catalog stays and the error lists them.
+    @discardableResult
+    public func reload() throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try StubCatalog.load(stubs: stubsDirectory)
+        responses.prepare(catalog)
+        engine.install(catalog)
+        return catalog
+    }
+
+    private static func reload(_ stubs: URL, _ engine: StubEngine, _ responses: ResponseStore,
+                               _ log: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?) {
+        do {
+            let catalog = try StubCatalog.load(stubs: stubs)
+            responses.prepare(catalog)
+            engine.install(catalog)
+            log?(.success(catalog))
+        } catch {
+            log?(.failure(error))
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (delayed answers are sent at once, hanging
+    /// ones closed, long-polls answered), then stops. Idempotent.
+    public func stop() async {
+        stopSynchronously()
+    }
+
+    /// `stop()` for signal handlers and `deinit`-like paths that cannot await.
+    public func stopSynchronously() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        watcher?.stop()
+        let mhd = OpaquePointer(daemon.raw)
+        let listening = MHD_quiesce_daemon(mhd)
+        engine.releaseWaiters()
+        _ = router.resumeAllForStop()
+        // In-flight requests finish (their answers are queued already or are being resumed); bounded.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
+        while router.active.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
+            usleep(1000)
+        }
+        MHD_stop_daemon(mhd)
+        if listening >= 0 { close(listening) }
+        responses.destroyAll()
+        Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
+    }
+
+    deinit {
+        stopSynchronously()
+    }
+}
+
+/// A C pointer that may cross threads: libmicrohttpd's handles are used under its own rules.
+struct CPointer: @unchecked Sendable {
+    let raw: UnsafeMutableRawPointer
+    init(_ raw: UnsafeMutableRawPointer) { self.raw = raw }
+}

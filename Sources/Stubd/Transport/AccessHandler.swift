@@ -1,0 +1,354 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+/// The C entry points. They live in a library file: in `main.swift` Swift 6 would insert a
+/// main-actor check that traps on libmicrohttpd's worker threads.
+let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+    Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue()
+        .handle(connection!, url!, method!, uploadData, uploadSize!, conCls!)
+}
+
+let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    guard let conCls, let raw = conCls.pointee else { return }
+    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    conCls.pointee = nil
+    Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
+}
+
+/// Nagle's algorithm would hold each small keep-alive answer ~40 ms waiting for an ACK (libcurl, so URLSession on Linux).
+let connectionNotice: MHD_NotifyConnectionCallback = { _, connection, _, code in
+    guard code == .CONNECTION_NOTIFY_STARTED, let connection else { return }
+    let fd = shim_connection_fd(connection)
+    guard fd >= 0 else { return }
+    var yes: Int32 = 1
+    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+}
+
+private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let list = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
+    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? "")) }
+    return .YES
+}
+
+private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let list = cls!.assumingMemoryBound(to: [(name: String, value: String?)].self)
+    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) })) }
+    return .YES
+}
+
+/// Turns libmicrohttpd's calls into `RequestHead`s for the engine and its outcomes into responses.
+/// One object, fully built before the daemon starts, handed to MHD as the handler's context.
+final class RequestRouter: @unchecked Sendable {
+    let engine: StubEngine
+    let responses: ResponseStore
+    let maxBodyBytes: Int
+    let log: (@Sendable (RequestLogLine) -> Void)?
+    let active = Atomic<Int>(0)
+    private let suspended = Mutex<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
+
+    init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, log: (@Sendable (RequestLogLine) -> Void)?) {
+        self.engine = engine
+        self.responses = responses
+        self.maxBodyBytes = maxBodyBytes
+        self.log = log
+    }
+
+    func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let raw = conCls.pointee else {
+            // First call: headers only. Queueing now would make 0.9.75 close the connection after
+            // the answer (it treats it as an early reply), so only set up and come back.
+            let context = RequestContext()
+            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+               let n = Int(String(cString: length)), n > maxBodyBytes {
+                context.bodyTooLarge = true
+            }
+            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+            active.add(1, ordering: .relaxed)
+            return .YES
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            if !context.bodyTooLarge {
+                if context.body.count + uploadSize.pointee > maxBodyBytes {
+                    context.bodyTooLarge = true
+                    context.body = Data()
+                } else if let uploadData {
+                    context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: uploadSize.pointee)
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if let pending = context.pending {
+            context.pending = nil
+            return finish(pending, context, connection)
+        }
+        return answer(context, connection, url, method)
+    }
+
+    // MARK: The first answer
+
+    private func answer(_ context: RequestContext, _ connection: OpaquePointer,
+                        _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
+        let method = String(cString: methodPointer)
+        let rawPath = String(cString: url)
+        if context.bodyTooLarge {
+            return send(.generated(.problem(413, title: "Body too large",
+                detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection,
+                line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
+        }
+        var headers: [(name: String, value: String)] = []
+        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
+        var query: [(name: String, value: String?)] = []
+        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
+
+        let target = RequestTarget.resolve(path: rawPath,
+                                           sessionHeader: headers.first { $0.name.lowercased() == "x-stubd-session" }?.value,
+                                           sessionQuery: nil)
+        var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
+                                  latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
+        if let problem = RequestRouter.rejectPath(rawPath, session: target.session) {
+            return send(.generated(problem), context, connection, line: line)
+        }
+        var request = RequestHead(method: method, path: target.path, query: query, headers: headers, body: context.body,
+                                  clientAddress: describeAddress(shim_client_address(connection)))
+
+        if let call = target.adminCall {
+            let adminSession = target.session.isEmpty
+                ? engine.session(query.first { $0.name == "session" }?.value.flatMap { $0 } ?? "")
+                : engine.session(target.session)
+            line.session = adminSession.id
+            switch engine.admin(method: method, call: call, query: query, body: context.body, session: adminSession) {
+            case .response(let generated):
+                return send(.generated(generated), context, connection, line: line)
+            case let .waitForHits(session, hitQuery, count, timeout):
+                context.logLine = line
+                return waitForHits(context, connection, session: session, query: hitQuery, count: count, timeout: timeout)
+            }
+        }
+
+        request.body = context.body
+        let outcome = engine.respond(to: request, in: engine.session(target.session))
+        line.route = outcome.route?.key
+        line.quota = outcome.quotaNote
+        if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
+            return deliverSpecial(canned, outcome, context, connection, line: line)
+        }
+        return send(outcome.answer, context, connection, line: line)
+    }
+
+    /// Paths that cannot name a stub: dot segments (`..` however encoded; MHD has decoded it by now),
+    /// NUL bytes, and malformed session prefixes.
+    static func rejectPath(_ path: String, session: String) -> GeneratedResponse? {
+        if !path.hasPrefix("/") {
+            return .problem(400, title: "Bad path", detail: "a request path starts with '/'")
+        }
+        if path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) || path.contains("\0") {
+            return .problem(400, title: "Bad path", detail: "'.' and '..' segments are not allowed in a request path")
+        }
+        if !RequestTarget.isValidSession(session) {
+            return .problem(400, title: "Bad session", detail: "a session id is 1–64 letters, digits, '-', '_' or '.'")
+        }
+        return nil
+    }
+
+    // MARK: Sending
+
+    private func send(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer,
+                      line: RequestLogLine) -> MHD_Result {
+        let result: MHD_Result
+        var status = 0
+        switch answer {
+        case .canned(let canned, let extra):
+            let prepared = responses.prepared(canned)
+            status = canned.status
+            if extra.isEmpty {
+                result = MHD_queue_response(connection, UInt32(canned.status), prepared.response)
+            } else {
+                let r = prepared.variant(adding: extra)
+                result = MHD_queue_response(connection, UInt32(canned.status), r)
+                MHD_destroy_response(r)
+            }
+        case .generated(let generated):
+            status = generated.status
+            let r = makeResponse(generated)
+            result = MHD_queue_response(connection, UInt32(generated.status), r)
+            MHD_destroy_response(r)
+        }
+        if let log {
+            var line = line
+            line.status = status
+            line.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
+            log(line)
+        }
+        return result
+    }
+
+    // MARK: Delays, faults and long-polls
+
+    private func deliverSpecial(_ canned: CannedResponse, _ outcome: Outcome, _ context: RequestContext,
+                                _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        context.logLine = line
+        if canned.fault == .hang {
+            context.pending = .hang
+            if !suspend(context, connection) { return .NO }
+            // A suspended connection never times out by itself; let a forgotten hang go after five minutes.
+            schedule(after: 300_000_000_000) { [self] in resume(context) }
+            return .YES
+        }
+        if let delay = canned.delay {
+            context.pending = .answer(outcome.answer)
+            guard suspend(context, connection) else { return send(outcome.answer, context, connection, line: line) }
+            schedule(after: delay.sample()) { [self] in resume(context) }
+            return .YES
+        }
+        return deliverNow(outcome.answer, context, connection)
+    }
+
+    /// Sends an answer whose delay is over (or had none), applying its fault.
+    private func deliverNow(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+        let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
+        guard case .canned(let canned, let extra) = answer, let fault = canned.fault else {
+            return send(answer, context, connection, line: line)
+        }
+        logFault(fault, canned, context, line)
+        switch fault {
+        case .connectionReset:
+            // SO_LINGER with a zero timeout turns the close into an RST.
+            let fd = shim_connection_fd(connection)
+            if fd >= 0 {
+                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+            }
+            return .NO
+        case .emptyResponse, .hang:
+            return .NO
+        case .truncatedBody:
+            let r = TruncatedBody.response(for: canned, extraHeaders: extra)
+            let result = MHD_queue_response(connection, UInt32(canned.status), r)
+            MHD_destroy_response(r)
+            return result
+        case .malformedJSON:
+            return send(answer, context, connection, line: line)
+        }
+    }
+
+    private func logFault(_ fault: Fault, _ canned: CannedResponse, _ context: RequestContext, _ line: RequestLogLine) {
+        guard let log else { return }
+        var line = line
+        line.status = fault == .truncatedBody ? canned.status : 0
+        line.note = "fault \(fault.rawValue)"
+        line.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
+        log(line)
+    }
+
+    private func waitForHits(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+                             query: String, count: Int, timeout: Double) -> MHD_Result {
+        context.pending = .hitsWait(session: session, query: query, count: count, waiterID: nil)
+        guard suspend(context, connection) else {
+            context.pending = nil
+            return finishWait(context, connection, session: session, query: query, count: count)
+        }
+        let id = engine.waitForHits(session: session, query: query, count: count) { [self] in resume(context) }
+        guard let id else {
+            // Already reached: answer at once.
+            resume(context)
+            return .YES
+        }
+        context.pending = .hitsWait(session: session, query: query, count: count, waiterID: id)
+        schedule(after: UInt64(timeout * 1e9)) { [self] in
+            if engine.cancelWait(session: session, id: id) { resume(context) }
+        }
+        return .YES
+    }
+
+    private func finish(_ pending: RequestContext.Pending, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+        switch pending {
+        case .answer(let answer):
+            return deliverNow(answer, context, connection)
+        case let .hitsWait(session, query, count, waiterID):
+            if let waiterID { engine.cancelWait(session: session, id: waiterID) }
+            return finishWait(context, connection, session: session, query: query, count: count)
+        case .hang:
+            return .NO
+        }
+    }
+
+    private func finishWait(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+                            query: String, count: Int) -> MHD_Result {
+        let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/hits/wait", status: 0, session: session.id,
+                                                     latencyMicroseconds: 0, isAdmin: true)
+        return send(.generated(engine.hitsWaitResult(session: session, query: query, count: count)), context, connection, line: line)
+    }
+
+    // MARK: Suspend and resume
+
+    /// Checks for a stop, suspends and registers under one lock, so `stop()` can neither miss this
+    /// connection nor resume it before it is suspended (MHD aborts on either).
+    private func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
+        suspended.withLock { state in
+            if state.stopping { return false }
+            context.connection = connection
+            MHD_suspend_connection(connection)
+            state.items[ObjectIdentifier(context)] = context
+            return true
+        }
+    }
+
+    /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
+    func resume(_ context: RequestContext) {
+        guard !context.resumed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        suspended.withLock { state in
+            state.items.removeValue(forKey: ObjectIdentifier(context))
+            if let connection = context.connection { MHD_resume_connection(connection) }
+        }
+    }
+
+    /// For `stop()`: no new suspensions, and every suspended request resumed so it can finish.
+    func resumeAllForStop() -> Int {
+        let waiting: [RequestContext] = suspended.withLock { state in
+            state.stopping = true
+            return Array(state.items.values)
+        }
+        for context in waiting { resume(context) }
+        return waiting.count
+    }
+
+    private func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max)))), execute: work)
+    }
+}
+
+/// A response whose headers promise the whole body but whose reader gives up halfway.
+enum TruncatedBody {
+    final class Source {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    static let reader: MHD_ContentReaderCallback = { cls, position, buffer, max in
+        let source = Unmanaged<Source>.fromOpaque(cls!).takeUnretainedValue()
+        let half = UInt64(source.bytes.count / 2)
+        guard position < half else { return -2 } // MHD_CONTENT_READER_END_WITH_ERROR
+        let n = Int(min(UInt64(max), half - position))
+        source.bytes.withUnsafeBytes { raw in
+            buffer!.update(from: raw.baseAddress!.advanced(by: Int(position)).assumingMemoryBound(to: CChar.self), count: n)
+        }
+        return n
+    }
+
+    static let release: MHD_ContentReaderFreeCallback = { cls in
+        Unmanaged<Source>.fromOpaque(cls!).release()
+    }
+
+    static func response(for canned: CannedResponse, extraHeaders: [(name: String, value: String)]) -> OpaquePointer {
+        let body = canned.body.isEmpty ? [UInt8](repeating: UInt8(ascii: " "), count: 64) : [UInt8](canned.body)
+        let source = Unmanaged.passRetained(Source(body)).toOpaque()
+        let r = MHD_create_response_from_callback(UInt64(body.count), 4096, reader, source, release)!
+        for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
+        return r
+    }
+}

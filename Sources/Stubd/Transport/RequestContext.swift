@@ -1,0 +1,41 @@
+import Foundation
+import StubdCore
+import Synchronization
+
+/// Per-request state, from libmicrohttpd's first call for a request to its completion notice.
+/// MHD calls the handler for one connection from one thread at a time, so only `resumed` is shared.
+final class RequestContext: @unchecked Sendable {
+    /// What to do when a suspended request is resumed.
+    enum Pending {
+        /// Send this after the delay.
+        case answer(Outcome.Answer)
+        /// A long-poll for hits; answer with the count reached by then.
+        case hitsWait(session: SessionState, query: String, count: Int, waiterID: Int?)
+        /// A `hang` fault: close without answering.
+        case hang
+    }
+
+    let started = DispatchTime.now().uptimeNanoseconds
+    var body = Data()
+    var bodyTooLarge = false
+    var pending: Pending?
+    /// Kept from the first pass for the request log line written after a delay.
+    var logLine: RequestLogLine?
+    var connection: OpaquePointer?
+    /// Set once, by whichever of the timer, the waiter or `stop()` resumes the connection first.
+    let resumed = Atomic<Bool>(false)
+}
+
+/// One line of the request log.
+public struct RequestLogLine: Sendable {
+    public var method: String
+    public var path: String
+    public var status: Int
+    /// The route's name or signature; nil for an unmatched request or an admin call.
+    public var route: String?
+    public var session: String
+    public var quota: String?
+    public var latencyMicroseconds: Int
+    public var isAdmin: Bool
+    public var note: String?
+}

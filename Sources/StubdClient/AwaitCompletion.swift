@@ -1,0 +1,47 @@
+import Foundation
+import Synchronization
+
+/// A completion block that was never called within its deadline.
+public struct CompletionTimeout: Error, Sendable, CustomStringConvertible {
+    public let timeout: Duration
+    public var description: String { "the completion block was not called within \(timeout)" }
+}
+
+/// Waits for a completion-block API to call back, with a deadline, from async test code.
+///
+/// ```swift
+/// let temperature = try await awaitCompletion { done in
+///     service.fetch(zip: "94107") { done(.success($0)) } failure: { done(.failure($0)) }
+/// }
+/// ```
+/// Unlike Swift Testing's `confirmation`, it waits for a call that comes later; unlike a sleep, it
+/// returns the moment the block is called.
+public func awaitCompletion<T: Sendable>(timeout: Duration = .seconds(2),
+                                         _ start: (@escaping @Sendable (T) -> Void) -> Void) async throws -> T {
+    let once = Once<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        once.install(continuation)
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+            once.finish(.failure(CompletionTimeout(timeout: timeout)))
+        }
+        start { value in once.finish(.success(value)) }
+    }
+}
+
+/// Resumes a continuation exactly once, whichever of the callback and the deadline comes first.
+private final class Once<T: Sendable>: Sendable {
+    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, done: Bool)>((nil, false))
+
+    func install(_ c: CheckedContinuation<T, any Error>) { state.withLock { $0.continuation = c } }
+
+    func finish(_ result: Result<T, any Error>) {
+        let c: CheckedContinuation<T, any Error>? = state.withLock { s in
+            guard !s.done else { return nil }
+            s.done = true
+            defer { s.continuation = nil }
+            return s.continuation
+        }
+        c?.resume(with: result)
+    }
+}

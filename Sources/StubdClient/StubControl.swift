@@ -1,0 +1,61 @@
+import Foundation
+
+/// What a test can do with a stub server, in-process (`StubServer`) or running elsewhere (`StubdClient`).
+public protocol StubControl: Sendable {
+    /// Where the app under test should send requests: `http://127.0.0.1:PORT`, or `…/__s/ID` for a session.
+    var baseURL: URL { get }
+    /// A view of the same server whose hits, sequences, quotas, runtime stubs and clock are isolated.
+    func session(_ id: String) -> any StubControl
+    /// Hits on a route name, a route pattern (`GET /api/{key}/**`) or a concrete path (`GET /api/KEY/x.json`).
+    func hits(_ route: String) async throws -> Int
+    /// Returns as soon as the route has `count` hits (the server holds the request; nothing polls);
+    /// throws `StubdError.waitTimedOut` with the count so far and the nearest unmatched requests.
+    func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int
+    /// Hits, sequences, quotas, journal, runtime stubs and clock back to the start.
+    func reset() async throws
+    /// Adds a route at run time; returns its id.
+    func addStub(_ route: StubRoute) async throws -> String
+    func removeStub(id: String) async throws
+    /// Pre-fills a quota (`["day": 500]`) so a test reaches the failure path without 500 calls.
+    func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws
+    /// Moves this session's clock forward, so quota windows pass without sleeping.
+    func advanceClock(by: Duration) async throws
+}
+
+/// A failure talking to stubd, worded for a test log.
+public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// Nothing answered at the URL.
+    case unreachable(url: String, reason: String)
+    /// The admin API said no.
+    case rejected(call: String, status: Int, detail: String)
+    /// `waitForHits` reached its timeout.
+    case waitTimedOut(route: String, expected: Int, actual: Int, unmatched: Int, nearest: [String])
+    /// `STUBD_URL` (or another setting) is not usable.
+    case badConfiguration(String)
+
+    public var description: String {
+        switch self {
+        case let .unreachable(url, reason):
+            return "stubd is not reachable at \(url): \(reason). Start it with `stubd serve`, or unset STUBD_URL to run in-process."
+        case let .rejected(call, status, detail):
+            return "stubd refused \(call) (\(status)): \(detail)"
+        case let .waitTimedOut(route, expected, actual, unmatched, nearest):
+            return StubdError.hitMessage(route: route, expected: expected, actual: actual, unmatched: unmatched, nearest: nearest)
+        case .badConfiguration(let message):
+            return message
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// `Expected 1 hit on GET /a/{b}, but was 0 (2 unmatched requests; nearest: … — path segment 3 differs)`
+    public static func hitMessage(route: String, expected: Int, actual: Int, unmatched: Int, nearest: [String]) -> String {
+        var text = "Expected \(expected) hit\(expected == 1 ? "" : "s") on \(route), but was \(actual)"
+        if unmatched > 0 {
+            text += " (\(unmatched) unmatched request\(unmatched == 1 ? "" : "s")"
+            if !nearest.isEmpty { text += "; nearest: " + nearest.prefix(3).joined(separator: "; ") }
+            text += ")"
+        }
+        return text
+    }
+}

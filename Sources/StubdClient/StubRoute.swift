@@ -1,0 +1,122 @@
+import Foundation
+
+/// A route added at run time, in the shape of a manifest route.
+///
+/// ```swift
+/// StubRoute(.get("/flaky"), responses: [.status(503), .status(503), .file("ok.json")])
+/// StubRoute(.post("/v1/reports"), response: .json(#"{"id": 7}"#, status: 201))
+/// ```
+public struct StubRoute: Sendable {
+    /// What a request must look like.
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        /// Exact values; `"*"` means present with any value.
+        public var query: [String: String] = [:]
+        public var headers: [String: String] = [:]
+        /// The body must contain this text.
+        public var bodyContains: String?
+
+        public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:]) {
+            self.method = method
+            self.path = path
+            self.query = query
+            self.headers = headers
+        }
+
+        public static func get(_ path: String, query: [String: String] = [:]) -> Request { Request(method: "GET", path: path, query: query) }
+        public static func post(_ path: String) -> Request { Request(method: "POST", path: path) }
+        public static func put(_ path: String) -> Request { Request(method: "PUT", path: path) }
+        public static func patch(_ path: String) -> Request { Request(method: "PATCH", path: path) }
+        public static func delete(_ path: String) -> Request { Request(method: "DELETE", path: path) }
+        public static func any(_ path: String) -> Request { Request(method: "ANY", path: path) }
+    }
+
+    /// What to answer.
+    public struct Response: Sendable {
+        public var status: Int = 200
+        public var headers: [String: String] = [:]
+        /// A file under the stubs directory (or its `__files/`).
+        public var file: String?
+        public var body: String?
+        /// Raw JSON text, sent with a JSON content type.
+        public var json: String?
+        /// `"200ms"`, `"1.5s"`.
+        public var delay: String?
+        /// `connection_reset`, `empty_response`, `truncated_body`, `malformed_json`, `hang`.
+        public var fault: String?
+
+        public init(status: Int = 200, headers: [String: String] = [:], file: String? = nil, body: String? = nil,
+                    json: String? = nil, delay: String? = nil, fault: String? = nil) {
+            self.status = status
+            self.headers = headers
+            self.file = file
+            self.body = body
+            self.json = json
+            self.delay = delay
+            self.fault = fault
+        }
+
+        public static func status(_ status: Int) -> Response { Response(status: status) }
+        public static func file(_ path: String, status: Int = 200) -> Response { Response(status: status, file: path) }
+        public static func json(_ json: String, status: Int = 200) -> Response { Response(status: status, json: json) }
+        public static func text(_ body: String, status: Int = 200) -> Response { Response(status: status, body: body) }
+        public static func fault(_ fault: String) -> Response { Response(fault: fault) }
+
+        /// The same answer after a delay.
+        public func delayed(_ delay: String) -> Response { var r = self; r.delay = delay; return r }
+    }
+
+    public var name: String?
+    public var request: Request
+    public var responses: [Response]
+    /// Loop the sequence instead of repeating its last answer.
+    public var cycle = false
+    /// Answer this many times, then let the next matching route answer.
+    public var times: Int?
+    /// Lower wins; runtime stubs default to 1 (manifest routes 5, files 10).
+    public var priority: Int?
+
+    public init(_ request: Request, response: Response, name: String? = nil, times: Int? = nil) {
+        self.request = request
+        self.responses = [response]
+        self.name = name
+        self.times = times
+    }
+
+    public init(_ request: Request, responses: [Response], cycle: Bool = false, name: String? = nil, times: Int? = nil) {
+        self.request = request
+        self.responses = responses
+        self.cycle = cycle
+        self.name = name
+        self.times = times
+    }
+
+    /// The JSON the admin API takes (`POST /__stubd/stubs`): a manifest route.
+    public var manifestJSON: String {
+        var requestObject: [String: Any] = ["method": request.method, "path": request.path]
+        if !request.query.isEmpty { requestObject["query"] = request.query }
+        if !request.headers.isEmpty { requestObject["headers"] = request.headers }
+        if let text = request.bodyContains { requestObject["body"] = ["contains": text] }
+        func encode(_ r: Response) -> [String: Any] {
+            var o: [String: Any] = ["status": r.status]
+            if !r.headers.isEmpty { o["headers"] = r.headers }
+            if let f = r.file { o["file"] = f }
+            if let b = r.body { o["body"] = b }
+            if let j = r.json, let parsed = try? JSONSerialization.jsonObject(with: Data(j.utf8), options: [.fragmentsAllowed]) {
+                o["json"] = parsed
+            }
+            if let d = r.delay { o["delay"] = d }
+            if let f = r.fault { o["fault"] = f }
+            return o
+        }
+        var object: [String: Any] = ["request": requestObject]
+        if responses.count == 1 { object["response"] = encode(responses[0]) } else { object["responses"] = responses.map(encode) }
+        if let name { object["name"] = name }
+        if cycle { object["cycle"] = true }
+        if let times { object["times"] = times }
+        if let priority { object["priority"] = priority }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

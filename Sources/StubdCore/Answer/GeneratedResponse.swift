@@ -1,0 +1,29 @@
+import Foundation
+
+/// An answer made for one request (errors, quota rejections, admin replies), as opposed to a canned one.
+public struct GeneratedResponse: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: Data
+
+    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// JSON with the right content type.
+    public static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> GeneratedResponse {
+        GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)] + headers, body: Data(value.serialized.utf8))
+    }
+
+    /// RFC 9457 problem details: what went wrong and what to do.
+    public static func problem(_ status: Int, title: String, detail: String, extra: [String: JSONValue] = [:],
+                               headers: [(name: String, value: String)] = []) -> GeneratedResponse {
+        var members: [String: JSONValue] = ["type": .string("about:blank"), "title": .string(title),
+                                            "status": .number(Double(status)), "detail": .string(detail)]
+        for (k, v) in extra { members[k] = v }
+        return GeneratedResponse(status: status, headers: [("Content-Type", ContentType.problemJSON)] + headers,
+                                 body: Data(JSONValue.object(members).serialized.utf8))
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Synchronization
+
+/// How one request was answered, for the transport to send and the log to show.
+public struct Outcome: Sendable {
+    public enum Answer: Sendable {
+        /// A canned answer, with per-request headers (rate limits) when there are any.
+        case canned(CannedResponse, extraHeaders: [(name: String, value: String)])
+        case generated(GeneratedResponse)
+    }
+    public let answer: Answer
+    public let route: Route?
+    /// `wunderground 7/10 minute`, for the request log.
+    public let quotaNote: String?
+
+    public var status: Int {
+        switch answer {
+        case .canned(let r, _): return r.status
+        case .generated(let g): return g.status
+        }
+    }
+}
+
+/// The core of stubd: picks the answer for each request, counts it, and applies quotas.
+/// Knows nothing of sockets; the transport hands it a `RequestHead` and sends what it returns.
+public final class StubEngine: Sendable {
+    public static let version = "0.1.0"
+
+    private let current: Mutex<StubCatalog>
+    public let defaultSession: SessionState
+    private let sessions = Mutex<[String: SessionState]>([:])
+    private let nextStubID = Atomic<Int>(1)
+    let journalCapacity: Int
+
+    public init(catalog: StubCatalog, journalCapacity: Int = 1000) {
+        self.journalCapacity = journalCapacity
+        self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
+        StubEngine.prepare(catalog)
+        defaultSession.adopt(catalog.routes)
+        self.current = Mutex(catalog)
+    }
+
+    /// The catalog requests are answered from now.
+    public var catalog: StubCatalog { current.withLock { $0 } }
+
+    /// Swaps in a reloaded catalog atomically: a request sees the old one or the new one, never a mix.
+    /// Hit counts of routes that survive (same name, or same method and pattern) carry over.
+    public func install(_ catalog: StubCatalog) {
+        StubEngine.prepare(catalog)
+        defaultSession.adopt(catalog.routes)
+        current.withLock { $0 = catalog }
+    }
+
+    private static func prepare(_ catalog: StubCatalog) {
+        for route in catalog.routes {
+            route.quotas = catalog.quotas.filter { q in q.selectors.contains { $0.covers(route) } }
+        }
+    }
+
+    /// The session a request or admin call belongs to ("" is the default one).
+    public func session(_ id: String) -> SessionState {
+        if id.isEmpty { return defaultSession }
+        return sessions.withLock { table in
+            if let s = table[id] { return s }
+            let s = SessionState(id: id, clock: catalog.clock, journalCapacity: journalCapacity)
+            table[id] = s
+            return s
+        }
+    }
+
+    var allSessions: [SessionState] { [defaultSession] + sessions.withLock { Array($0.values) } }
+
+    // MARK: Answering
+
+    public func respond(to request: RequestHead, in session: SessionState) -> Outcome {
+        let catalog = self.catalog
+        var result: MatchResult = .notFound(misses: [])
+        if session.hasRuntimeStubs {
+            result = session.runtimeMatch(request)
+            if case .matched = result {} else { result = catalog.match(request) { session.isAvailable($0) } }
+        } else {
+            result = catalog.match(request) { session.isAvailable($0) }
+        }
+        let outcome: Outcome
+        var misses: [String] = []
+        switch result {
+        case .matched(let route, let parameters):
+            outcome = answer(route, parameters, request, session)
+        case .wrongMethod(let allowed, let near):
+            session.unmatched.add(1, ordering: .relaxed)
+            misses = near.map(\.description)
+            outcome = Outcome(answer: .generated(.problem(405, title: "Method not allowed",
+                detail: "\(request.method) \(request.normalizedPath) is stubbed only for \(allowed.joined(separator: ", "))",
+                extra: ["nearest": .array(misses.map { .string($0) })],
+                headers: [("Allow", allowed.joined(separator: ", "))])), route: nil, quotaNote: nil)
+        case .notFound(let near):
+            session.unmatched.add(1, ordering: .relaxed)
+            misses = near.map(\.description)
+            let detail = near.isEmpty
+                ? "no stub answers \(request.method) \(request.normalizedPath), and no route is near it"
+                : "no stub answers \(request.method) \(request.normalizedPath); nearest: " + misses.joined(separator: "; ")
+            outcome = Outcome(answer: .generated(.problem(404, title: "No stub matches",
+                detail: detail, extra: ["nearest": .array(near.map { .object(["route": .string($0.route.signature),
+                    "source": .string($0.route.source.description), "why": .string($0.reason)]) })])),
+                route: nil, quotaNote: nil)
+        }
+        session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
+                                            headers: request.headers, status: outcome.status,
+                                            route: outcome.route?.key, misses: misses))
+        return outcome
+    }
+
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState) -> Outcome {
+        session.recordHit(route, request)
+        guard let response = session.nextResponse(route) else {
+            // `times` ran out between matching and now (a concurrent request took the last use): match again.
+            return respond(to: request, in: session)
+        }
+        guard !route.quotas.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route, quotaNote: nil) }
+
+        var headers: [(name: String, value: String)] = []
+        var notes: [String] = []
+        for quota in route.quotas {
+            guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, route: route) }).first else { continue }
+            let key: String
+            switch quota.key {
+            case .global: key = ""
+            case .ip: key = request.clientAddress
+            case .path(let name): key = captured[name] ?? parameters[name] ?? ""
+            case .query(let name): key = (request.queryValue(name) ?? nil) ?? ""
+            case .header(let name): key = request.header(name) ?? ""
+            }
+            let verdict = session.ledger(for: quota).consume(key: key, at: session.clock.now())
+            if let t = verdict.tightest {
+                notes.append("\(quota.name) \(t.limit.count - t.remaining)/\(t.limit.count) \(t.limit.name)")
+            }
+            guard verdict.accepted else {
+                return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
+                               quotaNote: "\(quota.name) exceeded, retry in \(verdict.retryAfter)s")
+            }
+            headers += QuotaAnswers.advertised(verdict)
+        }
+        return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
+                       quotaNote: notes.isEmpty ? nil : notes.joined(separator: ", "))
+    }
+
+    // MARK: Runtime stubs
+
+    /// Adds a route given as manifest-shaped JSON; returns its id.
+    public func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
+        let id = "s\(nextStubID.add(1, ordering: .relaxed).oldValue)"
+        let catalog = self.catalog
+        let route = try catalog.parseRuntimeStub(json, id: id)
+        route.quotas = catalog.quotas.filter { q in q.selectors.contains { $0.covers(route) } }
+        session.addRuntime(route, id: id)
+        return (id, route)
+    }
+
+    /// Everything back to the start; every session when `session` is the default one.
+    public func reset(_ session: SessionState) {
+        if session.id.isEmpty {
+            let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
+            for s in named { s.reset() }
+        }
+        session.reset()
+    }
+
+    /// Answers pending long-polls so a stopping server holds no connection.
+    public func releaseWaiters() {
+        for s in allSessions { s.waiters.fireAll() }
+    }
+}

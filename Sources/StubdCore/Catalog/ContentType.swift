@@ -1,0 +1,30 @@
+/// The `Content-Type` a stub file is served with, chosen by its extension.
+enum ContentType {
+    static let json = "application/json; charset=utf-8"
+    static let problemJSON = "application/problem+json"
+    static let text = "text/plain; charset=utf-8"
+
+    private static let byExtension: [String: String] = [
+        "json": json,
+        "xml": "application/xml; charset=utf-8",
+        "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "txt": text, "text": text,
+        "csv": "text/csv; charset=utf-8",
+        "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8",
+        "yaml": "application/yaml", "yml": "application/yaml",
+        "geojson": "application/geo+json",
+        "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
+        "webp": "image/webp", "svg": "image/svg+xml", "ico": "image/x-icon",
+        "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+        "pb": "application/x-protobuf", "bin": "application/octet-stream",
+    ]
+
+    /// `nil` extension or an unknown one: `application/octet-stream`.
+    static func forExtension(_ ext: String?) -> String {
+        guard let ext else { return "application/octet-stream" }
+        return byExtension[ext.lowercased()] ?? "application/octet-stream"
+    }
+
+    static func isJSON(extension ext: String?) -> Bool { ext?.lowercased() == "json" }
+}

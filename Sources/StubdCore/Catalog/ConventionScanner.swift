@@ -1,0 +1,95 @@
+import Foundation
+
+/// Turns every regular file under the stubs root into a route: `Stubs/a/{id}.GET.json` → `GET /a/{id}.json`.
+struct ConventionScanner {
+    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
+    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json"]
+    static let conventionPriority = 10
+
+    let reader: StubFileReader
+    var problems = ProblemList()
+    var routes: [Route] = []
+    var fileCount = 0
+
+    init(reader: StubFileReader) { self.reader = reader }
+
+    mutating func scan(defaultHeaders: [(name: String, value: String)]) {
+        var visited = Set<String>()
+        walk(directory: reader.root.path, relative: "", defaultHeaders: defaultHeaders, visited: &visited)
+    }
+
+    private mutating func walk(directory: String, relative: String,
+                               defaultHeaders: [(name: String, value: String)], visited: inout Set<String>) {
+        // A directory reached twice through links would loop forever.
+        guard let real = StubFileReader.realPath(directory), visited.insert(real).inserted else { return }
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted() } catch {
+            problems.add(relative.isEmpty ? "." : relative, "cannot list the directory: \(error.localizedDescription)")
+            return
+        }
+        for name in names {
+            // Dot-files are editor and VCS litter (.DS_Store, .git, swap files), never stubs.
+            if name.hasPrefix(".") { continue }
+            let rel = relative.isEmpty ? name : relative + "/" + name
+            if relative.isEmpty, name == "__files" || ConventionScanner.manifestNames.contains(name) { continue }
+            let path = directory + "/" + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            let isLink = (info.st_mode & S_IFMT) == S_IFLNK
+            if isLink {
+                guard reader.isInsideRoot(path) else {
+                    problems.add(rel, "symlink points outside the stubs directory",
+                                 hint: "copy the file into the stubs directory, or link to a file inside it")
+                    continue
+                }
+                guard stat(path, &info) == 0 else {
+                    problems.add(rel, "broken symlink", hint: "remove it or point it at a file")
+                    continue
+                }
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: walk(directory: path, relative: rel, defaultHeaders: defaultHeaders, visited: &visited)
+            case S_IFREG: addFile(path: path, relative: rel, defaultHeaders: defaultHeaders)
+            default: continue
+            }
+        }
+    }
+
+    private mutating func addFile(path: String, relative: String, defaultHeaders: [(name: String, value: String)]) {
+        fileCount += 1
+        guard let data = FileManager.default.contents(atPath: path) else {
+            problems.add(relative, "cannot read the file", hint: "check its permissions")
+            return
+        }
+        var components = relative.split(separator: "/").map(String.init)
+        var fileName = components.removeLast()
+        let ext = fileName.fileExtension
+        if let ext { fileName.removeLast(ext.count + 1) }
+        var method = "GET"
+        if let methodExt = fileName.fileExtension, ConventionScanner.methods.contains(methodExt) {
+            method = methodExt
+            fileName.removeLast(methodExt.count + 1)
+        }
+        if ConventionScanner.isJSONExtension(ext) {
+            do { _ = try JSONParser.parse(data) } catch {
+                problems.add(relative, line: error.line, column: error.column, "invalid JSON: \(error.message)",
+                             hint: "fix the JSON, or serve a deliberately broken body through the manifest (fault: malformed_json)")
+                return
+            }
+        }
+        let patternText = "/" + (components + [fileName]).joined(separator: "/")
+        let pattern: PathPattern
+        do { pattern = try PathPattern(parsing: patternText, optionalExtension: ext.map { "." + $0 }) } catch {
+            problems.add(relative, "file name is not a valid route: \(error.description)")
+            return
+        }
+        var headers = [(name: "Content-Type", value: ContentType.forExtension(ext))]
+        for header in defaultHeaders where header.name.lowercased() != "content-type" { headers.append(header) }
+        let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative)
+        routes.append(Route(name: nil, method: .only(method == "HEAD" ? "GET" : method), pattern: pattern,
+                            responses: [response], priority: ConventionScanner.conventionPriority,
+                            source: .convention(file: relative)))
+    }
+
+    static func isJSONExtension(_ ext: String?) -> Bool { ContentType.isJSON(extension: ext) }
+}

@@ -1,0 +1,528 @@
+import Foundation
+import Yams
+
+/// How the server tells time: the wall clock, or a virtual clock that only the admin API moves.
+public enum ClockSetting: Sendable, Equatable {
+    case system
+    case virtual(start: Date)
+}
+
+/// Reads `stubd.yml` (or `stubd.json`, or a runtime stub's JSON) into routes, quotas and settings,
+/// collecting every problem with its line instead of stopping at the first.
+struct ManifestParser {
+    static let manifestPriority = 5
+    static let runtimePriority = 1
+
+    struct Manifest {
+        var defaultHeaders: [(name: String, value: String)] = []
+        var defaultDelay: Delay?
+        var routes: [Route] = []
+        var quotas: [QuotaDefinition] = []
+        var clock: ClockSetting = .system
+    }
+
+    let file: String
+    let reader: StubFileReader
+    var problems = ProblemList()
+    var defaultHeaders: [(name: String, value: String)] = []
+    var defaultDelay: Delay?
+
+    init(file: String, reader: StubFileReader) {
+        self.file = file
+        self.reader = reader
+    }
+
+    // MARK: Document
+
+    mutating func parse(_ text: String) -> Manifest {
+        var manifest = Manifest()
+        guard let root = compose(text) else { return manifest }
+        guard let top = mapping(root, "the manifest") else { return manifest }
+        checkKeys(top, ["defaults", "routes", "quotas", "clock"], in: "the manifest")
+
+        if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
+            checkKeys(map, ["headers", "delay"], in: "defaults")
+            if let h = map["headers"] { defaultHeaders = stringPairs(h, "defaults.headers") }
+            if let d = map["delay"] { defaultDelay = delay(d) }
+            manifest.defaultHeaders = defaultHeaders
+            manifest.defaultDelay = defaultDelay
+        }
+        if let routes = top["routes"] {
+            if case .sequence(let items) = routes {
+                for item in items {
+                    let line = item.mark?.line ?? 0
+                    if let route = parseRoute(item, source: .manifest(file: file, line: line), priority: ManifestParser.manifestPriority) {
+                        manifest.routes.append(route)
+                    }
+                }
+            } else {
+                add(routes, "routes must be a list (each entry starts with '- ')")
+            }
+        }
+        if let quotas = top["quotas"] {
+            if case .sequence(let items) = quotas {
+                var seen = Set<String>()
+                for item in items {
+                    guard let quota = parseQuota(item) else { continue }
+                    if !seen.insert(quota.name).inserted { add(item, "two quotas are named '\(quota.name)'", hint: "give each quota its own name") }
+                    manifest.quotas.append(quota)
+                }
+            } else {
+                add(quotas, "quotas must be a list (each entry starts with '- ')")
+            }
+        }
+        if let clock = top["clock"] { manifest.clock = parseClock(clock) }
+        return manifest
+    }
+
+    /// Parses one runtime stub (`POST /__stubd/stubs`) in the shape of a manifest route.
+    mutating func parseRuntimeRoute(_ text: String, id: String) -> Route? {
+        guard let root = compose(text) else { return nil }
+        return parseRoute(root, source: .runtime(id: id), priority: ManifestParser.runtimePriority)
+    }
+
+    private mutating func compose(_ text: String) -> Node? {
+        do {
+            guard let node = try Yams.compose(yaml: text) else {
+                add(nil, "the document is empty")
+                return nil
+            }
+            return node
+        } catch let error as YamlError {
+            switch error {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
+                problems.add(file, line: mark.line, column: mark.column, "not valid YAML: \(problem)",
+                             hint: "check indentation and quoting around this spot")
+            case .composer(_, let problem, let mark, _):
+                problems.add(file, line: mark.line, column: mark.column, "not valid YAML: \(problem)")
+            default:
+                problems.add(file, "not valid YAML: \(error)")
+            }
+            return nil
+        } catch {
+            problems.add(file, "not valid YAML: \(error)")
+            return nil
+        }
+    }
+
+    // MARK: Routes
+
+    private mutating func parseRoute(_ node: Node, source: RouteSource, priority defaultPriority: Int) -> Route? {
+        guard let map = mapping(node, "a route") else { return nil }
+        checkKeys(map, ["name", "request", "response", "responses", "priority", "times", "cycle", "delay"], in: "a route")
+        let problemsBefore = problems.items.count
+        let name = map["name"].flatMap { string($0, "name") }
+        guard let requestNode = map["request"] else {
+            add(node, "a route needs a 'request' with at least a path", hint: "request: { path: /example }")
+            return nil
+        }
+        guard let request = parseRequest(requestNode) else { return nil }
+
+        let routeDelay = map["delay"].flatMap { delay($0) } ?? defaultDelay
+        var responses: [CannedResponse] = []
+        switch (map["response"], map["responses"]) {
+        case (let single?, nil):
+            if let r = parseResponse(single, routeDelay: routeDelay) { responses = [r] }
+        case (nil, let list?):
+            if case .sequence(let items) = list {
+                if items.isEmpty { add(list, "'responses' is empty", hint: "list at least one response, or use 'response'") }
+                for item in items { if let r = parseResponse(item, routeDelay: routeDelay) { responses.append(r) } }
+            } else {
+                add(list, "'responses' must be a list of responses", hint: "or use 'response' for a single one")
+            }
+        case (_?, _?):
+            add(node, "a route has either 'response' or 'responses', not both")
+        case (nil, nil):
+            add(node, "a route needs a 'response' (or a 'responses' sequence)", hint: "response: { status: 200, file: example.json }")
+        }
+
+        let priority = map["priority"].flatMap { int($0, "priority") } ?? defaultPriority
+        var times: Int?
+        if let t = map["times"], let n = int(t, "times") {
+            if n < 1 { add(t, "'times' must be at least 1", hint: "remove the route to never serve it") } else { times = n }
+        }
+        let cycle = map["cycle"].flatMap { bool($0, "cycle") } ?? false
+        guard problems.items.count == problemsBefore, !responses.isEmpty else { return nil }
+        return Route(name: name, method: request.method, pattern: request.pattern, conditions: request.conditions,
+                     responses: responses, cycle: cycle, times: times, priority: priority, source: source)
+    }
+
+    private mutating func parseRequest(_ node: Node) -> (method: MethodMatch, pattern: PathPattern, conditions: RequestConditions)? {
+        guard let map = mapping(node, "request") else { return nil }
+        checkKeys(map, ["method", "path", "query", "headers", "body"], in: "request")
+        var method = MethodMatch.only("GET")
+        if let m = map["method"], let text = string(m, "method") {
+            let upper = text.uppercased()
+            if upper == "ANY" { method = .any }
+            else if ConventionScanner.methods.contains(upper) { method = .only(upper == "HEAD" ? "GET" : upper) }
+            else { add(m, "unknown method '\(text)'", hint: "one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD, ANY") }
+        }
+        guard let pathNode = map["path"] else {
+            add(node, "request needs a 'path'", hint: "path: /data/2.5/weather")
+            return nil
+        }
+        guard let pathText = string(pathNode, "path") else { return nil }
+        let pattern: PathPattern
+        do { pattern = try PathPattern(parsing: pathText) } catch {
+            add(pathNode, "bad path '\(pathText)': \(error.description)")
+            return nil
+        }
+        var conditions = RequestConditions()
+        if let q = map["query"] {
+            conditions.query = stringPairs(q, "query").map { ($0.name, $0.value == "*" ? .present : .equals($0.value)) }
+        }
+        if let h = map["headers"] {
+            conditions.headers = stringPairs(h, "headers").map { ($0.name.lowercased(), $0.value == "*" ? .present : .equals($0.value)) }
+        }
+        if let b = map["body"], let body = mapping(b, "body") {
+            checkKeys(body, ["json", "contains"], in: "body")
+            if let j = body["json"] { conditions.body = .json(json(j)) }
+            else if let c = body["contains"], let text = string(c, "contains") { conditions.body = .contains(text) }
+            else { add(b, "body needs 'json' or 'contains'", hint: "body: { json: { units: metric } }") }
+        }
+        return (method, pattern, conditions)
+    }
+
+    private mutating func parseResponse(_ node: Node, routeDelay: Delay?) -> CannedResponse? {
+        guard let map = mapping(node, "a response") else { return nil }
+        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle"], in: "a response")
+        var status = 200
+        if let s = map["status"], let n = int(s, "status") {
+            if (100...599).contains(n) { status = n } else { add(s, "status \(n) is not an HTTP status", hint: "use 100–599") }
+        }
+        var headers = defaultHeaders.filter { h in !(map["headers"].map { stringPairs($0, "headers") } ?? []).contains { $0.name.lowercased() == h.name.lowercased() } }
+        let ownHeaders = map["headers"].map { stringPairs($0, "headers") } ?? []
+        var body = Data()
+        var contentType: String?
+        var bodySource: String?
+        var fault: Fault?
+        if let f = map["fault"], let text = string(f, "fault") {
+            if let parsed = Fault(rawValue: text) { fault = parsed }
+            else { add(f, "unknown fault '\(text)'", hint: "one of " + Fault.allCases.map(\.rawValue).joined(separator: ", ")) }
+        }
+        let bodyKeys = ["file", "body", "json"].filter { map[$0] != nil }
+        if bodyKeys.count > 1 { add(node, "a response has one of 'file', 'body' or 'json', not \(bodyKeys.joined(separator: " and "))") }
+        if let f = map["file"], let rel = string(f, "file") {
+            switch reader.readReferenced(rel) {
+            case .success(let found):
+                body = found.data
+                bodySource = found.path
+                let ext = rel.fileExtension
+                contentType = ContentType.forExtension(ext)
+                if ContentType.isJSON(extension: ext) {
+                    do { _ = try JSONParser.parse(found.data) } catch {
+                        problems.add(found.path, line: error.line, column: error.column, "invalid JSON: \(error.message)",
+                                     hint: "fix it, or use a non-.json name or fault: malformed_json for a broken body on purpose")
+                    }
+                }
+            case .failure(.missing):
+                add(f, "file '\(rel)' does not exist", hint: "paths are relative to the stubs directory or its __files/ folder")
+            case .failure(.outsideRoot):
+                add(f, "file '\(rel)' is outside the stubs directory", hint: "only files inside the stubs directory are served")
+            case .failure(.unreadable):
+                add(f, "file '\(rel)' cannot be read", hint: "check its permissions")
+            }
+        } else if let b = map["body"], let text = string(b, "body") {
+            body = Data(text.utf8)
+            contentType = ContentType.text
+        } else if let j = map["json"] {
+            body = Data(json(j).serialized.utf8)
+            contentType = ContentType.json
+        }
+        if fault == .malformedJSON {
+            // Cut a real body short, so a client's decoder fails the way it would on a broken network answer.
+            let source = body.isEmpty ? Data(#"{"data":[1,2,3],"status":"ok"}"#.utf8) : body
+            body = source.prefix(max(1, source.count / 2)) + Data(#"{"truncated":"#.utf8)
+            contentType = ContentType.json
+            fault = nil
+        }
+        if let contentType, !ownHeaders.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.insert(("Content-Type", contentType), at: 0)
+        }
+        headers.append(contentsOf: ownHeaders)
+        if headers.contains(where: { $0.name.lowercased() == "content-length" }) {
+            add(node, "Content-Length is set by the server", hint: "remove the Content-Length header; use fault: truncated_body to lie about the length")
+            headers.removeAll { $0.name.lowercased() == "content-length" }
+        }
+        let responseDelay = map["delay"].flatMap { delay($0) } ?? routeDelay
+        var bytesPerSecond: Int?
+        if let t = map["throttle"] {
+            if let n = t.int { bytesPerSecond = n }
+            else if let m = t.mapping, let v = m["bytes_per_second"], let n = int(v, "bytes_per_second") {
+                checkKeys(m, ["bytes_per_second"], in: "throttle")
+                bytesPerSecond = n
+            } else { add(t, "throttle needs bytes_per_second", hint: "throttle: { bytes_per_second: 1024 }") }
+            if let n = bytesPerSecond, n < 1 { add(t, "bytes_per_second must be at least 1"); bytesPerSecond = nil }
+        }
+        return CannedResponse(status: status, headers: headers, body: body, delay: responseDelay, fault: fault,
+                              bytesPerSecond: bytesPerSecond, bodySource: bodySource)
+    }
+
+    // MARK: Quotas and clock
+
+    private mutating func parseQuota(_ node: Node) -> QuotaDefinition? {
+        guard let map = mapping(node, "a quota") else { return nil }
+        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone"], in: "a quota")
+        let before = problems.items.count
+        guard let nameNode = map["name"], let name = string(nameNode, "name") else {
+            add(node, "a quota needs a 'name'", hint: "name: weather-api")
+            return nil
+        }
+        var selectors: [RouteSelector] = []
+        if let r = map["routes"], case .sequence(let items) = r, !items.isEmpty {
+            for item in items {
+                guard let text = string(item, "routes") else { continue }
+                selectors.append(contentsOf: selector(text, item).map { [$0] } ?? [])
+            }
+        } else {
+            add(map["routes"] ?? node, "quota '\(name)' needs 'routes': a list of route names or patterns",
+                hint: "routes: [\"GET /api/{key}/**\"]")
+        }
+        var key = QuotaKeySource.global
+        if let k = map["key"] {
+            if let text = k.string, k.mapping == nil {
+                switch text {
+                case "global": key = .global
+                case "ip": key = .ip
+                default: add(k, "unknown key '\(text)'", hint: "global, ip, { path: NAME }, { query: NAME } or { header: NAME }")
+                }
+            } else if let m = mapping(k, "key") {
+                checkKeys(m, ["path", "query", "header"], in: "key")
+                if let p = m["path"].flatMap({ string($0, "path") }) {
+                    key = .path(p)
+                    for s in selectors where s.pattern != nil && !(s.pattern!.parameterNames.contains(p)) {
+                        add(m["path"]!, "key { path: \(p) }: route pattern '\(s.text)' has no {\(p)} segment",
+                            hint: "name a parameter of the pattern, e.g. " + (s.pattern!.parameterNames.first.map { "{ path: \($0) }" } ?? "{ query: appid }"))
+                    }
+                } else if let q = m["query"].flatMap({ string($0, "query") }) { key = .query(q) }
+                else if let h = m["header"].flatMap({ string($0, "header") }) { key = .header(h.lowercased()) }
+            }
+        }
+        var limits: [QuotaLimit] = []
+        if let l = map["limits"], case .sequence(let items) = l, !items.isEmpty {
+            for item in items {
+                guard let text = string(item, "limits") else { continue }
+                if let limit = QuotaLimit(text) { limits.append(limit) }
+                else { add(item, "limit '\(text)' is not COUNT/WINDOW", hint: "like \"10/minute\", \"500/day\", \"100/15minutes\"; windows: second, minute, hour, day, month") }
+            }
+        } else {
+            add(map["limits"] ?? node, "quota '\(name)' needs 'limits'", hint: "limits: [\"10/minute\", \"500/day\"]")
+        }
+        var algorithm = QuotaAlgorithm.fixed
+        if let a = map["algorithm"], let text = string(a, "algorithm") {
+            if let parsed = QuotaAlgorithm(rawValue: text) { algorithm = parsed }
+            else { add(a, "unknown algorithm '\(text)'", hint: "fixed, sliding or token_bucket") }
+        }
+        var exceeded = ExceededAnswer.profile(.ietf)
+        if let e = map["exceeded"], let m = mapping(e, "exceeded") {
+            if let p = m["profile"] {
+                checkKeys(m, ["profile"], in: "exceeded")
+                if let text = string(p, "profile") {
+                    if let profile = QuotaProfile(rawValue: text) { exceeded = .profile(profile) }
+                    else { add(p, "unknown profile '\(text)'", hint: "one of " + QuotaProfile.allCases.map(\.rawValue).joined(separator: ", ")) }
+                }
+            } else if let response = parseResponse(e, routeDelay: nil) {
+                let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ContentType.json
+                exceeded = .custom(status: m["status"] == nil ? 429 : response.status,
+                                   headers: response.headers.filter { $0.name.lowercased() != "content-type" },
+                                   body: response.body, contentType: contentType)
+            }
+        }
+        var advertise = AdvertiseStyle.ietf
+        if let a = map["advertise"], let text = string(a, "advertise") {
+            if let parsed = AdvertiseStyle(rawValue: text) { advertise = parsed }
+            else { add(a, "unknown advertise style '\(text)'", hint: "ietf, x-ratelimit, github or none") }
+        }
+        var timeZone = TimeZone(identifier: "UTC")!
+        if let t = map["timezone"], let text = string(t, "timezone") {
+            if let tz = TimeZone(identifier: text) { timeZone = tz }
+            else { add(t, "unknown time zone '\(text)'", hint: "an IANA name such as UTC or America/New_York") }
+        }
+        guard problems.items.count == before else { return nil }
+        return QuotaDefinition(name: name, selectors: selectors, key: key, limits: limits, algorithm: algorithm,
+                               exceeded: exceeded, advertise: advertise, timeZone: timeZone,
+                               source: "\(file):\(node.mark?.line ?? 0)")
+    }
+
+    private mutating func selector(_ text: String, _ node: Node) -> RouteSelector? {
+        let parts = text.split(separator: " ", maxSplits: 1)
+        if parts.count == 2 || text.hasPrefix("/") {
+            let methodText = parts.count == 2 ? String(parts[0]).uppercased() : "ANY"
+            let pathText = String(parts.count == 2 ? parts[1] : parts[0]).trimmingCharacters(in: .whitespaces)
+            let method: MethodMatch = methodText == "ANY" ? .any : .only(methodText)
+            guard methodText == "ANY" || ConventionScanner.methods.contains(methodText) else {
+                add(node, "unknown method '\(methodText)' in '\(text)'", hint: "like \"GET /api/{key}/**\"")
+                return nil
+            }
+            do {
+                return RouteSelector(text: text, method: method, pattern: try PathPattern(parsing: pathText), routeName: nil)
+            } catch {
+                add(node, "bad route pattern '\(text)': \(error.description)")
+                return nil
+            }
+        }
+        return RouteSelector(text: text, method: .any, pattern: nil, routeName: text)
+    }
+
+    private mutating func parseClock(_ node: Node) -> ClockSetting {
+        if let text = node.string, node.mapping == nil {
+            if text == "system" { return .system }
+            add(node, "unknown clock '\(text)'", hint: "clock: system, or clock: { virtual: \"2016-08-30T00:00:00-04:00\" }")
+            return .system
+        }
+        guard let map = mapping(node, "clock") else { return .system }
+        checkKeys(map, ["virtual"], in: "clock")
+        guard let v = map["virtual"], let text = string(v, "virtual") else {
+            add(node, "clock needs 'virtual' with a start time", hint: "clock: { virtual: \"2016-08-30T00:00:00-04:00\" }")
+            return .system
+        }
+        guard let date = ManifestParser.parseDate(text) else {
+            add(v, "'\(text)' is not an ISO 8601 time", hint: "like 2016-08-30T00:00:00-04:00 or 2026-01-01T00:00:00Z")
+            return .system
+        }
+        return .virtual(start: date)
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        if let d = f.date(from: text) { return d }
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: text)
+    }
+
+    // MARK: Values
+
+    mutating func delay(_ node: Node) -> Delay? {
+        if let map = node.mapping {
+            checkKeys(map, ["uniform", "lognormal"], in: "delay")
+            if let u = map["uniform"] {
+                guard case .sequence(let items) = u, items.count == 2,
+                      let low = duration(items[0]), let high = duration(items[1]) else {
+                    add(u, "uniform needs two durations", hint: "delay: { uniform: [50ms, 300ms] }")
+                    return nil
+                }
+                if low > high { add(u, "uniform: the first duration must not exceed the second") ; return nil }
+                return .uniform(low, high)
+            }
+            if let l = map["lognormal"], let m = mapping(l, "lognormal") {
+                checkKeys(m, ["median", "sigma"], in: "lognormal")
+                guard let medianNode = m["median"], let median = duration(medianNode),
+                      let sigmaNode = m["sigma"], let sigma = sigmaNode.float ?? sigmaNode.int.map(Double.init), sigma >= 0 else {
+                    add(l, "lognormal needs a median duration and a non-negative sigma", hint: "{ lognormal: { median: 80ms, sigma: 0.4 } }")
+                    return nil
+                }
+                return .lognormal(median: median, sigma: sigma)
+            }
+            add(node, "delay needs 'uniform' or 'lognormal', or is a single duration", hint: "delay: 200ms")
+            return nil
+        }
+        return duration(node).map { .fixed($0) }
+    }
+
+    /// `200ms`, `1.5s`, `2m`, `1h`; a bare number is milliseconds.
+    mutating func duration(_ node: Node) -> Duration? {
+        guard let text = node.string?.trimmingCharacters(in: .whitespaces) else {
+            add(node, "expected a duration", hint: "like 200ms or 1.5s")
+            return nil
+        }
+        if let d = ManifestParser.parseDuration(text) { return d }
+        add(node, "'\(text)' is not a duration", hint: "a non-negative number with ms, s, m or h, like 200ms or 1.5s")
+        return nil
+    }
+
+    static func parseDuration(_ text: String) -> Duration? {
+        let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, scale) in units where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
+            guard let value = Double(number), value >= 0, value.isFinite, value * scale < 86_400 else { return nil }
+            return .nanoseconds(Int64((value * scale * 1e9).rounded()))
+        }
+        guard let ms = Double(text), ms >= 0, ms < 86_400_000 else { return nil }
+        return .nanoseconds(Int64(ms * 1e6))
+    }
+
+    private func json(_ node: Node) -> JSONValue {
+        switch node {
+        case .scalar(let scalar):
+            switch node.tag.rawValue {
+            case Tag.Name.null.rawValue: return .null
+            case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
+            case Tag.Name.int.rawValue: return .number(Double(node.int ?? 0))
+            case Tag.Name.float.rawValue: return .number(node.float ?? 0)
+            default: return .string(scalar.string)
+            }
+        case .sequence(let seq): return .array(seq.map { json($0) })
+        case .mapping(let map):
+            var members: [String: JSONValue] = [:]
+            for (k, v) in map { members[k.string ?? ""] = json(v) }
+            return .object(members)
+        case .alias: return .null
+        }
+    }
+
+    private mutating func stringPairs(_ node: Node, _ what: String) -> [(name: String, value: String)] {
+        guard let map = mapping(node, what) else { return [] }
+        var pairs: [(name: String, value: String)] = []
+        for (k, v) in map {
+            guard let name = k.string, let value = v.string, v.mapping == nil, v.sequence == nil else {
+                add(v, "\(what) values must be single strings", hint: "quote values such as \"*\" or \"01\"")
+                continue
+            }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    private mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {
+        if let m = node.mapping { return m }
+        add(node, "\(what) must be a mapping of keys to values")
+        return nil
+    }
+
+    private mutating func string(_ node: Node, _ what: String) -> String? {
+        if case .scalar(let s) = node { return s.string }
+        add(node, "'\(what)' must be a single value, not a list or mapping")
+        return nil
+    }
+
+    private mutating func int(_ node: Node, _ what: String) -> Int? {
+        if let n = node.int { return n }
+        add(node, "'\(what)' must be a whole number")
+        return nil
+    }
+
+    private mutating func bool(_ node: Node, _ what: String) -> Bool? {
+        if let b = node.bool { return b }
+        add(node, "'\(what)' must be true or false")
+        return nil
+    }
+
+    private mutating func checkKeys(_ map: Node.Mapping, _ allowed: [String], in context: String) {
+        for (key, _) in map {
+            guard let name = key.string, !allowed.contains(name) else { continue }
+            let suggestion = allowed.min { editDistance(name, $0) < editDistance(name, $1) }
+            let hint = suggestion.flatMap { editDistance(name, $0) <= 2 ? "did you mean '\($0)'?" : nil }
+                ?? "allowed here: " + allowed.joined(separator: ", ")
+            add(key, "unknown key '\(name)' in \(context)", hint: hint)
+        }
+    }
+
+    private mutating func add(_ node: Node?, _ message: String, hint: String? = nil) {
+        problems.add(file, line: node?.mark?.line, column: node?.mark?.column, message, hint: hint)
+    }
+}
+
+/// Levenshtein distance, for "did you mean" hints.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let (a, b) = (Array(a.lowercased()), Array(b.lowercased()))
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+        var current = [i] + Array(repeating: 0, count: b.count)
+        for j in 1...b.count {
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        previous = current
+    }
+    return previous[b.count]
+}

@@ -1,0 +1,137 @@
+/// One segment of a route pattern.
+public enum PatternSegment: Sendable, Hashable {
+    case literal(String)
+    /// `{name}`, optionally with literal text around it in the same segment (`{zip}.json`, `v{version}`).
+    case parameter(name: String, prefix: String, suffix: String)
+    /// A trailing `**`: zero or more further segments.
+    case wildcard
+
+    func capture(_ segment: Substring) -> String? {
+        guard case let .parameter(_, prefix, suffix) = self else { return nil }
+        guard segment.count >= prefix.count + suffix.count + 1,
+              segment.hasPrefix(prefix), segment.hasSuffix(suffix) else { return nil }
+        return String(segment.dropFirst(prefix.count).dropLast(suffix.count))
+    }
+
+    /// Lower is more specific: literal, then a parameter with fixed text, then a bare parameter, then `**`.
+    var rank: UInt8 {
+        switch self {
+        case .literal: return 0
+        case let .parameter(_, prefix, suffix): return prefix.isEmpty && suffix.isEmpty ? 2 : 1
+        case .wildcard: return 3
+        }
+    }
+}
+
+/// A route's path: literal segments, `{param}` segments and an optional trailing `/**`.
+public struct PathPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public let segments: [PatternSegment]
+    /// Convention stubs answer both `/a/b.json` and `/a/b`: the extension is optional on the last segment.
+    public let optionalExtension: String?
+    /// As written by the user (for logs and the admin API).
+    public let text: String
+
+    public init(stringLiteral value: String) {
+        // A literal in source code is the programmer's; a malformed one is a bug there.
+        self = try! PathPattern(parsing: value)
+    }
+
+    public init(parsing text: String, optionalExtension: String? = nil) throws(PatternError) {
+        guard text.hasPrefix("/") else { throw PatternError("a path starts with '/': write \"/\(text)\"") }
+        var segments: [PatternSegment] = []
+        let parts = PathPattern.split(text)
+        for (i, part) in parts.enumerated() {
+            if part == "**" {
+                guard i == parts.count - 1 else { throw PatternError("'**' may only end a path, as in /api/**") }
+                segments.append(.wildcard)
+                continue
+            }
+            if part == "." || part == ".." { throw PatternError("'\(part)' segments are not allowed in a path") }
+            if let open = part.firstIndex(of: "{") {
+                guard let close = part.firstIndex(of: "}"), close > open else {
+                    throw PatternError("'{' without '}' in segment '\(part)'")
+                }
+                let name = String(part[part.index(after: open)..<close])
+                let prefix = String(part[..<open])
+                let suffix = String(part[part.index(after: close)...])
+                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                    throw PatternError("parameter name '{\(name)}' must be letters, digits, '_' or '-'")
+                }
+                guard !suffix.contains("{"), !suffix.contains("}"), !prefix.contains("}") else {
+                    throw PatternError("one parameter per segment: '\(part)'")
+                }
+                segments.append(.parameter(name: name, prefix: prefix, suffix: suffix))
+            } else {
+                guard !part.contains("}") else { throw PatternError("'}' without '{' in segment '\(part)'") }
+                segments.append(.literal(String(part)))
+            }
+        }
+        self.segments = segments
+        self.optionalExtension = optionalExtension
+        self.text = text
+    }
+
+    public var description: String { text }
+
+    public var parameterNames: [String] {
+        segments.compactMap { if case let .parameter(name, _, _) = $0 { return name } else { return nil } }
+    }
+
+    /// Compares two patterns that both match a request, segment by segment from the left:
+    /// a literal beats a parameter, which beats `**`. Nil when neither is more specific.
+    func isMoreSpecific(than other: PathPattern) -> Bool? {
+        let (a, b) = (segments, other.segments)
+        for i in 0..<max(a.count, b.count) {
+            // Past a pattern's end only a wildcard of the other can still be matching, so rank it as one.
+            let (ra, rb) = (i < a.count ? a[i].rank : 3, i < b.count ? b[i].rank : 3)
+            if ra != rb { return ra < rb }
+        }
+        let (wa, wb) = (a.last == .wildcard, b.last == .wildcard)
+        return wa == wb ? nil : wb
+    }
+
+    /// Splits a path into segments, ignoring empty ones (so `//a/` is `a`).
+    static func split(_ path: some StringProtocol) -> [Substring] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { Substring($0) }
+    }
+
+    /// Matches request segments; returns the captured parameters, or nil.
+    public func match(_ request: [Substring]) -> [String: String]? {
+        var params: [String: String] = [:]
+        if matches(request, from: 0, into: &params) { return params }
+        return nil
+    }
+
+    private func matches(_ request: [Substring], from start: Int, into params: inout [String: String]) -> Bool {
+        for (i, segment) in segments.enumerated() {
+            if case .wildcard = segment { return true }
+            guard start + i < request.count else { return false }
+            var piece = request[start + i]
+            let isLast = i == segments.count - 1
+            if isLast, request.count != segments.count { return false }
+            if isLast, let ext = optionalExtension, piece.hasSuffix(ext), piece.count > ext.count {
+                let stripped = piece.dropLast(ext.count)
+                if accepts(segment, stripped, &params) { continue }
+            }
+            if isLast, optionalExtension != nil { piece = request[start + i] }
+            guard accepts(segment, piece, &params) else { return false }
+        }
+        return segments.count == request.count
+    }
+
+    private func accepts(_ segment: PatternSegment, _ piece: Substring, _ params: inout [String: String]) -> Bool {
+        switch segment {
+        case .literal(let text): return piece == text
+        case .parameter(let name, _, _):
+            guard let value = segment.capture(piece) else { return false }
+            params[name] = value
+            return true
+        case .wildcard: return true
+        }
+    }
+}
+
+public struct PatternError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// Everything a Stubs directory says: its routes (files and manifest), quotas and clock.
+/// Loaded whole and immutable; a reload builds a new catalog and swaps it in.
+public final class StubCatalog: Sendable {
+    public let root: URL
+    /// Manifest routes first, then convention files in path order.
+    public let routes: [Route]
+    public let quotas: [QuotaDefinition]
+    public let clock: ClockSetting
+    /// How many files the convention scan read.
+    public let fileCount: Int
+    let matcher: RouteMatcher
+
+    init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int) {
+        self.root = root
+        for (i, route) in routes.enumerated() { route.order = i }
+        self.routes = routes
+        self.quotas = quotas
+        self.clock = clock
+        self.fileCount = fileCount
+        self.matcher = RouteMatcher(routes: routes)
+    }
+
+    /// Loads a Stubs directory, or throws every problem in it at once.
+    public static func load(stubs: URL) throws(CatalogLoadError) -> StubCatalog {
+        let reader = StubFileReader(root: stubs)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: reader.root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CatalogLoadError(root: stubs.path, problems: [LoadProblem(
+                file: stubs.path, message: "no such directory",
+                hint: "pass --stubs with the folder of stub files (default ./Stubs)")])
+        }
+        var problems = ProblemList()
+        var manifest = ManifestParser.Manifest()
+        let manifestNames = ["stubd.yml", "stubd.yaml", "stubd.json"].filter {
+            FileManager.default.fileExists(atPath: reader.root.appendingPathComponent($0).path)
+        }
+        if manifestNames.count > 1 {
+            problems.add(manifestNames[1], "more than one manifest (\(manifestNames.joined(separator: ", ")))",
+                         hint: "keep one; stubd reads \(manifestNames[0])")
+        }
+        if let name = manifestNames.first {
+            let path = reader.root.appendingPathComponent(name).path
+            if let data = FileManager.default.contents(atPath: path) {
+                var parser = ManifestParser(file: name, reader: reader)
+                manifest = parser.parse(String(decoding: data, as: UTF8.self))
+                for p in parser.problems.items { problems.add(p) }
+            } else {
+                problems.add(name, "cannot read the manifest", hint: "check its permissions")
+            }
+        }
+        var scanner = ConventionScanner(reader: reader)
+        scanner.scan(defaultHeaders: manifest.defaultHeaders)
+        for p in scanner.problems.items { problems.add(p) }
+
+        let routes = manifest.routes + scanner.routes
+        validate(routes: manifest.routes, quotas: manifest.quotas, all: routes, problems: &problems)
+        guard problems.isEmpty else { throw CatalogLoadError(root: stubs.path, problems: problems.items) }
+        return StubCatalog(root: reader.root, routes: routes, quotas: manifest.quotas, clock: manifest.clock,
+                           fileCount: scanner.fileCount)
+    }
+
+    /// Parses a runtime stub (the JSON shape of a manifest route). Files it names are read from this catalog's root.
+    public func parseRuntimeStub(_ json: String, id: String) throws(CatalogLoadError) -> Route {
+        var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
+        let route = parser.parseRuntimeRoute(json, id: id)
+        guard let route, parser.problems.isEmpty else {
+            throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty
+                ? [LoadProblem(file: "stub", message: "not a route")] : parser.problems.items)
+        }
+        return route
+    }
+
+    /// Matches a request against this catalog's routes.
+    public func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+        matcher.match(request, isAvailable: isAvailable)
+    }
+
+    /// Checks that need the whole catalog: routes that can never answer, quotas that cover nothing.
+    private static func validate(routes: [Route], quotas: [QuotaDefinition], all: [Route], problems: inout ProblemList) {
+        var seen: [String: Route] = [:]
+        for route in routes {
+            guard case let .manifest(file, line) = route.source else { continue }
+            let identity = "\(route.method) \(route.pattern.text) \(route.priority) \(route.conditions.hashValue)"
+            if let earlier = seen[identity], earlier.conditions == route.conditions, earlier.times == nil {
+                problems.add(file, line: line, "this route can never match: the route at \(earlier.source) takes the same requests first",
+                             hint: "remove one, give this one a lower priority number, or add 'times' to the first")
+            } else {
+                seen[identity] = route
+            }
+        }
+        let names = Set(all.compactMap(\.name))
+        for quota in quotas {
+            for selector in quota.selectors {
+                let file = quota.source.split(separator: ":").first.map(String.init) ?? "stubd.yml"
+                let line = Int(quota.source.split(separator: ":").last ?? "")
+                if let name = selector.routeName {
+                    if !names.contains(name) {
+                        problems.add(file, line: line, "quota '\(quota.name)' names route '\(name)', which does not exist",
+                                     hint: "route names: " + (names.isEmpty ? "none (add name: to a route, or use a pattern like \"GET /api/**\")" : names.sorted().joined(separator: ", ")))
+                    }
+                } else if !all.contains(where: { selector.covers($0) }) {
+                    problems.add(file, line: line, "quota '\(quota.name)': pattern '\(selector.text)' matches no route",
+                                 hint: "check it against `stubd routes`")
+                }
+            }
+        }
+    }
+}
+
+extension RouteSelector {
+    /// Whether this selector can apply to requests the route answers: tested on a sample path of the route.
+    public func covers(_ route: Route) -> Bool {
+        if let routeName { return route.name == routeName }
+        guard let pattern else { return false }
+        if case .only(let m) = method, case .only(let rm) = route.method, m != rm { return false }
+        let sample = route.pattern.segments.map { segment -> Substring in
+            switch segment {
+            case .literal(let s): return Substring(s)
+            case let .parameter(_, prefix, suffix): return Substring(prefix + "x" + suffix)
+            case .wildcard: return "x"
+            }
+        }
+        if pattern.match(sample) != nil { return true }
+        if let ext = route.pattern.optionalExtension, var last = sample.last {
+            last += ext
+            return pattern.match(Array(sample.dropLast()) + [last]) != nil
+        }
+        return false
+    }
+
+    /// Whether a concrete request falls under this selector, and the path parameters it captured.
+    func applies(to request: RequestHead, route: Route) -> [String: String]? {
+        if let routeName { return route.name == routeName ? [:] : nil }
+        guard method.accepts(request.method), let pattern else { return nil }
+        return pattern.match(request.segments)
+    }
+}

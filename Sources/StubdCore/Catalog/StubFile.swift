@@ -1,0 +1,52 @@
+import Foundation
+
+/// Reads files under the stubs root without ever leaving it.
+struct StubFileReader {
+    let root: URL
+    /// The root with symlinks resolved, to check where a link really points.
+    let realRoot: String
+
+    init(root: URL) {
+        self.root = root.standardizedFileURL
+        self.realRoot = StubFileReader.realPath(self.root.path) ?? self.root.path
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// True when `path` (absolute) resolves to somewhere inside the root.
+    func isInsideRoot(_ path: String) -> Bool {
+        guard let real = StubFileReader.realPath(path) else { return false }
+        return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
+    }
+
+    /// Reads a file named by a manifest (`file: owm/london.json`), relative to the root or `__files/`.
+    func readReferenced(_ relative: String) -> Result<(data: Data, path: String), ReferenceError> {
+        if relative.hasPrefix("/") || relative.split(separator: "/").contains("..") {
+            return .failure(.outsideRoot)
+        }
+        for candidate in [relative, "__files/" + relative] {
+            let path = root.appendingPathComponent(candidate).path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard isInsideRoot(path) else { return .failure(.outsideRoot) }
+            guard let data = FileManager.default.contents(atPath: path) else { return .failure(.unreadable) }
+            return .success((data, candidate))
+        }
+        return .failure(.missing)
+    }
+
+    enum ReferenceError: Error { case missing, outsideRoot, unreadable }
+}
+
+extension String {
+    /// `San_Francisco.json` → `json`; `Makefile` → nil; `.hidden` → nil.
+    var fileExtension: String? {
+        guard let dot = lastIndex(of: "."), dot != startIndex else { return nil }
+        let ext = self[index(after: dot)...]
+        return ext.isEmpty || ext.contains("/") ? nil : String(ext)
+    }
+}

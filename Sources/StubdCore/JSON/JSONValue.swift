@@ -1,0 +1,313 @@
+import Foundation
+
+/// A parsed JSON document: used to validate `.json` stubs and to match request bodies.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// Compact serialization with sorted keys, so equal values serialize equally.
+    public var serialized: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n):
+            if n.rounded() == n, abs(n) < 1e15 { out += String(Int64(n)) } else { out += String(n) }
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(to: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, key) in members.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.writeString(key, to: &out)
+                out += ":"
+                members[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// True when every member of `pattern` is present here with an equal value
+    /// (objects compared recursively; arrays and scalars must be equal).
+    public func contains(_ pattern: JSONValue) -> Bool {
+        switch (self, pattern) {
+        case (.object(let mine), .object(let wanted)):
+            return wanted.allSatisfy { key, value in mine[key].map { $0.contains(value) } ?? false }
+        default:
+            return self == pattern
+        }
+    }
+}
+
+/// Where a JSON document stopped making sense.
+public struct JSONSyntaxError: Error, Sendable, Equatable {
+    public let line: Int
+    public let column: Int
+    public let message: String
+}
+
+/// A strict RFC 8259 parser that remembers line and column, so a broken stub
+/// can be reported as `file:line:column` (Foundation's parser gives an offset at best).
+public struct JSONParser {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+
+    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(data))
+        return try parser.document()
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Data(text.utf8))
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+        // A UTF-8 byte-order mark is tolerated, as most editors can write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3; lineStart = 3 }
+    }
+
+    private mutating func document() throws(JSONSyntaxError) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("the file is empty; a JSON stub needs a value such as {} or []") }
+        let value = try parseValue()
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected \(describe(bytes[index])) after the end of the JSON value") }
+        return value
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        // Columns count characters, not bytes, so they match what an editor shows.
+        let prefix = bytes[lineStart..<min(index, bytes.count)]
+        let column = (String(decoding: prefix, as: UTF8.self).count) + 1
+        return JSONSyntaxError(line: line, column: column, message: message)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x20...0x7E: return "'\(Character(Unicode.Scalar(byte)))'"
+        default: return String(format: "byte 0x%02X", byte)
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0D: index += 1
+            case 0x0A: index += 1; line += 1; lineStart = index
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("the JSON ends too early: a value is missing") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "'"): throw error("strings need double quotes, not single quotes")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"): throw error("a value is missing before \(describe(bytes[index])) (trailing comma?)")
+        default: throw error("unexpected \(describe(bytes[index])); expected a JSON value")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(JSONSyntaxError) {
+        let utf8 = Array(word.utf8)
+        guard bytes.count - index >= utf8.count, Array(bytes[index..<index + utf8.count]) == utf8 else {
+            throw error("unexpected \(describe(bytes[index])); did you mean \(word)?")
+        }
+        index += utf8.count
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        if depth > 512 { throw error("nesting deeper than 512 levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the JSON ends inside an object: '}' is missing") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                if bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+                throw error("unexpected \(describe(bytes[index])); expected a key in double quotes")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after the key \"\(key)\"")
+            }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the JSON ends inside an object: '}' is missing") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw error("unexpected \(describe(bytes[index])); expected ',' or '}' (missing comma?)")
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter(); defer { depth -= 1 }
+        index += 1
+        var items: [JSONValue] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipWhitespace()
+            items.append(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the JSON ends inside an array: ']' is missing") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(items)
+            default: throw error("unexpected \(describe(bytes[index])); expected ',' or ']' (missing comma?)")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var run = index
+        func flush(_ parser: JSONParser, upTo end: Int) {
+            scalars.append(contentsOf: String(decoding: parser.bytes[run..<end], as: UTF8.self).unicodeScalars)
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                flush(self, upTo: index)
+                index += 1
+                return String(scalars)
+            case UInt8(ascii: "\\"):
+                flush(self, upTo: index)
+                index += 1
+                guard index < bytes.count else { break }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{8}")
+                case UInt8(ascii: "f"): scalars.append("\u{C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count,
+                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                        index += 2
+                        let low = try hex4()
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low &- 0xDC00)
+                    }
+                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                default:
+                    index -= 1
+                    throw error("invalid escape \\\(Character(Unicode.Scalar(escape))) in a string")
+                }
+                run = index
+            case 0x0A:
+                throw error("a string is not closed before the end of the line (missing '\"'?)")
+            case 0x00..<0x20:
+                throw error("control character \(describe(byte)) inside a string; escape it")
+            default:
+                index += 1
+            }
+        }
+        throw error("the JSON ends inside a string: '\"' is missing")
+    }
+
+    private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("\\u needs four hex digits") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let c = bytes[index]
+            let digit: UInt32
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
+            default: throw error("\\u needs four hex digits")
+            }
+            value = value * 16 + digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        func digits(_ p: inout JSONParser) -> Int {
+            let s = p.index
+            while p.index < p.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(p.bytes[p.index]) { p.index += 1 }
+            return p.index - s
+        }
+        let intStart = index
+        let intDigits = digits(&self)
+        if intDigits == 0 { throw error("a number needs digits") }
+        if intDigits > 1, bytes[intStart] == UInt8(ascii: "0") { index = intStart; throw error("numbers may not have leading zeros") }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            if digits(&self) == 0 { throw error("a number needs digits after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if digits(&self) == 0 { throw error("a number needs digits in its exponent") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        return .number(Double(text) ?? 0)
+    }
+}

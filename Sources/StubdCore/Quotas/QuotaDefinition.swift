@@ -1,0 +1,129 @@
+import Foundation
+
+/// The unit of a quota window. Fixed windows are aligned to the calendar in the quota's time zone.
+public enum WindowUnit: String, Sendable, CaseIterable {
+    case second, minute, hour, day, month
+
+    /// Nominal length in seconds (a month is 30 days for `sliding` and `token_bucket`).
+    var seconds: Int {
+        switch self {
+        case .second: return 1
+        case .minute: return 60
+        case .hour: return 3600
+        case .day: return 86_400
+        case .month: return 2_592_000
+        }
+    }
+
+    static func parse(_ word: Substring) -> WindowUnit? {
+        var w = word.lowercased()
+        if w.hasSuffix("s"), w.count > 1 { w.removeLast() }
+        switch w {
+        case "sec", "second": return .second
+        case "min", "minute": return .minute
+        case "h", "hr", "hour": return .hour
+        case "d", "day": return .day
+        case "mo", "month": return .month
+        default: return nil
+        }
+    }
+}
+
+/// `"10/minute"`: at most `count` requests per window.
+public struct QuotaLimit: Sendable, Hashable, CustomStringConvertible {
+    public let count: Int
+    public let multiple: Int
+    public let unit: WindowUnit
+    /// The policy name on the wire (`"minute"`, `"day"`, `"15minutes"`).
+    public let name: String
+
+    public var windowSeconds: Int { multiple * unit.seconds }
+    public var description: String { "\(count)/\(multiple == 1 ? "" : String(multiple))\(unit.rawValue)" }
+
+    /// Parses `10/minute`, `500/day`, `100/15minutes`, `5000/hour`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let count = Int(parts[0].trimmingCharacters(in: .whitespaces)), count >= 0 else { return nil }
+        let window = parts[1].trimmingCharacters(in: .whitespaces)
+        let digits = window.prefix(while: \.isNumber)
+        let multiple = digits.isEmpty ? 1 : Int(digits) ?? 0
+        guard multiple > 0, let unit = WindowUnit.parse(window.dropFirst(digits.count)) else { return nil }
+        if unit == .month, multiple != 1 { return nil }
+        self.count = count
+        self.multiple = multiple
+        self.unit = unit
+        self.name = multiple == 1 ? unit.rawValue : "\(multiple)\(unit.rawValue)s"
+    }
+}
+
+/// Whose requests a quota counts together.
+public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
+    case global
+    case ip
+    case path(String)
+    case query(String)
+    case header(String)
+
+    public var description: String {
+        switch self {
+        case .global: return "global"
+        case .ip: return "ip"
+        case .path(let p): return "path \(p)"
+        case .query(let q): return "query \(q)"
+        case .header(let h): return "header \(h)"
+        }
+    }
+}
+
+public enum QuotaAlgorithm: String, Sendable, CaseIterable {
+    /// Windows aligned to the calendar: the minute counter empties at :00 (Open-Meteo, Weather Underground).
+    case fixed
+    /// A window that ends now: the last N seconds.
+    case sliding
+    /// Capacity refills continuously at `count / window` (Stripe).
+    case tokenBucket = "token_bucket"
+}
+
+/// Which real API's answer a rejected request gets.
+public enum QuotaProfile: String, Sendable, CaseIterable {
+    case ietf, openweathermap, github, wunderground
+}
+
+/// Which rate-limit headers successful answers carry.
+public enum AdvertiseStyle: String, Sendable, CaseIterable {
+    case ietf
+    case xRateLimit = "x-ratelimit"
+    case github
+    case none
+}
+
+/// What a rejected request gets.
+public enum ExceededAnswer: Sendable {
+    case profile(QuotaProfile)
+    case custom(status: Int, headers: [(name: String, value: String)], body: Data, contentType: String)
+}
+
+/// Which requests a quota counts: `"GET /api/{key}/**"` or a route name.
+public struct RouteSelector: Sendable, CustomStringConvertible {
+    public let text: String
+    public let method: MethodMatch
+    /// Nil when the selector is a route name.
+    public let pattern: PathPattern?
+    public let routeName: String?
+
+    public var description: String { text }
+}
+
+/// A `quotas:` entry of the manifest.
+public struct QuotaDefinition: Sendable {
+    public let name: String
+    public let selectors: [RouteSelector]
+    public let key: QuotaKeySource
+    public let limits: [QuotaLimit]
+    public let algorithm: QuotaAlgorithm
+    public let exceeded: ExceededAnswer
+    public let advertise: AdvertiseStyle
+    /// For calendar-aligned windows. UTC unless the manifest says otherwise (`timezone: America/New_York`).
+    public let timeZone: TimeZone
+    public let source: String
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+
+/// The state of one limit for one key.
+struct LimitState {
+    /// fixed: requests in the current calendar window; token_bucket: tokens spent (capacity − tokens).
+    var used: Double = 0
+    /// fixed: start of the current window; token_bucket: last refill time.
+    var since: Double = 0
+    /// sliding: the times of accepted requests still inside the window, oldest first.
+    var times: [Double] = []
+    var head = 0
+}
+
+/// How one limit stands for one key at one instant.
+public struct LimitStatus: Sendable {
+    public let limit: QuotaLimit
+    public let remaining: Int
+    /// Seconds until this limit has room again (fixed, sliding) or is full again (token bucket).
+    public let resetsIn: Int
+    public let used: Int
+}
+
+/// The verdict on one request under one quota.
+public struct QuotaVerdict: Sendable {
+    public let quota: QuotaDefinition
+    public let key: String
+    public let accepted: Bool
+    /// Every limit after the request (or without it, when rejected).
+    public let statuses: [LimitStatus]
+    /// The limits that rejected the request.
+    public let violated: [LimitStatus]
+    /// Whole seconds until every violated limit passes, at least 1.
+    public let retryAfter: Int
+    public let now: Date
+
+    /// The limit nearest to running out: least remaining, then soonest reset.
+    public var tightest: LimitStatus? {
+        statuses.min { ($0.remaining, $0.resetsIn) < ($1.remaining, $1.resetsIn) }
+    }
+}
+
+/// Counts requests per quota and key, exactly under any concurrency: each quota has one lock
+/// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
+public final class QuotaLedger: Sendable {
+    public let quota: QuotaDefinition
+    private let states = Mutex<[String: [LimitState]]>([:])
+
+    init(quota: QuotaDefinition) { self.quota = quota }
+
+    /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
+    func consume(key: String, at date: Date) -> QuotaVerdict {
+        let t = date.timeIntervalSince1970
+        return states.withLock { table in
+            var limits = table[key] ?? Array(repeating: LimitState(), count: quota.limits.count)
+            var violated: [LimitStatus] = []
+            for i in quota.limits.indices {
+                refresh(&limits[i], quota.limits[i], t)
+                if Double(quota.limits[i].count) - limits[i].used < 1 { violated.append(status(limits[i], quota.limits[i], t)) }
+            }
+            if violated.isEmpty {
+                for i in quota.limits.indices {
+                    limits[i].used += 1
+                    if quota.algorithm == .sliding { limits[i].times.append(t) }
+                }
+            }
+            table[key] = limits
+            let statuses = quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
+            return QuotaVerdict(quota: quota, key: key, accepted: violated.isEmpty, statuses: statuses, violated: violated,
+                                retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
+        }
+    }
+
+    /// The current standing of every key, for the admin API.
+    func snapshot(at date: Date) -> [(key: String, statuses: [LimitStatus])] {
+        let t = date.timeIntervalSince1970
+        return states.withLock { table in
+            table.keys.sorted().map { key in
+                var limits = table[key]!
+                for i in quota.limits.indices { refresh(&limits[i], quota.limits[i], t) }
+                table[key] = limits
+                return (key, quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) })
+            }
+        }
+    }
+
+    /// Pre-fills usage (`{"day": 500}`) so a test reaches the failure path without 500 calls.
+    /// Returns the policy names that do not exist.
+    func setUsed(key: String, used: [String: Int], at date: Date) -> [String] {
+        let t = date.timeIntervalSince1970
+        let unknown = used.keys.filter { name in !quota.limits.contains { $0.name == name } }
+        guard unknown.isEmpty else { return unknown.sorted() }
+        states.withLock { table in
+            var limits = table[key] ?? Array(repeating: LimitState(), count: quota.limits.count)
+            for i in quota.limits.indices {
+                refresh(&limits[i], quota.limits[i], t)
+                guard let n = used[quota.limits[i].name] else { continue }
+                limits[i].used = Double(max(0, n))
+                if quota.algorithm == .sliding {
+                    limits[i].times = Array(repeating: t, count: max(0, n))
+                    limits[i].head = 0
+                }
+            }
+            table[key] = limits
+        }
+        return []
+    }
+
+    func reset() { states.withLock { $0 = [:] } }
+
+    // MARK: Windows
+
+    private func refresh(_ s: inout LimitState, _ limit: QuotaLimit, _ t: Double) {
+        switch quota.algorithm {
+        case .fixed:
+            let start = windowStart(limit, t)
+            if start != s.since { s.since = start; s.used = 0 }
+        case .sliding:
+            let horizon = t - Double(limit.windowSeconds)
+            while s.head < s.times.count, s.times[s.head] <= horizon { s.head += 1 }
+            if s.head > 64, s.head * 2 > s.times.count { s.times.removeFirst(s.head); s.head = 0 }
+            s.used = Double(s.times.count - s.head)
+        case .tokenBucket:
+            let rate = Double(limit.count) / Double(limit.windowSeconds)
+            if s.since == 0 { s.since = t }
+            s.used = max(0, s.used - (t - s.since) * rate)
+            s.since = t
+        }
+    }
+
+    private func status(_ s: LimitState, _ limit: QuotaLimit, _ t: Double) -> LimitStatus {
+        let remaining = max(0, Int((Double(limit.count) - s.used).rounded(.down)))
+        let resetsIn: Double
+        switch quota.algorithm {
+        case .fixed:
+            resetsIn = nextWindowStart(limit, t) - t
+        case .sliding:
+            // Room comes back when the oldest request inside the window leaves it.
+            let oldest = s.head < s.times.count ? s.times[s.head] : t
+            resetsIn = remaining > 0 ? Double(limit.windowSeconds) - (t - oldest) : oldest + Double(limit.windowSeconds) - t
+        case .tokenBucket:
+            let rate = Double(limit.count) / Double(limit.windowSeconds)
+            resetsIn = remaining > 0 ? s.used / rate : (1 - (Double(limit.count) - s.used)) / rate
+        }
+        return LimitStatus(limit: limit, remaining: remaining, resetsIn: max(0, Int(resetsIn.rounded(.up))), used: Int(s.used.rounded(.up)))
+    }
+
+    /// Calendar-aligned window starts in the quota's time zone: :00 of the minute, midnight, the 1st.
+    private func windowStart(_ limit: QuotaLimit, _ t: Double) -> Double {
+        let offset = Double(quota.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
+        let local = t + offset
+        switch limit.unit {
+        case .month:
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = quota.timeZone
+            let date = Date(timeIntervalSince1970: t)
+            let start = calendar.date(from: calendar.dateComponents([.year, .month], from: date)) ?? date
+            return start.timeIntervalSince1970
+        default:
+            let w = Double(limit.windowSeconds)
+            return (local / w).rounded(.down) * w - offset
+        }
+    }
+
+    private func nextWindowStart(_ limit: QuotaLimit, _ t: Double) -> Double {
+        switch limit.unit {
+        case .month:
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = quota.timeZone
+            let start = Date(timeIntervalSince1970: windowStart(limit, t))
+            return (calendar.date(byAdding: .month, value: 1, to: start) ?? start).timeIntervalSince1970
+        default:
+            return windowStart(limit, t) + Double(limit.windowSeconds)
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Synchronization
+
+/// Everything a test can observe or change about one session: hits, sequence positions, quotas,
+/// the clock, the journal and runtime stubs. The default session (id "") is the one without a prefix.
+public final class SessionState: Sendable {
+    public let id: String
+    public let clock: SessionClock
+    public let journal: RequestJournal
+    let waiters = HitWaiters()
+
+    /// Route key → counter. The default session's counters are also hung on each route, so counting is one atomic add.
+    private let routeCounters = Mutex<[String: HitCounter]>([:])
+    /// "GET /concrete/path" → hits, striped so two requests rarely wait for each other.
+    private let pathCounts: [PathCountStripe] = (0..<16).map { _ in PathCountStripe() }
+    let unmatched = Atomic<Int>(0)
+    /// Route key → answers served (sequence position and `times`).
+    private let served = Mutex<[String: Int]>([:])
+    private let ledgers = Mutex<[String: QuotaLedger]>([:])
+    private let runtime = Mutex<RuntimeStubs>(RuntimeStubs())
+    private let runtimeCount = Atomic<Int>(0)
+
+    struct RuntimeStubs {
+        var routes: [(id: String, route: Route)] = []
+        var matcher = RouteMatcher(routes: [])
+    }
+
+    init(id: String, clock: ClockSetting, journalCapacity: Int) {
+        self.id = id
+        self.clock = SessionClock(clock)
+        self.journal = RequestJournal(capacity: journalCapacity)
+    }
+
+    // MARK: Hits
+
+    func counter(for route: Route) -> HitCounter {
+        if id.isEmpty { return route.defaultCounter }
+        return routeCounters.withLock { table in
+            if let c = table[route.key] { return c }
+            let c = HitCounter()
+            table[route.key] = c
+            return c
+        }
+    }
+
+    /// Hangs the default session's counters on a new catalog's routes, keeping the counts of routes that survive.
+    func adopt(_ routes: [Route]) {
+        routeCounters.withLock { table in
+            for route in routes {
+                if let existing = table[route.key] { route.defaultCounter = existing } else { table[route.key] = route.defaultCounter }
+            }
+        }
+    }
+
+    func recordHit(_ route: Route, _ request: RequestHead) {
+        counter(for: route).increment()
+        let path = request.concretePath
+        pathCounts[abs(path.hashValue % pathCounts.count)].table.withLock { $0[path, default: 0] += 1 }
+        if waiters.hasPending { waiters.notify { hits(for: $0) } }
+    }
+
+    /// Hits of a route key (name or `GET /pattern`), or of concrete paths: `GET /a/b` exactly,
+    /// or every path a pattern such as `GET /api/{key}/**` covers.
+    public func hits(for query: String) -> Int {
+        if let c = routeCounters.withLock({ $0[query] }) { return c.count }
+        let parts = query.split(separator: " ", maxSplits: 1)
+        let (method, pathText) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", query)
+        guard pathText.hasPrefix("/") else { return 0 }
+        let methodMatch: MethodMatch = method == "ANY" ? .any : .only(method)
+        if !pathText.contains("{"), !pathText.contains("**") {
+            let normalized = RequestHead(method: method, path: pathText).normalizedPath
+            if method == "ANY" {
+                return allPathCounts().filter { $0.key.split(separator: " ", maxSplits: 1).last.map(String.init) == normalized }.values.reduce(0, +)
+            }
+            let key = "\(method) \(normalized)"
+            return pathCounts[abs(key.hashValue % pathCounts.count)].table.withLock { $0[key] ?? 0 }
+        }
+        guard let pattern = try? PathPattern(parsing: pathText) else { return 0 }
+        var total = 0
+        for (key, count) in allPathCounts() {
+            let p = key.split(separator: " ", maxSplits: 1)
+            guard p.count == 2, methodMatch.accepts(String(p[0])) || (method == "GET" && p[0] == "HEAD") else { continue }
+            if pattern.match(PathPattern.split(p[1])) != nil { total += count }
+        }
+        return total
+    }
+
+    public func allPathCounts() -> [String: Int] {
+        var all: [String: Int] = [:]
+        for stripe in pathCounts { stripe.table.withLock { for (k, v) in $0 { all[k] = v } } }
+        return all
+    }
+
+    public func routeCounts() -> [String: Int] {
+        routeCounters.withLock { $0.mapValues(\.count) }
+    }
+
+    // MARK: Sequences and times
+
+    /// Whether a route with `times` still has uses left in this session.
+    func isAvailable(_ route: Route) -> Bool {
+        guard let times = route.times else { return true }
+        return served.withLock { ($0[route.key] ?? 0) < times }
+    }
+
+    /// The next answer of a route, advancing its sequence. Nil when `times` ran out since matching.
+    func nextResponse(_ route: Route) -> CannedResponse? {
+        if !route.isStateful { return route.responses[0] }
+        return served.withLock { table -> CannedResponse? in
+            let n = table[route.key] ?? 0
+            if let times = route.times, n >= times { return nil }
+            table[route.key] = n + 1
+            let count = route.responses.count
+            return route.responses[route.cycle ? n % count : min(n, count - 1)]
+        }
+    }
+
+    // MARK: Quotas
+
+    func ledger(for quota: QuotaDefinition) -> QuotaLedger {
+        ledgers.withLock { table in
+            if let l = table[quota.name], l.quota.limits == quota.limits, l.quota.algorithm == quota.algorithm { return l }
+            let l = QuotaLedger(quota: quota)
+            table[quota.name] = l
+            return l
+        }
+    }
+
+    func existingLedgers() -> [String: QuotaLedger] { ledgers.withLock { $0 } }
+
+    func resetQuotas() { ledgers.withLock { $0 = [:] } }
+
+    // MARK: Runtime stubs
+
+    var hasRuntimeStubs: Bool { runtimeCount.load(ordering: .relaxed) > 0 }
+
+    func addRuntime(_ route: Route, id: String) {
+        runtime.withLock { r in
+            r.routes.insert((id, route), at: 0)
+            for (i, entry) in r.routes.enumerated() { entry.route.order = i }
+            r.matcher = RouteMatcher(routes: r.routes.map(\.route))
+            runtimeCount.store(r.routes.count, ordering: .relaxed)
+        }
+    }
+
+    func removeRuntime(id: String) -> Bool {
+        runtime.withLock { r in
+            guard let i = r.routes.firstIndex(where: { $0.id == id }) else { return false }
+            r.routes.remove(at: i)
+            r.matcher = RouteMatcher(routes: r.routes.map(\.route))
+            runtimeCount.store(r.routes.count, ordering: .relaxed)
+            return true
+        }
+    }
+
+    func runtimeStubs() -> [(id: String, route: Route)] { runtime.withLock { $0.routes } }
+
+    func runtimeMatch(_ request: RequestHead) -> MatchResult {
+        let matcher = runtime.withLock { $0.matcher }
+        return matcher.match(request) { self.isAvailable($0) }
+    }
+
+    // MARK: Reset
+
+    /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs and the clock.
+    func reset() {
+        routeCounters.withLock { table in for c in table.values { c.reset() } }
+        for stripe in pathCounts { stripe.table.withLock { $0 = [:] } }
+        unmatched.store(0, ordering: .relaxed)
+        served.withLock { $0 = [:] }
+        resetQuotas()
+        journal.reset()
+        runtime.withLock { $0 = RuntimeStubs() }
+        runtimeCount.store(0, ordering: .relaxed)
+        clock.reset()
+        waiters.fireAll()
+    }
+}
+
+/// One of the locks concrete-path counts are spread over.
+final class PathCountStripe: Sendable {
+    let table = Mutex<[String: Int]>([:])
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Stubd
+import StubdClient
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Validate a Stubs folder: print the route table, or every problem and exit 1.")
+    @OptionGroup var stubs: StubsOption
+
+    func run() throws {
+        do {
+            let catalog = try StubCatalog.load(stubs: stubs.url)
+            print(RouteTable.render(catalog))
+            print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)")
+        } catch {
+            printError("stubd check: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Routes: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the route table of a Stubs folder.")
+    @OptionGroup var stubs: StubsOption
+
+    func run() throws {
+        do {
+            print(RouteTable.render(try StubCatalog.load(stubs: stubs.url)))
+        } catch {
+            printError("stubd routes: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+enum RouteTable {
+    static func render(_ catalog: StubCatalog) -> String {
+        var rows = [["ROUTE", "NAME", "PRIORITY", "QUOTAS", "SOURCE"]]
+        for r in catalog.routes {
+            rows.append([r.signature, r.name ?? "-", String(r.priority),
+                         catalog.quotas.filter { q in q.selectors.contains { $0.covers(r) } }.map(\.name).joined(separator: ",").ifEmpty("-"),
+                         r.source.description])
+        }
+        return table(rows)
+    }
+
+    static func table(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = first.indices.map { i in rows.map { $0[i].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func ifEmpty(_ replacement: String) -> String { isEmpty ? replacement : self }
+}
+
+struct Hits: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show hits and quota state of a running stubd.")
+    @OptionGroup var server: ServerOption
+
+    func run() async throws {
+        var client = StubdClient(baseURL: URL(string: server.url)!)
+        if let session = server.session { client = client.session(session) as! StubdClient }
+        do {
+            let hits = try await client.allHits()
+            var rows = [["ROUTE", "HITS"]]
+            for (route, count) in hits.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { rows.append([route, String(count)]) }
+            print(RouteTable.table(rows))
+            let quotas = try await client.quotaTable()
+            if quotas.count > 1 { print(""); print(RouteTable.table(quotas)) }
+            let unmatched = try await client.unmatchedReport()
+            if unmatched.count > 0 {
+                print("\n\(unmatched.count) unmatched request(s)" + (unmatched.nearest.isEmpty ? "" : "; latest: " + unmatched.nearest.prefix(3).joined(separator: "; ")))
+            }
+        } catch {
+            printError("stubd hits: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+struct Reset: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Reset hits, sequences, quotas, journal, runtime stubs and clock of a running stubd.")
+    @OptionGroup var server: ServerOption
+
+    func run() async throws {
+        var client = StubdClient(baseURL: URL(string: server.url)!)
+        if let session = server.session { client = client.session(session) as! StubdClient }
+        do {
+            try await client.reset()
+            print("reset \(server.session.map { "session \($0)" } ?? "all sessions") at \(server.url)")
+        } catch {
+            printError("stubd reset: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Stubd
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve a Stubs folder on localhost (the default command).")
+
+    enum LogFormat: String, ExpressibleByArgument { case text, json }
+
+    @OptionGroup var stubs: StubsOption
+
+    @Option(name: .long, help: "Address to listen on (env STUBD_HOST). Loopback unless you say otherwise; 0.0.0.0 for every interface.")
+    var host: String = ProcessInfo.processInfo.environment["STUBD_HOST"] ?? "127.0.0.1"
+
+    @Option(name: .long, help: "Port; 0 picks a free one (env STUBD_PORT).")
+    var port: UInt16 = UInt16(ProcessInfo.processInfo.environment["STUBD_PORT"] ?? "") ?? 8080
+
+    @Flag(inversion: .prefixedNo, help: "Reload the folder when it changes.")
+    var watch = true
+
+    @Option(name: .long, help: "Log lines as text or json.")
+    var logFormat: LogFormat = .text
+
+    @Option(name: .long, help: "trace, debug, info (one line per request), notice, warning, error.")
+    var logLevel: Logger.Level = .info
+
+    @Option(name: .long, help: "Worker threads.")
+    var threads: Int = 2
+
+    func validate() throws {
+        guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
+    }
+
+    func run() throws {
+        let logger = makeLogger(format: logFormat, level: logLevel)
+        var options = StubServer.Options()
+        options.threads = threads
+        options.watch = watch
+        if logLevel <= .info {
+            options.requestLog = { line in logger.info(RequestLogFormat.message(line), metadata: RequestLogFormat.metadata(line)) }
+        }
+        options.reloadLog = { result in
+            switch result {
+            case .success(let catalog):
+                logger.notice("reloaded \(catalog.routes.count) routes from \(stubs.stubs)")
+            case .failure(let error):
+                logger.error("reload failed; still serving the previous catalog. \(error.description)")
+            }
+        }
+        let server: StubServer
+        do {
+            server = try StubServer(stubs: stubs.url, host: host, port: port, options: options)
+        } catch let error as CatalogLoadError {
+            printError("stubd: cannot serve \(stubs.stubs): \(error.description)")
+            throw ExitCode(1)
+        } catch {
+            printError("stubd: \(error)")
+            throw ExitCode(1)
+        }
+        // Scripts and the test fixtures read the port from this exact first line.
+        print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
+        fflush(nil)
+        if host != "127.0.0.1", host != "localhost", host != "::1" {
+            logger.notice("listening on \(host): reachable from other machines")
+        }
+        ShutdownSignals.wait()
+        server.stopSynchronously()
+        logger.notice("stopped")
+        fflush(nil)
+    }
+}
+
+/// Blocks until SIGINT or SIGTERM.
+enum ShutdownSignals {
+    static func wait() {
+        let done = DispatchSemaphore(value: 0)
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler { done.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        done.wait()
+        _ = sources
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,43 @@
+// The entry point is `@main` on StubdCommand rather than main.swift: top-level code there is
+// main-actor isolated, and libmicrohttpd calls back on its own threads.
+import ArgumentParser
+import Foundation
+
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+@main
+struct StubdCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stubd",
+        abstract: "Serve canned HTTP answers from a Stubs folder, count hits, and simulate API quotas.",
+        version: "0.1.0",
+        subcommands: [Serve.self, Check.self, Routes.self, Hits.self, Reset.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// `--stubs`, shared by the commands that read a Stubs folder; `STUBD_STUBS` stands in for it.
+struct StubsOption: ParsableArguments {
+    @Option(name: .long, help: "The stubs directory (env STUBD_STUBS).")
+    var stubs: String = ProcessInfo.processInfo.environment["STUBD_STUBS"] ?? "./Stubs"
+
+    var url: URL { URL(fileURLWithPath: stubs) }
+}
+
+/// `--url` and `--session` for commands that talk to a running stubd.
+struct ServerOption: ParsableArguments {
+    @Option(name: .long, help: "The running stubd (env STUBD_URL).")
+    var url: String = ProcessInfo.processInfo.environment["STUBD_URL"] ?? "http://127.0.0.1:8080"
+
+    @Option(name: .long, help: "A session id: only that session's hits and state.")
+    var session: String?
+
+    func validate() throws {
+        guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
+            throw ValidationError("--url '\(url)' is not a URL like http://127.0.0.1:8080")
+        }
+    }
+}
+
+/// Prints to standard error, for problems.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
