@@ -50,6 +50,10 @@ let package = Package(
         .testTarget(name: "StubdServerTests", dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting"],
                     swiftSettings: strict),
 
+        // In-process figures for Benchmarks/run.sh: the core's cost per request, the fixture's start/stop cycle.
+        .executableTarget(name: "stubd-bench", dependencies: ["Stubd"], path: "Benchmarks/Sources/stubd-bench",
+                          swiftSettings: strict),
+
         // The worked example: an app-style weather client and its tests (Examples/WeatherApp).
         .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strict),
         .testTarget(name: "WeatherServiceTests",

@@ -12,7 +12,7 @@ let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _
 
 let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
     guard let conCls, let raw = conCls.pointee else { return }
-    Unmanaged<RequestContext>.fromOpaque(raw).release()
+    if raw != plainRequest { Unmanaged<RequestContext>.fromOpaque(raw).release() }
     conCls.pointee = nil
     Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
 }
@@ -25,6 +25,10 @@ let connectionNotice: MHD_NotifyConnectionCallback = { _, connection, _, code in
     var yes: Int32 = 1
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
 }
+
+/// Marks a request that needs no per-request state (no body, no delay, no log): most of them,
+/// so most requests allocate nothing of ours.
+nonisolated(unsafe) let plainRequest = UnsafeMutableRawPointer(bitPattern: 0x1)!
 
 private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
     let list = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
@@ -60,16 +64,25 @@ final class RequestRouter: @unchecked Sendable {
         guard let raw = conCls.pointee else {
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.
-            let context = RequestContext()
+            active.add(1, ordering: .relaxed)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
                let n = Int(String(cString: length)), n > maxBodyBytes {
+                let context = RequestContext()
                 context.bodyTooLarge = true
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+            } else {
+                conCls.pointee = log == nil ? plainRequest : Unmanaged.passRetained(RequestContext()).toOpaque()
             }
-            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
-            active.add(1, ordering: .relaxed)
             return .YES
         }
-        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        let context: RequestContext
+        if raw == plainRequest {
+            guard uploadSize.pointee > 0 else { return answer(nil, conCls, connection, url, method) }
+            context = RequestContext()
+            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        } else {
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        }
         if uploadSize.pointee > 0 {
             if !context.bodyTooLarge {
                 if context.body.count + uploadSize.pointee > maxBodyBytes {
@@ -86,18 +99,27 @@ final class RequestRouter: @unchecked Sendable {
             context.pending = nil
             return finish(pending, context, connection)
         }
-        return answer(context, connection, url, method)
+        return answer(context, conCls, connection, url, method)
+    }
+
+    /// The request's context, created now if the request had none (a delay or long-poll needs one).
+    private func context(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> RequestContext {
+        if let existing { return existing }
+        let context = RequestContext()
+        conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        return context
     }
 
     // MARK: The first answer
 
-    private func answer(_ context: RequestContext, _ connection: OpaquePointer,
+    private func answer(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                        _ connection: OpaquePointer,
                         _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
-        if context.bodyTooLarge {
+        if existing?.bodyTooLarge == true {
             return send(.generated(.problem(413, title: "Body too large",
-                detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection,
+                detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
                 line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
         }
         var headers: [(name: String, value: String)] = []
@@ -106,38 +128,39 @@ final class RequestRouter: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
 
         let target = RequestTarget.resolve(path: rawPath,
-                                           sessionHeader: headers.first { $0.name.lowercased() == "x-stubd-session" }?.value,
+                                           sessionHeader: headers.first { $0.name.utf8.count == 15 && $0.name.lowercased() == "x-stubd-session" }?.value,
                                            sessionQuery: nil)
         var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
                                   latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
         if let problem = RequestRouter.rejectPath(rawPath, session: target.session) {
-            return send(.generated(problem), context, connection, line: line)
+            return send(.generated(problem), existing, connection, line: line)
         }
-        var request = RequestHead(method: method, path: target.path, query: query, headers: headers, body: context.body,
-                                  clientAddress: describeAddress(shim_client_address(connection)))
+        let body = existing?.body ?? Data()
+        let request = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
+                                  clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
 
         if let call = target.adminCall {
             let adminSession = target.session.isEmpty
                 ? engine.session(query.first { $0.name == "session" }?.value.flatMap { $0 } ?? "")
                 : engine.session(target.session)
             line.session = adminSession.id
-            switch engine.admin(method: method, call: call, query: query, body: context.body, session: adminSession) {
+            switch engine.admin(method: method, call: call, query: query, body: body, session: adminSession) {
             case .response(let generated):
-                return send(.generated(generated), context, connection, line: line)
+                return send(.generated(generated), existing, connection, line: line)
             case let .waitForHits(session, hitQuery, count, timeout):
+                let context = context(existing, conCls)
                 context.logLine = line
                 return waitForHits(context, connection, session: session, query: hitQuery, count: count, timeout: timeout)
             }
         }
 
-        request.body = context.body
         let outcome = engine.respond(to: request, in: engine.session(target.session))
         line.route = outcome.route?.key
         line.quota = outcome.quotaNote
         if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
-            return deliverSpecial(canned, outcome, context, connection, line: line)
+            return deliverSpecial(canned, outcome, context(existing, conCls), connection, line: line)
         }
-        return send(outcome.answer, context, connection, line: line)
+        return send(outcome.answer, existing, connection, line: line)
     }
 
     /// Paths that cannot name a stub: dot segments (`..` however encoded; MHD has decoded it by now),
@@ -146,7 +169,7 @@ final class RequestRouter: @unchecked Sendable {
         if !path.hasPrefix("/") {
             return .problem(400, title: "Bad path", detail: "a request path starts with '/'")
         }
-        if path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." }) || path.contains("\0") {
+        if hasDotSegment(path) {
             return .problem(400, title: "Bad path", detail: "'.' and '..' segments are not allowed in a request path")
         }
         if !RequestTarget.isValidSession(session) {
@@ -157,7 +180,7 @@ final class RequestRouter: @unchecked Sendable {
 
     // MARK: Sending
 
-    private func send(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer,
+    private func send(_ answer: Outcome.Answer, _ context: RequestContext?, _ connection: OpaquePointer,
                       line: RequestLogLine) -> MHD_Result {
         let result: MHD_Result
         var status = 0
@@ -178,7 +201,7 @@ final class RequestRouter: @unchecked Sendable {
             result = MHD_queue_response(connection, UInt32(generated.status), r)
             MHD_destroy_response(r)
         }
-        if let log {
+        if let log, let context {
             var line = line
             line.status = status
             line.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
@@ -351,4 +374,24 @@ enum TruncatedBody {
         for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
         return r
     }
+}
+
+/// True for `/../`, `/./`, a trailing `/..` or `/.`, however they were encoded (MHD has decoded them).
+func hasDotSegment(_ path: String) -> Bool {
+    var dots = 0
+    var atSegmentStart = true
+    for byte in path.utf8 {
+        if byte == UInt8(ascii: "/") {
+            if dots == 1 || dots == 2 { return true }
+            dots = 0
+            atSegmentStart = true
+        } else if byte == UInt8(ascii: "."), atSegmentStart || dots > 0 {
+            dots += 1
+            atSegmentStart = false
+        } else {
+            dots = 3
+            atSegmentStart = false
+        }
+    }
+    return dots == 1 || dots == 2
 }

@@ -26,7 +26,10 @@ public struct Outcome: Sendable {
 public final class StubEngine: Sendable {
     public static let version = "0.1.0"
 
-    private let current: Mutex<StubCatalog>
+    /// The catalog in force, as a retained pointer read without a lock. Replaced catalogs are kept
+    /// (in `retired`) until the engine goes away: a request may still be using one.
+    private let current: Atomic<UInt>
+    private let retired = Mutex<[StubCatalog]>([])
     public let defaultSession: SessionState
     private let sessions = Mutex<[String: SessionState]>([:])
     private let nextStubID = Atomic<Int>(1)
@@ -37,18 +40,27 @@ public final class StubEngine: Sendable {
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
         StubEngine.prepare(catalog)
         defaultSession.adopt(catalog.routes)
-        self.current = Mutex(catalog)
+        self.current = Atomic(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()))
+    }
+
+    deinit {
+        Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!).release()
     }
 
     /// The catalog requests are answered from now.
-    public var catalog: StubCatalog { current.withLock { $0 } }
+    public var catalog: StubCatalog {
+        Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!).takeUnretainedValue()
+    }
 
     /// Swaps in a reloaded catalog atomically: a request sees the old one or the new one, never a mix.
     /// Hit counts of routes that survive (same name, or same method and pattern) carry over.
     public func install(_ catalog: StubCatalog) {
         StubEngine.prepare(catalog)
         defaultSession.adopt(catalog.routes)
-        current.withLock { $0 = catalog }
+        let old = current.exchange(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()), ordering: .acquiringAndReleasing)
+        let previous = Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: old)!)
+        retired.withLock { $0.append(previous.takeUnretainedValue()) }
+        previous.release()
     }
 
     private static func prepare(_ catalog: StubCatalog) {

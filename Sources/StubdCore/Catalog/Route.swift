@@ -221,16 +221,16 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
         self.times = times
         self.priority = priority
         self.source = source
+        let shown = pattern.optionalExtension.map { pattern.text + $0 } ?? pattern.text
+        signature = "\(method) \(shown)"
+        key = name ?? signature
     }
 
     /// `GET /api/{key}/conditions/q/CA/{city}.json`
-    public var signature: String {
-        let shown = pattern.optionalExtension.map { pattern.text + $0 } ?? pattern.text
-        return "\(method) \(shown)"
-    }
+    public let signature: String
 
-    /// How hits, sequences and quotas find this route again after a reload.
-    public var key: String { name ?? signature }
+    /// How hits, sequences and quotas find this route again after a reload: its name, or its signature.
+    public let key: String
 
     public var description: String { name.map { "\($0) (\(signature))" } ?? signature }
 

@@ -11,6 +11,8 @@ public final class StubCatalog: Sendable {
     /// How many files the convention scan read.
     public let fileCount: Int
     let matcher: RouteMatcher
+    /// Whether any quota counts per client address (the transport only formats it then).
+    public let usesClientAddress: Bool
 
     init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int) {
         self.root = root
@@ -20,6 +22,7 @@ public final class StubCatalog: Sendable {
         self.clock = clock
         self.fileCount = fileCount
         self.matcher = RouteMatcher(routes: routes)
+        self.usesClientAddress = quotas.contains { $0.key == .ip }
     }
 
     /// Loads a Stubs directory, or throws every problem in it at once.

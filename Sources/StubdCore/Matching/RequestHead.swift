@@ -9,6 +9,8 @@ public struct RequestHead: Sendable {
     public var headers: [(name: String, value: String)]
     public var body: Data
     public var clientAddress: String
+    /// Repeated and trailing slashes collapsed, so `/a//b/` and `/a/b` are one path. Computed once.
+    public let normalizedPath: String
 
     public init(method: String, path: String, query: [(name: String, value: String?)] = [],
                 headers: [(name: String, value: String)] = [], body: Data = Data(), clientAddress: String = "127.0.0.1") {
@@ -18,11 +20,34 @@ public struct RequestHead: Sendable {
         self.headers = headers
         self.body = body
         self.clientAddress = clientAddress
+        self.normalizedPath = RequestHead.normalize(path)
+    }
+
+    /// Most paths are already normal; only those with `//` or a trailing `/` are rebuilt.
+    static func normalize(_ path: String) -> String {
+        var previousSlash = false
+        var needsWork = false
+        for byte in path.utf8 {
+            let slash = byte == UInt8(ascii: "/")
+            if slash && previousSlash { needsWork = true; break }
+            previousSlash = slash
+        }
+        if previousSlash && path.utf8.count > 1 { needsWork = true }
+        guard needsWork || path.isEmpty else { return path }
+        let segments = PathPattern.split(path)
+        return segments.isEmpty ? "/" : "/" + segments.joined(separator: "/")
+    }
+
+    /// The first path segment, without splitting the rest.
+    var firstSegment: Substring {
+        let trimmed = normalizedPath.utf8.dropFirst()
+        let end = trimmed.firstIndex(of: UInt8(ascii: "/")) ?? trimmed.endIndex
+        return Substring(normalizedPath[trimmed.startIndex..<end])
     }
 
     /// Case-insensitive, as HTTP header names are. `name` must be lower-case.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name }?.value
+        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
     }
 
     /// `.some(nil)` for a flag without a value (`?debug`).
@@ -32,14 +57,8 @@ public struct RequestHead: Sendable {
     }
 
     /// `/api/KEY/x.json` → `["api", "KEY", "x.json"]`
-    public var segments: [Substring] { PathPattern.split(path) }
+    public var segments: [Substring] { PathPattern.split(normalizedPath) }
 
     /// `GET /api/KEY/x.json`: how hits of a concrete path are counted.
     public var concretePath: String { "\(method) \(normalizedPath)" }
-
-    /// Collapses repeated and trailing slashes, so `/a//b/` and `/a/b` are one path.
-    public var normalizedPath: String {
-        let segs = segments
-        return segs.isEmpty ? "/" : "/" + segs.joined(separator: "/")
-    }
 }

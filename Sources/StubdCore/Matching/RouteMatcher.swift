@@ -23,8 +23,11 @@ public enum MatchResult: Sendable {
 struct RouteMatcher: Sendable {
     /// All-literal routes by every path they answer (`/a/b` and `/a/b.json`), best first.
     private let literal: [String: [Route]]
-    /// Routes with `{param}` or `**` segments.
-    private let patterned: [Route]
+    /// Routes with `{param}` or `**` segments, by their first segment when it is literal
+    /// (so a request only tries the patterns that can match its first segment)...
+    private let patternedByFirst: [Substring: [Route]]
+    /// ...and those whose first segment is not literal.
+    private let patternedAnyFirst: [Route]
     let all: [Route]
 
     init(routes: [Route]) {
@@ -41,27 +44,45 @@ struct RouteMatcher: Sendable {
             if let ext = route.pattern.optionalExtension { literal[base + ext, default: []].append(route) }
         }
         self.literal = literal.mapValues { $0.sorted { $0.outranks($1) } }
-        self.patterned = patterned.sorted { $0.outranks($1) }
+        var byFirst: [Substring: [Route]] = [:]
+        var anyFirst: [Route] = []
+        for route in patterned.sorted(by: { $0.outranks($1) }) {
+            if case .literal(let first)? = route.pattern.segments.first, route.pattern.segments.count > 1 {
+                byFirst[Substring(first), default: []].append(route)
+            } else {
+                anyFirst.append(route)
+            }
+        }
+        patternedByFirst = byFirst
+        patternedAnyFirst = anyFirst
     }
 
     var isEmpty: Bool { all.isEmpty }
 
     /// Every route whose method and path fit, best first, each with its parameters.
     func candidates(for request: RequestHead) -> [(route: Route, parameters: [String: String])] {
-        let path = request.normalizedPath
-        let exact = literal[path] ?? []
-        if patterned.isEmpty { return exact.map { ($0, [:]) } }
+        let exact = literal[request.normalizedPath] ?? []
+        let sameFirst = patternedByFirst.isEmpty ? nil : patternedByFirst[request.firstSegment]
+        if sameFirst == nil, patternedAnyFirst.isEmpty { return exact.map { ($0, [:]) } }
         let segments = request.segments
         var found = exact.map { (route: $0, parameters: [String: String]()) }
-        for route in patterned {
+        for route in (sameFirst ?? []) + patternedAnyFirst {
             if let params = route.pattern.match(segments) { found.append((route, params)) }
         }
-        if found.count > 1, !exact.isEmpty { found.sort { $0.route.outranks($1.route) } }
+        if found.count > 1 { found.sort { $0.route.outranks($1.route) } }
         return found
     }
 
     /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up `times`).
     func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+        // The common case, a literal path with no pattern that could also match: no array built.
+        if let exact = literal[request.normalizedPath], patternedAnyFirst.isEmpty,
+           patternedByFirst.isEmpty || patternedByFirst[request.firstSegment] == nil {
+            for route in exact where route.method.accepts(request.method)
+                && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
+                return .matched(route, parameters: [:])
+            }
+        }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
             && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {

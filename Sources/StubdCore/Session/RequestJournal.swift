@@ -34,42 +34,46 @@ public struct JournalEntry: Sendable {
     }
 }
 
-/// The last N requests (default 1000): a ring, so a long test run never grows it.
+/// The last N requests (default 1000): rings, so a long test run never grows it. Each worker
+/// thread appends to its own ring (no lock contention on the hot path); reading merges them by
+/// arrival order and keeps the newest N.
 public final class RequestJournal: Sendable {
     private struct Ring {
-        var items: [JournalEntry?]
+        var items: [(sequence: Int, entry: JournalEntry)?]
         var next = 0
-        var total = 0
     }
-    private let ring: Mutex<Ring>
+    private final class Stripe: Sendable {
+        let ring: Mutex<Ring>
+        init(capacity: Int) { ring = Mutex(Ring(items: Array(repeating: nil, count: capacity))) }
+    }
+    private let stripes: [Stripe]
+    private let sequence = Atomic<Int>(0)
     public let capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        ring = Mutex(Ring(items: Array(repeating: nil, count: self.capacity)))
+        stripes = (0..<ThreadStripe.count).map { _ in Stripe(capacity: max(1, capacity)) }
     }
 
     func append(_ entry: JournalEntry) {
-        ring.withLock { r in
-            r.items[r.next] = entry
+        let n = sequence.add(1, ordering: .relaxed).oldValue
+        stripes[ThreadStripe.current].ring.withLock { r in
+            r.items[r.next] = (n, entry)
             r.next = (r.next + 1) % capacity
-            r.total += 1
         }
     }
 
-    /// The newest `limit` entries, oldest first, and how many requests were ever recorded.
+    /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
     public func recent(limit: Int) -> (entries: [JournalEntry], total: Int) {
-        ring.withLock { r in
-            let count = min(limit, min(r.total, capacity))
-            var out: [JournalEntry] = []
-            out.reserveCapacity(count)
-            for i in 0..<count {
-                let index = (r.next - count + i + capacity) % capacity
-                if let e = r.items[index] { out.append(e) }
-            }
-            return (out, r.total)
-        }
+        var all: [(sequence: Int, entry: JournalEntry)] = []
+        for stripe in stripes { stripe.ring.withLock { r in all.append(contentsOf: r.items.compactMap { $0 }) } }
+        all.sort { $0.sequence < $1.sequence }
+        let keep = min(max(0, limit), capacity)
+        return (all.suffix(keep).map(\.entry), sequence.load(ordering: .relaxed))
     }
 
-    func reset() { ring.withLock { $0 = Ring(items: Array(repeating: nil, count: capacity)) } }
+    func reset() {
+        for stripe in stripes { stripe.ring.withLock { $0 = Ring(items: Array(repeating: nil, count: capacity)) } }
+        sequence.store(0, ordering: .relaxed)
+    }
 }

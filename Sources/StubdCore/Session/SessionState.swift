@@ -11,8 +11,8 @@ public final class SessionState: Sendable {
 
     /// Route key → counter. The default session's counters are also hung on each route, so counting is one atomic add.
     private let routeCounters = Mutex<[String: HitCounter]>([:])
-    /// "GET /concrete/path" → hits, striped so two requests rarely wait for each other.
-    private let pathCounts: [PathCountStripe] = (0..<16).map { _ in PathCountStripe() }
+    /// "GET /concrete/path" → hits, one table per worker thread (see `ThreadStripe`); a count is the sum.
+    private let pathCounts: [PathCountStripe] = (0..<ThreadStripe.count).map { _ in PathCountStripe() }
     let unmatched = Atomic<Int>(0)
     /// Route key → answers served (sequence position and `times`).
     private let served = Mutex<[String: Int]>([:])
@@ -54,8 +54,8 @@ public final class SessionState: Sendable {
 
     func recordHit(_ route: Route, _ request: RequestHead) {
         counter(for: route).increment()
-        let path = request.concretePath
-        pathCounts[abs(path.hashValue % pathCounts.count)].table.withLock { $0[path, default: 0] += 1 }
+        // Keyed by the path the request already carries, then the method: no string is built per request.
+        pathCounts[ThreadStripe.current].table.withLock { $0[request.normalizedPath, default: [:]][request.method, default: 0] += 1 }
         if waiters.hasPending { waiters.notify { hits(for: $0) } }
     }
 
@@ -72,8 +72,7 @@ public final class SessionState: Sendable {
             if method == "ANY" {
                 return allPathCounts().filter { $0.key.split(separator: " ", maxSplits: 1).last.map(String.init) == normalized }.values.reduce(0, +)
             }
-            let key = "\(method) \(normalized)"
-            return pathCounts[abs(key.hashValue % pathCounts.count)].table.withLock { $0[key] ?? 0 }
+            return pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { $0[normalized]?[method] ?? 0 } }
         }
         guard let pattern = try? PathPattern(parsing: pathText) else { return 0 }
         var total = 0
@@ -87,7 +86,11 @@ public final class SessionState: Sendable {
 
     public func allPathCounts() -> [String: Int] {
         var all: [String: Int] = [:]
-        for stripe in pathCounts { stripe.table.withLock { for (k, v) in $0 { all[k] = v } } }
+        for stripe in pathCounts {
+            stripe.table.withLock { table in
+                for (path, methods) in table { for (method, n) in methods { all["\(method) \(path)", default: 0] += n } }
+            }
+        }
         return all
     }
 
@@ -179,5 +182,6 @@ public final class SessionState: Sendable {
 
 /// One of the locks concrete-path counts are spread over.
 final class PathCountStripe: Sendable {
-    let table = Mutex<[String: Int]>([:])
+    /// Path → method → hits.
+    let table = Mutex<[String: [String: Int]]>([:])
 }

@@ -1,0 +1,41 @@
+// In-process figures that wrk cannot give: the core's cost per request, and the in-process
+// fixture's start + one request + stop cycle. Run: swift run -c release stubd-bench [Stubs]
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Stubs")
+
+// 1. The core alone: match, count, journal, per request.
+do {
+    let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
+    let request = RequestHead(method: "GET", path: "/bench/payload.json", headers: [("Host", "127.0.0.1:8080")])
+    let session = engine.defaultSession
+    var samples: [Double] = []
+    for _ in 0..<5 {
+        let n = 200_000
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<n { _ = engine.respond(to: request, in: session) }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n))
+    }
+    print(String(format: "core: engine.respond on a literal route: median %.0f ns per request (5 × 200k)", median(samples)))
+}
+
+// 2. The in-process fixture: start on port 0, one GET, stop.
+let cycles = 100
+var times: [Double] = []
+let session = URLSession(configuration: .ephemeral)
+for _ in 0..<cycles {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let server = try await StubServer.start(stubs: stubs)
+    let (_, response) = try await session.data(from: server.baseURL.appendingPathComponent("bench/payload.json"))
+    precondition((response as? HTTPURLResponse)?.statusCode == 200)
+    await server.stop()
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+}
+print(String(format: "fixture: start + one request + stop: median %.2f ms, p90 %.2f ms (%d cycles)",
+             median(times), times.sorted()[cycles * 9 / 10], cycles))
