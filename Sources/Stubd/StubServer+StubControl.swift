@@ -1,0 +1,21 @@
+import Foundation
+import StubdClient
+
+/// The in-process server is controlled through the same admin API as a remote one, so a test
+/// behaves the same against `StubServer` and against `stubd serve` at `$STUBD_URL`.
+extension StubServer: StubControl {
+    private var client: StubdClient { StubdClient(baseURL: baseURL) }
+
+    public func session(_ id: String) -> any StubControl { client.session(id) }
+    public func hits(_ route: String) async throws -> Int { try await client.hits(route) }
+    public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
+        try await client.waitForHits(route, count: count, timeout: timeout)
+    }
+    public func reset() async throws { try await client.reset() }
+    public func addStub(_ route: StubRoute) async throws -> String { try await client.addStub(route) }
+    public func removeStub(id: String) async throws { try await client.removeStub(id: id) }
+    public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
+        try await client.setQuotaUsed(quota, key: key, used: used)
+    }
+    public func advanceClock(by duration: Duration) async throws { try await client.advanceClock(by: duration) }
+}
