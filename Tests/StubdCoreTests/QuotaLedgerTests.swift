@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+@testable import StubdCore
+
+@Suite struct QuotaLedgerTests {
+    func quota(_ limits: [String], algorithm: QuotaAlgorithm = .fixed, profile: QuotaProfile = .ietf) -> QuotaDefinition {
+        QuotaDefinition(name: "weather", selectors: [], key: .global, limits: limits.compactMap(QuotaLimit.init),
+                        algorithm: algorithm, exceeded: .profile(profile), advertise: .ietf,
+                        timeZone: TimeZone(identifier: "UTC")!, source: "test")
+    }
+
+    /// 2016-08-30T00:00:20Z: 20 s into a minute.
+    let start = Date(timeIntervalSince1970: 1_472_515_220)
+
+    @Test func theEleventhCallInAMinuteIsRejectedUntilTheMinutePasses() {
+        let ledger = QuotaLedger(quota: quota(["10/minute", "500/day"]))
+        for i in 0..<10 {
+            let v = ledger.consume(key: "k", at: start.addingTimeInterval(Double(i)))
+            #expect(v.accepted)
+        }
+        let eleventh = ledger.consume(key: "k", at: start.addingTimeInterval(10))
+        #expect(!eleventh.accepted)
+        #expect(eleventh.violated.map(\.limit.name) == ["minute"])
+        // 30 s past the minute: 30 s until the next one.
+        #expect(eleventh.retryAfter == 30)
+        #expect(ledger.consume(key: "k", at: start.addingTimeInterval(40)).accepted)
+    }
+
+    @Test func rejectedCallsDoNotConsume() {
+        let ledger = QuotaLedger(quota: quota(["2/minute", "3/day"]))
+        #expect(ledger.consume(key: "k", at: start).accepted)
+        #expect(ledger.consume(key: "k", at: start).accepted)
+        for _ in 0..<5 { #expect(!ledger.consume(key: "k", at: start).accepted) }
+        // The day limit saw 2, not 7: one more fits after the minute.
+        #expect(ledger.consume(key: "k", at: start.addingTimeInterval(60)).accepted)
+        #expect(!ledger.consume(key: "k", at: start.addingTimeInterval(120)).accepted)
+    }
+
+    @Test func keysAreCountedApart() {
+        let ledger = QuotaLedger(quota: quota(["1/minute"]))
+        #expect(ledger.consume(key: "a", at: start).accepted)
+        #expect(ledger.consume(key: "b", at: start).accepted)
+        #expect(!ledger.consume(key: "a", at: start).accepted)
+    }
+
+    @Test func slidingWindowsFreeRoomWhenTheOldestCallLeaves() {
+        let ledger = QuotaLedger(quota: quota(["2/minute"], algorithm: .sliding))
+        #expect(ledger.consume(key: "k", at: start).accepted)
+        #expect(ledger.consume(key: "k", at: start.addingTimeInterval(30)).accepted)
+        let third = ledger.consume(key: "k", at: start.addingTimeInterval(45))
+        #expect(!third.accepted)
+        #expect(third.retryAfter == 15)
+        #expect(ledger.consume(key: "k", at: start.addingTimeInterval(61)).accepted)
+    }
+
+    @Test func tokenBucketsRefillContinuously() {
+        let ledger = QuotaLedger(quota: quota(["2/second"], algorithm: .tokenBucket))
+        #expect(ledger.consume(key: "k", at: start).accepted)
+        #expect(ledger.consume(key: "k", at: start).accepted)
+        #expect(!ledger.consume(key: "k", at: start).accepted)
+        #expect(ledger.consume(key: "k", at: start.addingTimeInterval(0.5)).accepted)
+    }
+
+    @Test func prefilledUsageRejectsTheNextCall() {
+        let ledger = QuotaLedger(quota: quota(["10/minute", "500/day"]))
+        #expect(ledger.setUsed(key: "k", used: ["day": 500], at: start).isEmpty)
+        let v = ledger.consume(key: "k", at: start)
+        #expect(!v.accepted)
+        #expect(v.violated.map(\.limit.name) == ["day"])
+        #expect(ledger.setUsed(key: "k", used: ["week": 1], at: start) == ["week"])
+    }
+
+    @Test func exactUnderConcurrency() async {
+        let ledger = QuotaLedger(quota: quota(["500/day"]))
+        let accepted = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<64 {
+                group.addTask { (0..<20).reduce(0) { n, _ in n + (ledger.consume(key: "k", at: start).accepted ? 1 : 0) } }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(accepted == 500)
+    }
+
+    @Test func ietfHeadersNameThePolicyNearestToRunningOut() {
+        let ledger = QuotaLedger(quota: quota(["10/minute", "500/day"]))
+        for _ in 0..<7 { _ = ledger.consume(key: "k", at: start) }
+        let headers = QuotaAnswers.ietf(ledger.consume(key: "k", at: start))
+        #expect(headers.first { $0.name == "RateLimit-Policy" }?.value == #""minute";q=10;w=60, "day";q=500;w=86400"#)
+        #expect(headers.first { $0.name == "RateLimit" }?.value == #""minute";r=2;t=40"#)
+    }
+
+    @Test func profilesMimicTheirAPIs() throws {
+        for (profile, status) in [(QuotaProfile.ietf, 429), (.openweathermap, 429), (.github, 403), (.wunderground, 200)] {
+            let ledger = QuotaLedger(quota: quota(["1/minute"], profile: profile))
+            _ = ledger.consume(key: "k", at: start)
+            let answer = QuotaAnswers.rejection(ledger.consume(key: "k", at: start))
+            #expect(answer.status == status, "\(profile)")
+            let body = try JSONParser.parse(answer.body)
+            switch profile {
+            case .ietf:
+                #expect(answer.headers.contains { $0 == ("Retry-After", "40") })
+                #expect(answer.headers.contains { $0 == ("Content-Type", "application/problem+json") })
+                #expect(body.contains(.object(["violated-policies": .array([.string("minute")]), "status": .number(429)])))
+            case .openweathermap:
+                #expect(body.contains(.object(["cod": .number(429)])))
+                #expect(!answer.headers.contains { $0.name == "Retry-After" })
+            case .github:
+                #expect(answer.headers.contains { $0 == ("x-ratelimit-remaining", "0") })
+            case .wunderground:
+                guard case .object(let m) = body, case .object(let r)? = m["response"] else { Issue.record("no envelope"); continue }
+                #expect(r["error"] != nil)
+            }
+        }
+    }
+}
+
+@Suite struct EngineTests {
+    @Test func sequencesServeInOrderAndRepeatTheLast() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - name: flaky
+                request: { path: /flaky }
+                responses: [{ status: 503 }, { status: 503 }, { status: 200 }]
+              - name: cycle
+                request: { path: /cycle }
+                cycle: true
+                responses: [{ status: 200 }, { status: 201 }]
+              - name: twice
+                request: { path: /limited }
+                times: 2
+                response: { status: 500 }
+              - name: after
+                request: { path: /limited }
+                priority: 9
+                response: { status: 200 }
+            """])
+        let engine = StubEngine(catalog: try stubs.load())
+        let s = engine.defaultSession
+        func status(_ path: String, _ session: SessionState? = nil) -> Int {
+            engine.respond(to: RequestHead(method: "GET", path: path), in: session ?? s).status
+        }
+        #expect((0..<5).map { _ in status("/flaky") } == [503, 503, 200, 200, 200])
+        #expect((0..<4).map { _ in status("/cycle") } == [200, 201, 200, 201])
+        #expect((0..<4).map { _ in status("/limited") } == [500, 500, 200, 200])
+        // Another session starts from the beginning.
+        #expect(status("/flaky", engine.session("t1")) == 503)
+        engine.reset(s)
+        #expect(status("/flaky") == 503)
+    }
+
+    @Test func hitsSurviveAReloadOfUnchangedRoutes() throws {
+        let stubs = try TempStubs(["a.json": "{}", "b.json": "{}"])
+        let engine = StubEngine(catalog: try stubs.load())
+        for _ in 0..<3 { _ = engine.respond(to: RequestHead(method: "GET", path: "/a.json"), in: engine.defaultSession) }
+        try stubs.write("c.json", "{}")
+        engine.install(try stubs.load())
+        #expect(engine.defaultSession.hits(for: "GET /a.json") == 3)
+        #expect(engine.catalog.routes.count == 3)
+    }
+
+    @Test func hitsCountByRoutePatternAndConcretePath() throws {
+        let engine = StubEngine(catalog: try TempStubs(["api/{key}/x.json": "{}"]).load())
+        for key in ["A", "A", "B"] { _ = engine.respond(to: RequestHead(method: "GET", path: "/api/\(key)/x.json"), in: engine.defaultSession) }
+        let s = engine.defaultSession
+        #expect(s.hits(for: "GET /api/{key}/x.json") == 3)
+        #expect(s.hits(for: "GET /api/A/x.json") == 2)
+        #expect(s.hits(for: "GET /api/{key}/**") == 3)
+        #expect(s.hits(for: "GET /api/B/x.json") == 1)
+    }
+
+    @Test func anUnmatchedRequestNamesTheNearestRoute() throws {
+        let engine = StubEngine(catalog: try TempStubs(["api/{key}/conditions/q/CA/San_Francisco.json": "{}"]).load())
+        let outcome = engine.respond(to: RequestHead(method: "GET", path: "/api/KEY/condition/q/CA/San_Francisco.json"), in: engine.defaultSession)
+        #expect(outcome.status == 404)
+        guard case .generated(let g) = outcome.answer else { Issue.record("not generated"); return }
+        let text = String(decoding: g.body, as: UTF8.self)
+        #expect(text.contains("path segment 3 differs: 'condition' here, 'conditions' in the route"))
+    }
+}
