@@ -26,6 +26,21 @@ let connectionNotice: MHD_NotifyConnectionCallback = { _, connection, _, code in
     setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
 }
 
+/// Sees the URI before libmicrohttpd decodes it: a `%00` would cut the decoded C string short
+/// (`/a.json%00.png` would read as `/a.json`), so such a request is marked to get a 400.
+let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    guard let uri else { return nil }
+    var p = uri
+    while p.pointee != 0 {
+        if p.pointee == 0x25, p[1] == 0x30, p[2] == 0x30 { return nulInPath } // "%00"
+        p += 1
+    }
+    return nil
+}
+
+/// Marks a request whose raw URI held `%00`.
+nonisolated(unsafe) let nulInPath = UnsafeMutableRawPointer(bitPattern: 0x2)!
+
 /// Marks a request that needs no per-request state (no body, no delay, no log): most of them,
 /// so most requests allocate nothing of ours.
 nonisolated(unsafe) let plainRequest = UnsafeMutableRawPointer(bitPattern: 0x1)!
@@ -61,6 +76,13 @@ final class RequestRouter: @unchecked Sendable {
 
     func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
                 _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        if conCls.pointee == nulInPath {
+            conCls.pointee = plainRequest
+            active.add(1, ordering: .relaxed)
+            let r = makeResponse(.problem(400, title: "Bad path", detail: "a request path may not contain %00"))
+            defer { MHD_destroy_response(r) }
+            return MHD_queue_response(connection, 400, r)
+        }
         guard let raw = conCls.pointee else {
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.
