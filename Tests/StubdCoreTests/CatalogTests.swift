@@ -145,7 +145,7 @@ import Testing
                 request: { path: /c }
                 response: { status: 200, fault: explode }
             """]).problems()
-        #expect(problems.count == 5, "\(problems)")
+        #expect(problems.count == 4, "\(problems)")
         let unknown = try #require(problems.first { $0.message.contains("respnse") })
         #expect(unknown.line == 4)
         #expect(unknown.hint == "did you mean 'response'?")

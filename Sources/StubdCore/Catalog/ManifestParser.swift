@@ -133,7 +133,11 @@ struct ManifestParser {
         case (_?, _?):
             add(node, "a route has either 'response' or 'responses', not both")
         case (nil, nil):
-            add(node, "a route needs a 'response' (or a 'responses' sequence)", hint: "response: { status: 200, file: example.json }")
+            // A misspelt 'response' is already reported as an unknown key; once is enough.
+            let misspelt = map.keys.contains { key in key.string.map { editDistance($0, "response") <= 2 || editDistance($0, "responses") <= 2 } ?? false }
+            if !misspelt {
+                add(node, "a route needs a 'response' (or a 'responses' sequence)", hint: "response: { status: 200, file: example.json }")
+            }
         }
 
         let priority = map["priority"].flatMap { int($0, "priority") } ?? defaultPriority

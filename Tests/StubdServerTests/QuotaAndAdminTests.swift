@@ -1,0 +1,176 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+import StubdClient
+import Testing
+
+/// The 10/minute + 500/day key of the motivating weather API, on a virtual clock.
+let quotaStubs: [String: String] = [
+    "api/{key}/conditions/q/CA/San_Francisco.json": #"{"current_observation": {"temp_f": 76.5}}"#,
+    "open.json": "{}",
+    "stubd.yml": """
+    clock: { virtual: "2016-08-30T00:00:00Z" }
+    quotas:
+      - name: wunderground
+        routes: ["GET /api/{key}/**"]
+        key: { path: key }
+        limits: ["10/minute", "500/day"]
+    """,
+]
+
+@Suite struct QuotaServerTests {
+    @Test func theEleventhCallGets429UntilTheClockMovesAMinute() async throws {
+        try await withServer(try TempStubs(quotaStubs).url) { server in
+            let path = "/api/KEY/conditions/q/CA/San_Francisco.json"
+            for i in 1...10 {
+                let r = try await get(server.baseURL, path)
+                #expect(r.status == 200)
+                #expect(r.header("RateLimit") == "\"minute\";r=\(10 - i);t=60")
+                #expect(r.header("RateLimit-Policy") == #""minute";q=10;w=60, "day";q=500;w=86400"#)
+            }
+            let rejected = try await get(server.baseURL, path)
+            #expect(rejected.status == 429)
+            #expect(rejected.header("Retry-After") == "60")
+            #expect(rejected.header("Content-Type") == "application/problem+json")
+            #expect(rejected.json["violated-policies"] as? [String] == ["minute"])
+            // Another key has its own quota.
+            #expect(try await get(server.baseURL, "/api/OTHER/conditions/q/CA/San_Francisco.json").status == 200)
+
+            try await server.advanceClock(by: .seconds(61))
+            #expect(try await get(server.baseURL, path).status == 200)
+            // Rejected calls were counted as hits but did not consume quota: 10 + 1 + 1 accepted calls so far.
+            #expect(try await server.hits("GET /api/{key}/conditions/q/CA/San_Francisco.json") == 13)
+        }
+    }
+
+    @Test func sixtyFourConcurrentClientsGetExactlyTheDailyQuota() async throws {
+        var files = quotaStubs
+        files["stubd.yml"] = """
+        quotas:
+          - { name: daily, routes: ["GET /open.json"], limits: ["500/day"] }
+        """
+        try await withServer(try TempStubs(files).url) { server in
+            let url = URL(string: server.baseURL.absoluteString + "/open.json")!
+            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<64 {
+                    group.addTask { var s: [Int] = []; for _ in 0..<10 { s.append(try await http(url).status) }; return s }
+                }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+            #expect(statuses.count == 640)
+            #expect(statuses.filter { $0 == 200 }.count == 500)
+            #expect(statuses.filter { $0 == 429 }.count == 140)
+            #expect(try await server.hits("GET /open.json") == 640)
+        }
+    }
+
+    @Test func aPrefilledQuotaReachesTheFailurePathInOneCall() async throws {
+        try await withServer(try TempStubs(quotaStubs).url) { server in
+            try await server.setQuotaUsed("wunderground", key: "KEY", used: ["day": 500])
+            let r = try await get(server.baseURL, "/api/KEY/conditions/q/CA/San_Francisco.json")
+            #expect(r.status == 429)
+            #expect(r.json["violated-policies"] as? [String] == ["day"])
+            #expect(r.header("Retry-After") == "86400")
+        }
+    }
+
+    @Test func adminMistakesGetProblemJSONAndChangeNothing() async throws {
+        try await withServer(try TempStubs(quotaStubs).url) { server in
+            let base = server.baseURL.absoluteString
+            let unknown = try await http(URL(string: base + "/__stubd/quotas/nope")!, method: "PUT", body: #"{"used": {"day": 1}}"#)
+            #expect(unknown.status == 404)
+            #expect((unknown.json["detail"] as? String)?.contains("quotas: wunderground") == true)
+            let badJSON = try await http(URL(string: base + "/__stubd/quotas/wunderground")!, method: "PUT", body: "{used:")
+            #expect(badJSON.status == 400)
+            let badPolicy = try await http(URL(string: base + "/__stubd/quotas/wunderground")!, method: "PUT", body: #"{"used": {"week": 1}}"#)
+            #expect(badPolicy.status == 400)
+            let badClock = try await http(URL(string: base + "/__stubd/clock/advance")!, method: "POST", body: #"{"seconds": -5}"#)
+            #expect(badClock.status == 400)
+            #expect(badClock.header("Content-Type") == "application/problem+json")
+            let quotas = try await get(server.baseURL, "/__stubd/quotas").json["quotas"] as? [[String: Any]]
+            #expect((quotas?.first?["keys"] as? [Any])?.isEmpty == true)
+            #expect(try await get(server.baseURL, "/__stubd/clock").json["now"] as? String == "2016-08-30T00:00:00.000Z")
+        }
+    }
+
+    @Test func profilesOnTheWire() async throws {
+        var files = quotaStubs
+        files["stubd.yml"] = """
+        quotas:
+          - { name: owm, routes: ["GET /open.json"], limits: ["1/minute"], exceeded: { profile: openweathermap }, advertise: none }
+          - { name: gh, routes: ["GET /api/**"], limits: ["1/hour"], exceeded: { profile: github }, advertise: github }
+        """
+        try await withServer(try TempStubs(files).url) { server in
+            let first = try await get(server.baseURL, "/open.json")
+            #expect(first.header("RateLimit") == nil)
+            let owm = try await get(server.baseURL, "/open.json")
+            #expect(owm.status == 429)
+            #expect((owm.json["cod"] as? NSNumber)?.intValue == 429)
+            let ok = try await get(server.baseURL, "/api/K/conditions/q/CA/San_Francisco.json")
+            #expect(ok.header("x-ratelimit-remaining") == "0")
+            #expect(ok.header("x-ratelimit-resource") == "gh")
+            let gh = try await get(server.baseURL, "/api/K/conditions/q/CA/San_Francisco.json")
+            #expect(gh.status == 403)
+            #expect((gh.json["message"] as? String)?.hasPrefix("API rate limit exceeded") == true)
+        }
+    }
+}
+
+@Suite struct HitsAndSessionTests {
+    @Test func waitForHitsAnswersTheMomentTheCountIsReached() async throws {
+        try await withServer(exampleStubs) { server in
+            async let waited = server.waitForHits("GET /bench/payload.json", count: 3, timeout: .seconds(5))
+            try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<3 { _ = try await get(server.baseURL, "/bench/payload.json") }
+            let reached = Date()
+            #expect(try await waited == 3)
+            #expect(Date().timeIntervalSince(reached) < 0.05)
+        }
+    }
+
+    @Test func waitForHitsTimesOutWith408AndTheCountSoFar() async throws {
+        try await withServer(exampleStubs) { server in
+            _ = try await get(server.baseURL, "/bench/payload.json")
+            _ = try await get(server.baseURL, "/bench/payloads.json")
+            let r = try await get(server.baseURL, "/__stubd/hits/wait?route=GET%20/bench/payload.json&count=2&timeout=0.2")
+            #expect(r.status == 408)
+            #expect((r.json["hits"] as? NSNumber)?.intValue == 1)
+            do {
+                _ = try await server.waitForHits("GET /bench/payload.json", count: 2, timeout: .milliseconds(100))
+                Issue.record("did not time out")
+            } catch let error as StubdError {
+                #expect(error.description.hasPrefix("Expected 2 hits on GET /bench/payload.json, but was 1 (1 unmatched request; nearest: GET /bench/payloads.json vs GET /bench/payload.json"))
+            }
+        }
+    }
+
+    @Test func sessionsSeeOnlyTheirOwnHitsSequencesAndQuotas() async throws {
+        try await withServer(try TempStubs(quotaStubs).url) { server in
+            let a = server.session("a"), b = server.session("b")
+            #expect(a.baseURL.absoluteString.hasSuffix("/__s/a"))
+            let path = "/api/KEY/conditions/q/CA/San_Francisco.json"
+            for _ in 0..<10 { #expect(try await get(a.baseURL, path).status == 200) }
+            #expect(try await get(a.baseURL, path).status == 429)
+            #expect(try await get(b.baseURL, path).status == 200)
+            #expect(try await get(server.baseURL, path, headers: ["X-Stubd-Session": "c"]).status == 200)
+            #expect(try await a.hits("GET \(path)") == 11)
+            #expect(try await b.hits("GET \(path)") == 1)
+            #expect(try await server.session("c").hits("GET \(path)") == 1)
+            #expect(try await server.hits("GET \(path)") == 0)
+            try await a.reset()
+            #expect(try await a.hits("GET \(path)") == 0)
+            #expect(try await get(a.baseURL, path).status == 200)
+        }
+    }
+
+    @Test func adminCallsAreNeverHits() async throws {
+        try await withServer(exampleStubs) { server in
+            for _ in 0..<3 { _ = try await get(server.baseURL, "/__stubd/health") }
+            let hits = try await get(server.baseURL, "/__stubd/hits").json
+            #expect((hits["paths"] as? [String: Any])?.isEmpty == true)
+            #expect((hits["unmatched"] as? NSNumber)?.intValue == 0)
+        }
+    }
+}
