@@ -1,0 +1,1 @@
+// placeholder while this module is written

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StubdClient
+import WeatherService
+
+/// What every test here shares: the repository's Stubs folder and one URLSession.
+enum Fixtures {
+    /// `<repo>/Stubs`, found from this file: Examples/WeatherApp/Tests/WeatherServiceTests/Fixtures.swift.
+    static let stubs: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<5 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent("Stubs", isDirectory: true)
+    }()
+
+    /// Several tests fire requests at once; corelibs' default of ~6 connections per host would queue them.
+    static let urlSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 32
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The Weather Underground key used throughout; the quota counts per key.
+    static let apiKey = "KEY"
+
+    /// Every conditions stub, whatever the state and city.
+    static let anyConditions = "GET /api/{key}/conditions/q/{state}/{city}.json"
+
+    /// The concrete path the app requests for one place.
+    static func conditionsPath(_ state: String, _ city: String) -> String {
+        "GET /api/\(apiKey)/conditions/q/\(state)/\(city).json"
+    }
+
+    static func service(_ server: any StubControl) -> WeatherService {
+        WeatherService(baseURL: server.baseURL, apiKey: apiKey, session: urlSession)
+    }
+}
+
+extension WeatherService {
+    /// `fetchConditions` as one value, waited for with a deadline (the app's API stays completion blocks).
+    func conditions(state: String, city: String) async throws -> Result<Conditions, WeatherError> {
+        try await awaitCompletion { done in
+            fetchConditions(state: state, city: city, success: { done(.success($0)) }, failure: { done(.failure($0)) })
+        }
+    }
+}

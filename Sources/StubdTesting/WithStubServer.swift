@@ -1,0 +1,63 @@
+import Foundation
+import Stubd
+import StubdClient
+import Testing
+
+/// Runs `body` with a stub server: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
+/// `STUBD_URL` is set, a fresh session on that daemon. The server is stopped (or the session reset)
+/// after `body`, also when it throws. A failure to start is recorded at `sourceLocation` and rethrown.
+///
+/// ```swift
+/// @Test func sanFrancisco() async throws {
+///     try await withStubServer(stubs: stubsURL) { server in
+///         let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY")
+///         …
+///     }
+/// }
+/// ```
+public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sourceLocation,
+                              isolation: isolated (any Actor)? = #isolation,
+                              _ body: (any StubControl) async throws -> R) async throws -> R {
+    let fixture: StubFixture.Started
+    do {
+        fixture = try await StubFixture.start(stubs: stubs)
+    } catch {
+        Issue.record(error, "withStubServer(stubs: \(stubs.path)) failed", sourceLocation: sourceLocation)
+        throw error
+    }
+    do {
+        let result = try await body(fixture.control)
+        await fixture.teardown()
+        return result
+    } catch {
+        await fixture.teardown()
+        throw error
+    }
+}
+
+/// Records an issue unless `route` (a name, a pattern, or a concrete path) has exactly `expected` hits:
+/// `Expected 1 hit on GET /api/{key}/conditions/q/CA/{city}.json, but was 0 (2 unmatched requests; nearest: …)`.
+public func expectHits(_ server: any StubControl, _ route: String, _ expected: Int,
+                       sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        if let message = try await StubFixture.hitMismatch(server, route, expected: expected) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(error, "expectHits(\(route))", sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until `route` has `count` hits, for callbacks that come later (Swift Testing's `confirmation`
+/// does not wait for them). The server holds a long-poll; nothing sleeps. After `within` without
+/// enough hits, records the readable timeout message as an issue at `sourceLocation`.
+public func confirmHits(_ server: any StubControl, _ route: String, count: Int, within timeout: Duration = .seconds(2),
+                        sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        _ = try await server.waitForHits(route, count: count, timeout: timeout)
+    } catch let error as StubdError {
+        Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
+    } catch {
+        Issue.record(error, "confirmHits(\(route))", sourceLocation: sourceLocation)
+    }
+}

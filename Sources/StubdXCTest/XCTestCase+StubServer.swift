@@ -1,0 +1,65 @@
+import Foundation
+import Stubd
+import StubdClient
+import XCTest
+
+extension XCTestCase {
+    /// A stub server for this test: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
+    /// `STUBD_URL` is set (docker-compose, `stubd serve` in a terminal), a fresh session on that daemon.
+    ///
+    /// The teardown is registered here: the server is stopped, or the session reset, after the test.
+    /// A failure to start (a `CatalogLoadError` listing every problem, an unreachable `STUBD_URL`) is
+    /// recorded at the call site and rethrown.
+    ///
+    /// ```swift
+    /// let server = try await startStubServer(stubs: stubsURL)
+    /// let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY")
+    /// ```
+    public func startStubServer(stubs: URL, file: StaticString = #filePath, line: UInt = #line) async throws -> any StubControl {
+        let fixture: StubFixture.Started
+        do {
+            fixture = try await StubFixture.start(stubs: stubs)
+        } catch {
+            XCTFail("startStubServer(stubs: \(stubs.path)) failed: \(error)", file: file, line: line)
+            throw error
+        }
+        let teardown = fixture.teardown
+        addTeardownBlock { await teardown() }
+        return fixture.control
+    }
+
+    /// An expectation fulfilled once `route` has been hit `count` times on `server`.
+    ///
+    /// The server holds a long-poll (`StubControl.waitForHits`) for it: nothing sleeps or polls. When
+    /// `timeout` passes first the expectation stays unfulfilled and the readable failure
+    /// (`Expected 2 hits on …, but was 1 (…)`) is recorded at `file`/`line`; give `fulfillment(of:timeout:)`
+    /// a slightly longer timeout than this one so that message arrives before the test ends.
+    public func expectation(hits count: Int, on route: String, of server: any StubControl,
+                            timeout: Duration = .seconds(5),
+                            file: StaticString = #filePath, line: UInt = #line) -> XCTestExpectation {
+        let expectation = XCTestExpectation(description: "\(count) hit\(count == 1 ? "" : "s") on \(route)")
+        Task {
+            do {
+                _ = try await server.waitForHits(route, count: count, timeout: timeout)
+                expectation.fulfill()
+            } catch {
+                XCTFail("\(error)", file: file, line: line)
+            }
+        }
+        return expectation
+    }
+}
+
+/// Asserts that `route` (a name, a pattern such as `GET /api/{key}/**`, or a concrete path) has exactly
+/// `expected` hits on `server`. The failure reads like a matcher's:
+/// `Expected 1 hit on GET /api/{key}/conditions/q/CA/{city}.json, but was 0 (2 unmatched requests; nearest: …)`.
+public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected: Int,
+                          file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        if let message = try await StubFixture.hitMismatch(server, route, expected: expected) {
+            XCTFail(message, file: file, line: line)
+        }
+    } catch {
+        XCTFail("XCTAssertHits(\(route)): \(error)", file: file, line: line)
+    }
+}
