@@ -257,6 +257,9 @@ final class RequestRouter: @unchecked Sendable {
     private func deliverNow(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
         let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
         guard case .canned(let canned, let extra) = answer, let fault = canned.fault else {
+            if case .canned(let canned, let extra) = answer, let rate = canned.bytesPerSecond {
+                return dribble(canned, extra, rate: rate, context, connection, line: line)
+            }
             return send(answer, context, connection, line: line)
         }
         logFault(fault, canned, context, line)
@@ -279,6 +282,34 @@ final class RequestRouter: @unchecked Sendable {
         case .malformedJSON:
             return send(answer, context, connection, line: line)
         }
+    }
+
+    /// `throttle`: the body goes out at `rate` bytes per second. The content reader sends what the
+    /// budget allows, then suspends the connection until more is due, so no worker thread waits.
+    private func dribble(_ canned: CannedResponse, _ extra: [(name: String, value: String)], rate: Int,
+                         _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        let source = Dribble(bytes: [UInt8](canned.body), rate: rate, connection: connection, router: self)
+        let handle = Unmanaged.passRetained(source).toOpaque()
+        let r = MHD_create_response_from_callback(UInt64(canned.body.count), 64 * 1024, Dribble.reader, handle, Dribble.release)!
+        for h in canned.headers + extra { MHD_add_response_header(r, h.name, h.value) }
+        let result = MHD_queue_response(connection, UInt32(canned.status), r)
+        MHD_destroy_response(r)
+        if let log {
+            var line = line
+            line.status = canned.status
+            line.note = "throttled \(rate) B/s"
+            log(line)
+        }
+        return result
+    }
+
+    /// Suspends a connection from inside a content reader, registered like any other suspension
+    /// so `stop()` resumes it; false when the server is stopping.
+    func suspendForDribble(_ connection: OpaquePointer, after nanoseconds: UInt64) -> Bool {
+        let context = RequestContext()
+        guard suspend(context, connection) else { return false }
+        schedule(after: nanoseconds) { [self] in resume(context) }
+        return true
     }
 
     private func logFault(_ fault: Fault, _ canned: CannedResponse, _ context: RequestContext, _ line: RequestLogLine) {
@@ -416,4 +447,42 @@ func hasDotSegment(_ path: String) -> Bool {
         }
     }
     return dots == 1 || dots == 2
+}
+
+/// The state of one throttled body.
+final class Dribble: @unchecked Sendable {
+    let bytes: [UInt8]
+    let rate: Int
+    let connection: OpaquePointer
+    unowned let router: RequestRouter
+    let started = DispatchTime.now().uptimeNanoseconds
+
+    init(bytes: [UInt8], rate: Int, connection: OpaquePointer, router: RequestRouter) {
+        self.bytes = bytes
+        self.rate = rate
+        self.connection = connection
+        self.router = router
+    }
+
+    static let reader: MHD_ContentReaderCallback = { cls, position, buffer, max in
+        let d = Unmanaged<Dribble>.fromOpaque(cls!).takeUnretainedValue()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - d.started) / 1e9
+        // A tenth of a second's worth at a time, so the dribble is smooth rather than bursty.
+        let due = Swift.min(d.bytes.count, Int(Double(d.rate) * elapsed) + Swift.max(1, d.rate / 10))
+        let available = due - Int(position)
+        if available <= 0 {
+            let wait = UInt64(Double(Int(position) + 1 - Int(Double(d.rate) * elapsed)) / Double(d.rate) * 1e9)
+            // Suspended, MHD calls us again after the resume; stopping, the rest goes at once.
+            if d.router.suspendForDribble(d.connection, after: Swift.max(1_000_000, wait)) { return 0 }
+        }
+        let n = Swift.min(max, Swift.max(1, available), d.bytes.count - Int(position))
+        d.bytes.withUnsafeBytes { raw in
+            buffer!.update(from: raw.baseAddress!.advanced(by: Int(position)).assumingMemoryBound(to: CChar.self), count: n)
+        }
+        return n
+    }
+
+    static let release: MHD_ContentReaderFreeCallback = { cls in
+        Unmanaged<Dribble>.fromOpaque(cls!).release()
+    }
 }
