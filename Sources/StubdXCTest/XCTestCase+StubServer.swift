@@ -33,19 +33,23 @@ extension XCTestCase {
     /// The server holds a long-poll (`StubControl.waitForHits`) for it: nothing sleeps or polls. When
     /// `timeout` passes first the expectation stays unfulfilled and the readable failure
     /// (`Expected 2 hits on …, but was 1 (…)`) is recorded at `file`/`line`; give `fulfillment(of:timeout:)`
-    /// a slightly longer timeout than this one so that message arrives before the test ends.
+    /// a slightly longer timeout than this one so that message arrives before the test ends (a wait
+    /// still pending at teardown is cancelled, and reports nothing).
     public func expectation(hits count: Int, on route: String, of server: any StubControl,
                             timeout: Duration = .seconds(5),
                             file: StaticString = #filePath, line: UInt = #line) -> XCTestExpectation {
         let expectation = XCTestExpectation(description: "\(count) hit\(count == 1 ? "" : "s") on \(route)")
-        Task {
+        let wait = Task {
             do {
                 _ = try await server.waitForHits(route, count: count, timeout: timeout)
                 expectation.fulfill()
             } catch {
+                // After this test's teardown a failure would land on whichever test runs next.
+                guard !Task.isCancelled else { return }
                 XCTFail("\(error)", file: file, line: line)
             }
         }
+        addTeardownBlock { wait.cancel() }
         return expectation
     }
 }
