@@ -25,6 +25,22 @@ do {
     print(String(format: "core: engine.respond on a literal route: median %.0f ns per request (5 × 200k)", median(samples)))
 }
 
+// 1b. Where a fixture cycle goes.
+do {
+    func ms(_ f: () throws -> Void) rethrows -> Double {
+        let t = DispatchTime.now().uptimeNanoseconds; try f(); return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
+    }
+    var load: [Double] = [], start: [Double] = [], stop: [Double] = []
+    for _ in 0..<50 {
+        load.append(try ms { _ = try StubCatalog.load(stubs: stubs) })
+        var server: StubServer?
+        start.append(try ms { server = try StubServer(stubs: stubs) })
+        stop.append(ms { server!.stopSynchronously() })
+    }
+    print(String(format: "fixture parts: catalog load %.2f ms, start (incl. load) %.2f ms, stop %.2f ms (medians of 50)",
+                 median(load), median(start), median(stop)))
+}
+
 // 2. The in-process fixture: start on port 0, one GET, stop.
 let cycles = 100
 var times: [Double] = []

@@ -25,8 +25,18 @@ public final class StubCatalog: Sendable {
         self.usesClientAddress = quotas.contains { $0.key == .ip }
     }
 
-    /// Loads a Stubs directory, or throws every problem in it at once.
+    /// Loads a Stubs directory, or throws every problem in it at once. An unchanged directory
+    /// loaded before is not parsed again (see `CatalogCache`).
     public static func load(stubs: URL) throws(CatalogLoadError) -> StubCatalog {
+        let root = stubs.standardizedFileURL.path
+        let fingerprint = CatalogCache.fingerprint(of: root)
+        if let fingerprint, let cached = CatalogCache.lookup(root: root, fingerprint: fingerprint) { return cached }
+        let catalog = try parse(stubs: stubs)
+        if let fingerprint { CatalogCache.store(root: root, fingerprint: fingerprint, catalog: catalog) }
+        return catalog
+    }
+
+    private static func parse(stubs: URL) throws(CatalogLoadError) -> StubCatalog {
         let reader = StubFileReader(root: stubs)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: reader.root.path, isDirectory: &isDirectory), isDirectory.boolValue else {

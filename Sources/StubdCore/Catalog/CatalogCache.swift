@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// Test suites start a server per test on the same, unchanged Stubs folder. Parsing it again
+/// each time (YAML, JSON validation) would be most of a fixture's start-up, so the last few
+/// catalogs are kept, keyed by a fingerprint of every entry's path, type, size and modification
+/// time, and a hit hands out a fresh copy (routes carry per-server counters).
+enum CatalogCache {
+    private static let entries = Mutex<[(root: String, fingerprint: [UInt64], catalog: StubCatalog)]>([])
+    private static let capacity = 8
+
+    static func lookup(root: String, fingerprint: [UInt64]) -> StubCatalog? {
+        entries.withLock { list in list.first { $0.root == root && $0.fingerprint == fingerprint }?.catalog }?.clone()
+    }
+
+    static func store(root: String, fingerprint: [UInt64], catalog: StubCatalog) {
+        entries.withLock { list in
+            list.removeAll { $0.root == root }
+            list.insert((root, fingerprint, catalog.clone()), at: 0)
+            if list.count > capacity { list.removeLast() }
+        }
+    }
+
+    /// One number per entry under `root` (dot-files included: a manifest change must show),
+    /// hashing its relative path, type, size and nanosecond modification time.
+    static func fingerprint(of root: String) -> [UInt64]? {
+        var result: [UInt64] = []
+        var stack: [(path: String, depth: Int)] = [(root, 0)]
+        while let (dir, depth) = stack.popLast() {
+            guard depth < 64, let handle = opendir(dir) else { return nil }
+            defer { closedir(handle) }
+            while let entry = readdir(handle) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+                if name == "." || name == ".." { continue }
+                let path = dir + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { return nil }
+                var hasher = Hasher()
+                hasher.combine(path)
+                hasher.combine(info.st_mode)
+                hasher.combine(info.st_size)
+                hasher.combine(info.st_mtim.tv_sec)
+                hasher.combine(info.st_mtim.tv_nsec)
+                hasher.combine(info.st_ino)
+                result.append(UInt64(bitPattern: Int64(hasher.finalize())))
+                if (info.st_mode & S_IFMT) == S_IFDIR { stack.append((path, depth + 1)) }
+                // A link may point anywhere; its target's changes would not show here.
+                if (info.st_mode & S_IFMT) == S_IFLNK { return nil }
+            }
+        }
+        return result.sorted()
+    }
+}
+
+extension StubCatalog {
+    /// The same routes and answers in new objects: fresh counters and transport handles,
+    /// sharing the (immutable) bodies.
+    func clone() -> StubCatalog {
+        let routes = self.routes.map { r in
+            Route(name: r.name, method: r.method, pattern: r.pattern, conditions: r.conditions,
+                  responses: r.responses.map { c in
+                      CannedResponse(status: c.status, headers: c.headers, body: c.body, delay: c.delay, fault: c.fault,
+                                     bytesPerSecond: c.bytesPerSecond, bodySource: c.bodySource)
+                  },
+                  cycle: r.cycle, times: r.times, priority: r.priority, source: r.source)
+        }
+        return StubCatalog(root: root, routes: routes, quotas: quotas, clock: clock, fileCount: fileCount)
+    }
+}
