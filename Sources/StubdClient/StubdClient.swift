@@ -163,9 +163,7 @@ extension StubdClient {
     /// Quota standing as table rows (quota, key, policy, used/limit, resets in), header first.
     public func quotaTable() async throws -> [[String]] {
         var rows = [["QUOTA", "KEY", "POLICY", "USED", "RESETS IN"]]
-        let url = baseURL.appendingPathComponent("__stubd").appendingPathComponent("quotas")
-        let (data, _) = try await URLSession.shared.data(from: url)
-        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        let json = try await call("GET", "quotas")
         for case let quota as [String: Any] in json["quotas"] as? [Any] ?? [] {
             let name = quota["name"] as? String ?? ""
             for case let key as [String: Any] in quota["keys"] as? [Any] ?? [] {

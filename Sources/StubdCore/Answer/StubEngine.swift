@@ -168,14 +168,21 @@ public final class StubEngine: Sendable {
         return (id, route)
     }
 
-    /// Everything back to the start; every session when `session` is the default one.
+    /// Everything back to the start; every session when `session` is the default one. A named
+    /// session is dropped as well (the next request under its id starts a fresh one), so a
+    /// long-running daemon does not keep every finished test's state.
     public func reset(_ session: SessionState) {
         if session.id.isEmpty {
             let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
             for s in named { s.reset() }
+        } else {
+            sessions.withLock { _ = $0.removeValue(forKey: session.id) }
         }
         session.reset()
     }
+
+    /// How many named sessions the server holds.
+    public var sessionCount: Int { sessions.withLock { $0.count } }
 
     /// Answers pending long-polls so a stopping server holds no connection.
     public func releaseWaiters() {
