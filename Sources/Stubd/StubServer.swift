@@ -13,7 +13,7 @@ import Synchronization
 public final class StubServer: Sendable {
     /// How the server runs. The defaults suit tests; `stubd serve` sets them from its flags.
     public struct Options: Sendable {
-        /// libmicrohttpd worker threads (epoll, one pool). Two measured best on two cores.
+        /// Worker threads: one libmicrohttpd daemon (epoll) each, fed round-robin. Two measured best on two cores.
         public var threads: Int = 2
         /// Larger request bodies get 413.
         public var maxBodyBytes: Int = 1 << 20
@@ -39,7 +39,8 @@ public final class StubServer: Sendable {
     public let engine: StubEngine
     public let stubsDirectory: URL
 
-    private let daemon: CPointer
+    private let daemons: [CPointer]
+    private let acceptor: Acceptor
     private let router: RequestRouter
     private let routerHandle: CPointer
     private let responses: ResponseStore
@@ -76,28 +77,31 @@ public final class StubServer: Sendable {
             responses.destroyAll()
             throw error
         }
-        var items: [MHD_OptionItem] = [
-            MHD_OptionItem(option: .LISTEN_SOCKET, value: Int(socket.fd), ptr_value: nil),
-            MHD_OptionItem(option: .THREAD_POOL_SIZE, value: max(1, options.threads), ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
-            MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
-                           ptr_value: routerHandle.raw),
-            MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self), ptr_value: nil),
-            MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
-            MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
-        ]
-        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue
-        if socket.host.hasPrefix("[") { flags |= MHD_USE_IPv6.rawValue }
-        guard let started = items.withUnsafeMutableBufferPointer({
-            shim_start_daemon(UInt32(flags), 0, accessHandler, routerHandle.raw, $0.baseAddress)
-        }) else {
-            close(socket.fd)
-            Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
-            responses.destroyAll()
-            throw BindError(description: "libmicrohttpd could not start on \(socket.host):\(socket.port)")
+        // One daemon per worker thread, fed by our acceptor (see Acceptor for why not MHD's pool).
+        var started: [OpaquePointer] = []
+        for _ in 0..<max(1, options.threads) {
+            var items: [MHD_OptionItem] = [
+                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
+                               ptr_value: routerHandle.raw),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
+            ]
+            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+            guard let daemon = items.withUnsafeMutableBufferPointer({
+                shim_start_daemon(UInt32(flags), 0, accessHandler, routerHandle.raw, $0.baseAddress)
+            }) else {
+                for d in started { MHD_stop_daemon(d) }
+                close(socket.fd)
+                Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
+                responses.destroyAll()
+                throw BindError(description: "libmicrohttpd could not start a worker for \(socket.host):\(socket.port)")
+            }
+            started.append(daemon)
         }
-        daemon = CPointer(UnsafeMutableRawPointer(started))
+        daemons = started.map { CPointer(UnsafeMutableRawPointer($0)) }
+        acceptor = Acceptor(listener: socket.fd, daemons: started)
         self.host = socket.host
         self.port = socket.port
         baseURL = URL(string: "http://\(socket.host):\(socket.port)")!
@@ -141,8 +145,7 @@ public final class StubServer: Sendable {
     public func stopSynchronously() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         watcher?.stop()
-        let mhd = OpaquePointer(daemon.raw)
-        let listening = MHD_quiesce_daemon(mhd)
+        acceptor.stop()
         engine.releaseWaiters()
         _ = router.resumeAllForStop()
         // In-flight requests finish (their answers are queued already or are being resumed); bounded.
@@ -150,8 +153,7 @@ public final class StubServer: Sendable {
         while router.active.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(1000)
         }
-        MHD_stop_daemon(mhd)
-        if listening >= 0 { close(listening) }
+        for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
         responses.destroyAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }

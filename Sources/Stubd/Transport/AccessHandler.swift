@@ -17,15 +17,6 @@ let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
     Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
 }
 
-/// Nagle's algorithm would hold each small keep-alive answer ~40 ms waiting for an ACK (libcurl, so URLSession on Linux).
-let connectionNotice: MHD_NotifyConnectionCallback = { _, connection, _, code in
-    guard code == .CONNECTION_NOTIFY_STARTED, let connection else { return }
-    let fd = shim_connection_fd(connection)
-    guard fd >= 0 else { return }
-    var yes: Int32 = 1
-    setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-}
-
 /// Sees the URI before libmicrohttpd decodes it: a `%00` would cut the decoded C string short
 /// (`/a.json%00.png` would read as `/a.json`), so such a request is marked to get a 400.
 let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in

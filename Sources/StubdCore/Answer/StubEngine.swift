@@ -10,13 +10,35 @@ public struct Outcome: Sendable {
     }
     public let answer: Answer
     public let route: Route?
+    /// The quota state to log: formatted only when someone reads `quotaNote`.
+    let quota: QuotaNote?
+
     /// `wunderground 7/10 minute`, for the request log.
-    public let quotaNote: String?
+    public var quotaNote: String? { quota?.description }
+
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil) {
+        self.answer = answer
+        self.route = route
+        self.quota = quota
+    }
 
     public var status: Int {
         switch answer {
         case .canned(let r, _): return r.status
         case .generated(let g): return g.status
+        }
+    }
+}
+
+/// What a quota said about a request, kept raw until a log line wants it.
+enum QuotaNote: Sendable, CustomStringConvertible {
+    case used([(quota: String, used: Int, limit: Int, policy: String)])
+    case exceeded(quota: String, retryAfter: Int)
+
+    var description: String {
+        switch self {
+        case .used(let items): return items.map { "\($0.quota) \($0.used)/\($0.limit) \($0.policy)" }.joined(separator: ", ")
+        case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
         }
     }
 }
@@ -104,7 +126,7 @@ public final class StubEngine: Sendable {
             outcome = Outcome(answer: .generated(.problem(405, title: "Method not allowed",
                 detail: "\(request.method) \(request.normalizedPath) is stubbed only for \(allowed.joined(separator: ", "))",
                 extra: ["nearest": .array(misses.map { .string($0) })],
-                headers: [("Allow", allowed.joined(separator: ", "))])), route: nil, quotaNote: nil)
+                headers: [("Allow", allowed.joined(separator: ", "))])), route: nil)
         case .notFound(let near):
             session.unmatched.add(1, ordering: .relaxed)
             misses = near.map(\.description)
@@ -114,7 +136,7 @@ public final class StubEngine: Sendable {
             outcome = Outcome(answer: .generated(.problem(404, title: "No stub matches",
                 detail: detail, extra: ["nearest": .array(near.map { .object(["route": .string($0.route.signature),
                     "source": .string($0.route.source.description), "why": .string($0.reason)]) })])),
-                route: nil, quotaNote: nil)
+                route: nil)
         }
         session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
@@ -128,12 +150,13 @@ public final class StubEngine: Sendable {
             // `times` ran out between matching and now (a concurrent request took the last use): match again.
             return respond(to: request, in: session)
         }
-        guard !route.quotas.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route, quotaNote: nil) }
+        guard !route.quotas.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route) }
 
         var headers: [(name: String, value: String)] = []
-        var notes: [String] = []
+        var notes: [(quota: String, used: Int, limit: Int, policy: String)] = []
+        let segments = request.segments
         for quota in route.quotas {
-            guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, route: route) }).first else { continue }
+            guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, segments: segments, route: route) }).first else { continue }
             let key: String
             switch quota.key {
             case .global: key = ""
@@ -144,16 +167,15 @@ public final class StubEngine: Sendable {
             }
             let verdict = session.ledger(for: quota).consume(key: key, at: session.clock.now())
             if let t = verdict.tightest {
-                notes.append("\(quota.name) \(t.limit.count - t.remaining)/\(t.limit.count) \(t.limit.name)")
+                notes.append((quota.name, t.limit.count - t.remaining, t.limit.count, t.limit.name))
             }
             guard verdict.accepted else {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
-                               quotaNote: "\(quota.name) exceeded, retry in \(verdict.retryAfter)s")
+                               quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
             headers += QuotaAnswers.advertised(verdict)
         }
-        return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
-                       quotaNote: notes.isEmpty ? nil : notes.joined(separator: ", "))
+        return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }
 
     // MARK: Runtime stubs

@@ -144,9 +144,9 @@ extension RouteSelector {
     }
 
     /// Whether a concrete request falls under this selector, and the path parameters it captured.
-    func applies(to request: RequestHead, route: Route) -> [String: String]? {
+    func applies(to request: RequestHead, segments: [Substring], route: Route) -> [String: String]? {
         if let routeName { return route.name == routeName ? [:] : nil }
         guard method.accepts(request.method), let pattern else { return nil }
-        return pattern.match(request.segments)
+        return pattern.match(segments)
     }
 }

@@ -6,14 +6,15 @@ import Synchronization
 /// without moving it for each other.
 public final class SessionClock: Sendable {
     private let setting: ClockSetting
-    private let offset = Mutex<Double>(0)
+    /// Nanoseconds added by the admin API; read on every quota'd request, so no lock.
+    private let offset = Atomic<Int64>(0)
 
     init(_ setting: ClockSetting) { self.setting = setting }
 
     public var isVirtual: Bool { if case .virtual = setting { true } else { false } }
 
     public func now() -> Date {
-        let shift = offset.withLock { $0 }
+        let shift = Double(offset.load(ordering: .relaxed)) / 1e9
         switch setting {
         case .system: return Date(timeIntervalSinceNow: shift)
         case .virtual(let start): return start.addingTimeInterval(shift)
@@ -21,7 +22,7 @@ public final class SessionClock: Sendable {
     }
 
     public func advance(by seconds: Double) {
-        offset.withLock { $0 += seconds }
+        offset.add(Int64(seconds * 1e9), ordering: .relaxed)
     }
 
     public func set(to date: Date) {
@@ -30,8 +31,8 @@ public final class SessionClock: Sendable {
         case .system: base = Date()
         case .virtual(let start): base = start
         }
-        offset.withLock { $0 = date.timeIntervalSince(base) }
+        offset.store(Int64(date.timeIntervalSince(base) * 1e9), ordering: .relaxed)
     }
 
-    func reset() { offset.withLock { $0 = 0 } }
+    func reset() { offset.store(0, ordering: .relaxed) }
 }

@@ -14,7 +14,7 @@ enum QuotaAnswers {
 
     /// draft-ietf-httpapi-ratelimit-headers: every policy, and the one nearest to running out.
     static func ietf(_ v: QuotaVerdict) -> [(name: String, value: String)] {
-        let policy = v.quota.limits.map { "\"\($0.name)\";q=\($0.count);w=\($0.windowSeconds)" }.joined(separator: ", ")
+        let policy = v.quota.ietfPolicy
         guard let t = v.tightest else { return [("RateLimit-Policy", policy)] }
         return [("RateLimit-Policy", policy), ("RateLimit", "\"\(t.limit.name)\";r=\(t.remaining);t=\(t.resetsIn)")]
     }

@@ -114,8 +114,29 @@ public struct RouteSelector: Sendable, CustomStringConvertible {
     public var description: String { text }
 }
 
-/// A `quotas:` entry of the manifest.
-public struct QuotaDefinition: Sendable {
+/// A `quotas:` entry of the manifest. A class: every verdict refers to it, and copying its
+/// fields per request showed in profiles.
+public final class QuotaDefinition: Sendable {
+    public init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
+                exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, source: String) {
+        self.name = name
+        self.selectors = selectors
+        self.key = key
+        self.limits = limits
+        self.algorithm = algorithm
+        self.exceeded = exceeded
+        self.advertise = advertise
+        self.timeZone = timeZone
+        self.source = source
+        shape = limits.map(\.description).joined(separator: ",") + " " + algorithm.rawValue + " " + timeZone.identifier
+        ietfPolicy = limits.map { "\"\($0.name)\";q=\($0.count);w=\($0.windowSeconds)" }.joined(separator: ", ")
+    }
+
+    /// Limits, algorithm and zone: a reload keeps a quota's counts when these are unchanged.
+    let shape: String
+    /// `"minute";q=10;w=60, "day";q=500;w=86400`, the same on every answer.
+    let ietfPolicy: String
+
     public let name: String
     public let selectors: [RouteSelector]
     public let key: QuotaKeySource

@@ -45,30 +45,52 @@ public struct QuotaVerdict: Sendable {
 public final class QuotaLedger: Sendable {
     public let quota: QuotaDefinition
     private let states = Mutex<[String: [LimitState]]>([:])
+    private let isUTC: Bool
+    /// The zone's offset for the hour last asked about: asking the zone database is slow, and
+    /// offsets only change on hour boundaries.
+    private let zoneOffset = Mutex<(hour: Int, seconds: Double)>((Int.min, 0))
 
-    init(quota: QuotaDefinition) { self.quota = quota }
+    init(quota: QuotaDefinition) {
+        self.quota = quota
+        isUTC = quota.timeZone.secondsFromGMT() == 0 && quota.timeZone.identifier == "UTC"
+    }
+
+    private func offset(at t: Double) -> Double {
+        if isUTC { return 0 }
+        let hour = Int((t / 3600).rounded(.down))
+        return zoneOffset.withLock { cached in
+            if cached.hour == hour { return cached.seconds }
+            let seconds = Double(quota.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
+            cached = (hour, seconds)
+            return seconds
+        }
+    }
 
     /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
     func consume(key: String, at date: Date) -> QuotaVerdict {
         let t = date.timeIntervalSince1970
         return states.withLock { table in
-            var limits = table[key] ?? Array(repeating: LimitState(), count: quota.limits.count)
-            var violated: [LimitStatus] = []
-            for i in quota.limits.indices {
-                refresh(&limits[i], quota.limits[i], t)
-                if Double(quota.limits[i].count) - limits[i].used < 1 { violated.append(status(limits[i], quota.limits[i], t)) }
-            }
-            if violated.isEmpty {
-                for i in quota.limits.indices {
-                    limits[i].used += 1
-                    if quota.algorithm == .sliding { limits[i].times.append(t) }
-                }
-            }
-            table[key] = limits
-            let statuses = quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
-            return QuotaVerdict(quota: quota, key: key, accepted: violated.isEmpty, statuses: statuses, violated: violated,
-                                retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
+            if table[key] == nil { table[key] = Array(repeating: LimitState(), count: quota.limits.count) }
+            // Mutated in place through the dictionary: a copy out and back in would allocate per request.
+            return consume(&table[key]!, t, date, key)
         }
+    }
+
+    private func consume(_ limits: inout [LimitState], _ t: Double, _ date: Date, _ key: String) -> QuotaVerdict {
+        var violated: [LimitStatus] = []
+        for i in quota.limits.indices {
+            refresh(&limits[i], quota.limits[i], t)
+            if Double(quota.limits[i].count) - limits[i].used < 1 { violated.append(status(limits[i], quota.limits[i], t)) }
+        }
+        if violated.isEmpty {
+            for i in quota.limits.indices {
+                limits[i].used += 1
+                if quota.algorithm == .sliding { limits[i].times.append(t) }
+            }
+        }
+        let statuses = quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
+        return QuotaVerdict(quota: quota, key: key, accepted: violated.isEmpty, statuses: statuses, violated: violated,
+                            retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
     }
 
     /// The current standing of every key, for the admin API.
@@ -147,7 +169,7 @@ public final class QuotaLedger: Sendable {
 
     /// Calendar-aligned window starts in the quota's time zone: :00 of the minute, midnight, the 1st.
     private func windowStart(_ limit: QuotaLimit, _ t: Double) -> Double {
-        let offset = Double(quota.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
+        let offset = self.offset(at: t)
         let local = t + offset
         switch limit.unit {
         case .month:

@@ -122,7 +122,7 @@ public final class SessionState: Sendable {
 
     func ledger(for quota: QuotaDefinition) -> QuotaLedger {
         ledgers.withLock { table in
-            if let l = table[quota.name], l.quota.limits == quota.limits, l.quota.algorithm == quota.algorithm { return l }
+            if let l = table[quota.name], l.quota.shape == quota.shape { return l }
             let l = QuotaLedger(quota: quota)
             table[quota.name] = l
             return l

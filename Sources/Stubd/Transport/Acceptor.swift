@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Accepts connections and deals them round-robin to the libmicrohttpd daemons, one worker
+/// thread each. libmicrohttpd's own pool lets whichever worker wakes first accept up to ten
+/// connections at once, so 32 keep-alive clients split 21/11 and one core idles; dealing them
+/// out keeps the workers even (measured: see the README's figures).
+final class Acceptor: @unchecked Sendable {
+    private let listener: Int32
+    private let daemons: [OpaquePointer]
+    private let stopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(listener: Int32, daemons: [OpaquePointer]) {
+        self.listener = listener
+        self.daemons = daemons
+        let thread = Thread { [self] in run() }
+        thread.name = "stubd-accept"
+        thread.start()
+    }
+
+    private func run() {
+        var next = 0
+        while !stopping.load(ordering: .relaxed) {
+            var storage = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &storage) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(listener, $0, &length)
+                }
+            }
+            guard client >= 0 else {
+                if stopping.load(ordering: .relaxed) { break }
+                // Out of descriptors or memory: back off instead of spinning; anything else is per-connection.
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM { usleep(10_000) }
+                continue
+            }
+            _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            // Nagle's algorithm would hold each small keep-alive answer ~40 ms waiting for an ACK
+            // (libcurl, so URLSession on Linux, is hit by it).
+            var yes: Int32 = 1
+            setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            // MHD owns (and on failure closes) the socket from here.
+            _ = withUnsafePointer(to: &storage) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemons[next], client, $0, length) }
+            }
+            next = (next + 1) % daemons.count
+        }
+        finished.signal()
+    }
+
+    /// Stops accepting: wakes the blocked accept, waits for the thread, closes the socket.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        shutdown(listener, Int32(SHUT_RDWR))
+        finished.wait()
+        close(listener)
+    }
+}
