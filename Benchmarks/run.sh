@@ -550,3 +550,15 @@ if [[ -n $OUT_DIR ]]; then
 else
     summary
 fi
+
+# In-process figures wrk cannot give: the core's cost per request, the fixture's
+# start + one request + stop (100 cycles), and a cold load of 10,000 stub files.
+BENCH_BIN=${BENCH_BIN:-$(dirname "$STUBD_BIN")/stubd-bench}
+say ""
+if [[ -x $BENCH_BIN ]]; then
+    say "## in-process (stubd-bench)"
+    say ""
+    (cd "$REPO_ROOT" && "$BENCH_BIN" "$STUBS_DIR") | tee ${OUT_DIR:+"$OUT_DIR/stubd-bench.txt"}
+else
+    say "in-process figures: $BENCH_BIN not built (swift build -c release --product stubd-bench)"
+fi
