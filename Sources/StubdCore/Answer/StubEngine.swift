@@ -173,7 +173,8 @@ public final class StubEngine: Sendable {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
-            headers += QuotaAnswers.advertised(verdict)
+            // The first quota's headers are taken as they are: appending them to an empty array copied them.
+            if headers.isEmpty { headers = QuotaAnswers.advertised(verdict) } else { headers += QuotaAnswers.advertised(verdict) }
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }
