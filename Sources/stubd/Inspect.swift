@@ -63,8 +63,7 @@ struct Hits: AsyncParsableCommand {
     @OptionGroup var server: ServerOption
 
     func run() async throws {
-        var client = StubdClient(baseURL: URL(string: server.url)!)
-        if let session = server.session { client = client.session(session) as! StubdClient }
+        let client = server.client
         do {
             let hits = try await client.allHits()
             var rows = [["ROUTE", "HITS"]]
@@ -88,8 +87,7 @@ struct Reset: AsyncParsableCommand {
     @OptionGroup var server: ServerOption
 
     func run() async throws {
-        var client = StubdClient(baseURL: URL(string: server.url)!)
-        if let session = server.session { client = client.session(session) as! StubdClient }
+        let client = server.client
         do {
             try await client.reset()
             print("reset \(server.session.map { "session \($0)" } ?? "all sessions") at \(server.url)")

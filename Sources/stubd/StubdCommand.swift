@@ -2,6 +2,7 @@
 // main-actor isolated, and libmicrohttpd calls back on its own threads.
 import ArgumentParser
 import Foundation
+import StubdClient
 
 @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
 @main
@@ -29,6 +30,12 @@ struct ServerOption: ParsableArguments {
 
     @Option(name: .long, help: "A session id: only that session's hits and state.")
     var session: String?
+
+    /// The daemon, or one session of it.
+    var client: StubdClient {
+        let root = StubdClient(baseURL: URL(string: url)!)
+        return session.map { StubdClient(baseURL: root.serverURL.appendingPathComponent("__s").appendingPathComponent($0)) } ?? root
+    }
 
     func validate() throws {
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
