@@ -15,14 +15,7 @@ shim_start_daemon(unsigned int flags, uint16_t port,
                             MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-/// The port the daemon really bound (useful with port 0).
-static inline uint16_t shim_bind_port(struct MHD_Daemon *daemon)
-{
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
-    return info ? info->port : 0;
-}
-
-/// The socket of a connection, for TCP_NODELAY and SO_LINGER (faults).
+/// The socket of a connection, for SO_LINGER (the connection_reset fault).
 static inline int shim_connection_fd(struct MHD_Connection *connection)
 {
     const union MHD_ConnectionInfo *info =
