@@ -119,7 +119,10 @@ public final class StubEngine: Sendable {
         var misses: [String] = []
         switch result {
         case .matched(let route, let parameters):
-            outcome = answer(route, parameters, request, session)
+            // Nil when a concurrent request took the last of the route's `times` since matching:
+            // match again, and let that pass count and journal the request (once).
+            guard let answered = answer(route, parameters, request, session) else { return respond(to: request, in: session) }
+            outcome = answered
         case .wrongMethod(let allowed, let near):
             session.unmatched.add(1, ordering: .relaxed)
             misses = near.map(\.description)
@@ -144,12 +147,9 @@ public final class StubEngine: Sendable {
         return outcome
     }
 
-    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState) -> Outcome {
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState) -> Outcome? {
+        guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, request)
-        guard let response = session.nextResponse(route) else {
-            // `times` ran out between matching and now (a concurrent request took the last use): match again.
-            return respond(to: request, in: session)
-        }
         guard !route.quotas.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route) }
 
         var headers: [(name: String, value: String)] = []
