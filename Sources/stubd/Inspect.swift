@@ -38,7 +38,7 @@ enum RouteTable {
         var rows = [["ROUTE", "NAME", "PRIORITY", "QUOTAS", "SOURCE"]]
         for r in catalog.routes {
             rows.append([r.signature, r.name ?? "-", String(r.priority),
-                         catalog.quotas.filter { q in q.selectors.contains { $0.covers(r) } }.map(\.name).joined(separator: ",").ifEmpty("-"),
+                         r.quotas.map(\.name).joined(separator: ",").ifEmpty("-"),
                          r.source.description])
         }
         return table(rows)

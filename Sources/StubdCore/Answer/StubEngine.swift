@@ -60,7 +60,6 @@ public final class StubEngine: Sendable {
     public init(catalog: StubCatalog, journalCapacity: Int = 1000) {
         self.journalCapacity = journalCapacity
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
-        StubEngine.prepare(catalog)
         defaultSession.adopt(catalog.routes)
         self.current = Atomic(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()))
     }
@@ -77,18 +76,11 @@ public final class StubEngine: Sendable {
     /// Swaps in a reloaded catalog atomically: a request sees the old one or the new one, never a mix.
     /// Hit counts of routes that survive (same name, or same method and pattern) carry over.
     public func install(_ catalog: StubCatalog) {
-        StubEngine.prepare(catalog)
         defaultSession.adopt(catalog.routes)
         let old = current.exchange(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()), ordering: .acquiringAndReleasing)
         let previous = Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: old)!)
         retired.withLock { $0.append(previous.takeUnretainedValue()) }
         previous.release()
-    }
-
-    private static func prepare(_ catalog: StubCatalog) {
-        for route in catalog.routes {
-            route.quotas = catalog.quotas.filter { q in q.selectors.contains { $0.covers(route) } }
-        }
     }
 
     /// The session a request or admin call belongs to ("" is the default one).
@@ -184,9 +176,7 @@ public final class StubEngine: Sendable {
     /// Adds a route given as manifest-shaped JSON; returns its id.
     public func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
         let id = "s\(nextStubID.add(1, ordering: .relaxed).oldValue)"
-        let catalog = self.catalog
         let route = try catalog.parseRuntimeStub(json, id: id)
-        route.quotas = catalog.quotas.filter { q in q.selectors.contains { $0.covers(route) } }
         session.addRuntime(route, id: id)
         return (id, route)
     }

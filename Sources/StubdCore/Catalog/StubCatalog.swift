@@ -16,7 +16,10 @@ public final class StubCatalog: Sendable {
 
     init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int) {
         self.root = root
-        for (i, route) in routes.enumerated() { route.order = i }
+        for (i, route) in routes.enumerated() {
+            route.order = i
+            route.quotas = StubCatalog.quotas(in: quotas, covering: route)
+        }
         self.routes = routes
         self.quotas = quotas
         self.clock = clock
@@ -82,7 +85,13 @@ public final class StubCatalog: Sendable {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty
                 ? [LoadProblem(file: "stub", message: "not a route")] : parser.problems.items)
         }
+        route.quotas = StubCatalog.quotas(in: quotas, covering: route)
         return route
+    }
+
+    /// The quotas whose selectors cover `route`, set on each route before it is published.
+    private static func quotas(in quotas: [QuotaDefinition], covering route: Route) -> [QuotaDefinition] {
+        quotas.filter { q in q.selectors.contains { $0.covers(route) } }
     }
 
     /// Matches a request against this catalog's routes.
