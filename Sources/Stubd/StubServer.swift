@@ -46,7 +46,6 @@ public final class StubServer: Sendable {
     private let responses: ResponseStore
     private let watcher: StubsWatcher?
     private let stopped = Atomic<Bool>(false)
-    private let reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
 
     /// Loads `stubs` and starts serving it. Throws `CatalogLoadError` listing every problem in
     /// the directory, or `BindError` when the address cannot be used. Port 0 picks a free port.
@@ -66,7 +65,6 @@ public final class StubServer: Sendable {
         responses = ResponseStore()
         responses.prepare(catalog)
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity)
-        reloadLog = options.reloadLog
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
@@ -108,7 +106,11 @@ public final class StubServer: Sendable {
 
         if options.watch {
             let engine = self.engine, responses = self.responses, log = options.reloadLog
-            watcher = StubsWatcher(root: stubs) { StubServer.reload(stubs, engine, responses, log) }
+            watcher = StubsWatcher(root: stubs) {
+                // Computed first: `log?(…)` would skip the reload itself when nobody logs.
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, engine, responses) }
+                log?(result)
+            }
         } else {
             watcher = nil
         }
@@ -117,22 +119,15 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try StubCatalog.load(stubs: stubsDirectory)
+        try StubServer.reload(stubsDirectory, engine, responses)
+    }
+
+    /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
+    private static func reload(_ stubs: URL, _ engine: StubEngine, _ responses: ResponseStore) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try StubCatalog.load(stubs: stubs)
         responses.prepare(catalog)
         engine.install(catalog)
         return catalog
-    }
-
-    private static func reload(_ stubs: URL, _ engine: StubEngine, _ responses: ResponseStore,
-                               _ log: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?) {
-        do {
-            let catalog = try StubCatalog.load(stubs: stubs)
-            responses.prepare(catalog)
-            engine.install(catalog)
-            log?(.success(catalog))
-        } catch {
-            log?(.failure(error))
-        }
     }
 
     /// Stops accepting, lets requests in flight finish (delayed answers are sent at once, hanging
