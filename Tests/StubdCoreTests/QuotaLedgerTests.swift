@@ -166,6 +166,10 @@ import Testing
         #expect(s.hits(for: "GET /api/A/x.json") == 2)
         #expect(s.hits(for: "GET /api/{key}/**") == 3)
         #expect(s.hits(for: "GET /api/B/x.json") == 1)
+        _ = engine.respond(to: RequestHead(method: "HEAD", path: "/api/A/x.json"), in: s)
+        #expect(s.hits(for: "/api/A/x.json") == 3, "a path without a method counts every method")
+        #expect(s.hits(for: "GET /api/A/x.json") == 2, "a concrete path counts its own method")
+        #expect(s.hits(for: "GET /api/{key}/**") == 4, "a GET pattern covers HEAD, as GET routes answer it")
     }
 
     @Test func anUnmatchedRequestNamesTheNearestRoute() throws {

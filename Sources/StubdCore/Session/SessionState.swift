@@ -69,19 +69,23 @@ public final class SessionState: Sendable {
         let methodMatch: MethodMatch = method == "ANY" ? .any : .only(method)
         if !pathText.contains("{"), !pathText.contains("**") {
             let normalized = RequestHead(method: method, path: pathText).normalizedPath
-            if method == "ANY" {
-                return allPathCounts().filter { $0.key.split(separator: " ", maxSplits: 1).last.map(String.init) == normalized }.values.reduce(0, +)
+            return sumOfPathCounts { table in
+                guard let methods = table[normalized] else { return 0 }
+                return method == "ANY" ? methods.values.reduce(0, +) : methods[method] ?? 0
             }
-            return pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { $0[normalized]?[method] ?? 0 } }
         }
         guard let pattern = try? PathPattern(parsing: pathText) else { return 0 }
-        var total = 0
-        for (key, count) in allPathCounts() {
-            let p = key.split(separator: " ", maxSplits: 1)
-            guard p.count == 2, methodMatch.accepts(String(p[0])) || (method == "GET" && p[0] == "HEAD") else { continue }
-            if pattern.match(PathPattern.split(p[1])) != nil { total += count }
+        return sumOfPathCounts { table in
+            table.reduce(0) { sum, entry in
+                guard pattern.match(PathPattern.split(entry.key)) != nil else { return sum }
+                return entry.value.reduce(sum) { $0 + (methodMatch.accepts($1.key) ? $1.value : 0) }
+            }
         }
-        return total
+    }
+
+    /// Adds up `count(table)` over every worker's table of path → method → hits.
+    private func sumOfPathCounts(_ count: ([String: [String: Int]]) -> Int) -> Int {
+        pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0) } }
     }
 
     public func allPathCounts() -> [String: Int] {
