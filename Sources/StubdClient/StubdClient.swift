@@ -26,7 +26,10 @@ public struct StubdClient: StubControl {
         return components.url!
     }
 
-    public func session(_ id: String) -> any StubControl {
+    public func session(_ id: String) -> any StubControl { sessionClient(id) }
+
+    /// `session(_:)` with its concrete type, for callers that want `StubdClient`'s extra calls.
+    public func sessionClient(_ id: String) -> StubdClient {
         StubdClient(baseURL: serverURL.appendingPathComponent("__s").appendingPathComponent(id))
     }
 

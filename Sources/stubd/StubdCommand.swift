@@ -34,7 +34,7 @@ struct ServerOption: ParsableArguments {
     /// The daemon, or one session of it.
     var client: StubdClient {
         let root = StubdClient(baseURL: URL(string: url)!)
-        return session.map { StubdClient(baseURL: root.serverURL.appendingPathComponent("__s").appendingPathComponent($0)) } ?? root
+        return session.map(root.sessionClient) ?? root
     }
 
     func validate() throws {

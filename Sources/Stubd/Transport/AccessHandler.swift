@@ -141,7 +141,7 @@ final class RequestRouter: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
 
         let target = RequestTarget.resolve(path: rawPath,
-                                           sessionHeader: headers.first { $0.name.utf8.count == 15 && $0.name.lowercased() == "x-stubd-session" }?.value,
+                                           sessionHeader: RequestHead.header("x-stubd-session", in: headers),
                                            sessionQuery: nil)
         var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
                                   latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
@@ -280,7 +280,7 @@ final class RequestRouter: @unchecked Sendable {
     /// budget allows, then suspends the connection until more is due, so no worker thread waits.
     private func dribble(_ canned: CannedResponse, _ extra: [(name: String, value: String)], rate: Int,
                          _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
-        let source = Dribble(bytes: [UInt8](canned.body), rate: rate, connection: connection, router: self)
+        let source = Dribble(bytes: canned.body, rate: rate, connection: connection, router: self)
         let handle = Unmanaged.passRetained(source).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(canned.body.count), 64 * 1024, Dribble.reader, handle, Dribble.release)!
         for h in canned.headers + extra { MHD_add_response_header(r, h.name, h.value) }
@@ -393,8 +393,8 @@ final class RequestRouter: @unchecked Sendable {
 /// A response whose headers promise the whole body but whose reader gives up halfway.
 enum TruncatedBody {
     final class Source {
-        let bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        let bytes: Data
+        init(_ bytes: Data) { self.bytes = bytes }
     }
 
     static let reader: MHD_ContentReaderCallback = { cls, position, buffer, max in
@@ -413,7 +413,7 @@ enum TruncatedBody {
     }
 
     static func response(for canned: CannedResponse, extraHeaders: [(name: String, value: String)]) -> OpaquePointer {
-        let body = canned.body.isEmpty ? [UInt8](repeating: UInt8(ascii: " "), count: 64) : [UInt8](canned.body)
+        let body = canned.body.isEmpty ? Data(repeating: UInt8(ascii: " "), count: 64) : canned.body
         let source = Unmanaged.passRetained(Source(body)).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(body.count), 4096, reader, source, release)!
         for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
@@ -443,13 +443,14 @@ func hasDotSegment(_ path: String) -> Bool {
 
 /// The state of one throttled body.
 final class Dribble: @unchecked Sendable {
-    let bytes: [UInt8]
+    /// The canned body itself (copy-on-write: nothing is copied per request).
+    let bytes: Data
     let rate: Int
     let connection: OpaquePointer
     unowned let router: RequestRouter
     let started = DispatchTime.now().uptimeNanoseconds
 
-    init(bytes: [UInt8], rate: Int, connection: OpaquePointer, router: RequestRouter) {
+    init(bytes: Data, rate: Int, connection: OpaquePointer, router: RequestRouter) {
         self.bytes = bytes
         self.rate = rate
         self.connection = connection

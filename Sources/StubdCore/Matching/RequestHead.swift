@@ -46,7 +46,10 @@ public struct RequestHead: Sendable {
     }
 
     /// Case-insensitive, as HTTP header names are. `name` must be lower-case.
-    public func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? { RequestHead.header(name, in: headers) }
+
+    /// The same lookup before a `RequestHead` exists (the transport needs the session header first).
+    public static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
         headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
     }
 
