@@ -82,9 +82,12 @@ import Testing
     }
 
     @Test func ietfHeadersNameThePolicyNearestToRunningOut() {
-        let ledger = QuotaLedger(quota: quota(["10/minute", "500/day"]))
-        for _ in 0..<7 { _ = ledger.consume(key: "k", at: start) }
-        let headers = QuotaAnswers.ietf(ledger.consume(key: "k", at: start))
+        let weather = quota(["10/minute", "500/day"])
+        let ledger = QuotaLedger(quota: weather)
+        for _ in 0..<7 { _ = ledger.charge(key: "k", at: start) }
+        let charge = ledger.charge(key: "k", at: start)
+        #expect(charge.accepted && charge.verdict == nil)
+        let headers = QuotaAnswers.ietf(weather, charge.tightest)
         #expect(headers.first { $0.name == "RateLimit-Policy" }?.value == #""minute";q=10;w=60, "day";q=500;w=86400"#)
         #expect(headers.first { $0.name == "RateLimit" }?.value == #""minute";r=2;t=40"#)
     }

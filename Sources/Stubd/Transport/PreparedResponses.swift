@@ -10,6 +10,8 @@ final class PreparedResponse: @unchecked Sendable {
     let response: OpaquePointer
     let body: UnsafeMutableRawPointer
     let length: Int
+    /// The canned headers as C strings, converted once: every variant adds them again.
+    private let cHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
 
     init(_ canned: CannedResponse) {
         self.canned = canned
@@ -18,6 +20,7 @@ final class PreparedResponse: @unchecked Sendable {
         canned.body.withUnsafeBytes { if length > 0 { body.copyMemory(from: $0.baseAddress!, byteCount: length) } }
         self.length = length
         self.body = body
+        cHeaders = canned.headers.map { (strdup($0.name)!, strdup($0.value)!) }
         response = MHD_create_response_from_buffer(length, body, .RESPMEM_PERSISTENT)!
         for header in canned.headers { MHD_add_response_header(response, header.name, header.value) }
     }
@@ -25,8 +28,11 @@ final class PreparedResponse: @unchecked Sendable {
     /// The same body with per-request headers (rate limits), sharing the buffer; the caller destroys it after queueing.
     func variant(adding extra: [(name: String, value: String)]) -> OpaquePointer {
         let r = MHD_create_response_from_buffer(length, body, .RESPMEM_PERSISTENT)!
-        for header in canned.headers { MHD_add_response_header(r, header.name, header.value) }
-        for header in extra { MHD_add_response_header(r, header.name, header.value) }
+        for header in cHeaders { MHD_add_response_header(r, header.name, header.value) }
+        // withCString, not the implicit conversion: that allocates a copy of every small string.
+        for header in extra {
+            header.name.withCString { name in header.value.withCString { value in _ = MHD_add_response_header(r, name, value) } }
+        }
         return r
     }
 
@@ -34,6 +40,7 @@ final class PreparedResponse: @unchecked Sendable {
     func destroy() {
         MHD_destroy_response(response)
         body.deallocate()
+        for header in cHeaders { free(header.name); free(header.value) }
     }
 }
 

@@ -32,12 +32,28 @@ public struct Outcome: Sendable {
 
 /// What a quota said about a request, kept raw until a log line wants it.
 enum QuotaNote: Sendable, CustomStringConvertible {
-    case used([(quota: String, used: Int, limit: Int, policy: String)])
+    case used(Notes)
     case exceeded(quota: String, retryAfter: Int)
+
+    struct Item: Sendable {
+        let quota: String
+        let used: Int
+        let limit: Int
+        let policy: String
+    }
+
+    /// Usually one quota per route: the first item is kept inline, so no array is allocated for it.
+    struct Notes: Sendable {
+        private var first: Item?
+        private var more: [Item] = []
+        var isEmpty: Bool { first == nil }
+        var items: [Item] { first.map { [$0] + more } ?? [] }
+        mutating func append(_ item: Item) { if first == nil { first = item } else { more.append(item) } }
+    }
 
     var description: String {
         switch self {
-        case .used(let items): return items.map { "\($0.quota) \($0.used)/\($0.limit) \($0.policy)" }.joined(separator: ", ")
+        case .used(let notes): return notes.items.map { "\($0.quota) \($0.used)/\($0.limit) \($0.policy)" }.joined(separator: ", ")
         case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
         }
     }
@@ -142,31 +158,27 @@ public final class StubEngine: Sendable {
     private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, request)
-        guard !route.quotas.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route) }
+        let plans = route.quotaPlans
+        guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route) }
 
         var headers: [(name: String, value: String)] = []
-        var notes: [(quota: String, used: Int, limit: Int, policy: String)] = []
-        let segments = request.segments
-        for quota in route.quotas {
-            guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, segments: segments, route: route) }).first else { continue }
-            let key: String
-            switch quota.key {
-            case .global: key = ""
-            case .ip: key = request.clientAddress
-            case .path(let name): key = captured[name] ?? parameters[name] ?? ""
-            case .query(let name): key = (request.queryValue(name) ?? nil) ?? ""
-            case .header(let name): key = request.header(name) ?? ""
+        var notes = QuotaNote.Notes()
+        let ledgers = session.id.isEmpty && route.defaultLedgers.count == plans.count ? route.defaultLedgers : nil
+        for (i, plan) in plans.enumerated() {
+            guard let key = plan.key(for: request, parameters: parameters, route: route) else { continue }
+            let quota = plan.quota
+            let now = session.clock.now()
+            let charge = (ledgers?[i] ?? session.ledger(for: quota)).charge(key: key, at: now)
+            if let t = charge.tightest {
+                notes.append(QuotaNote.Item(quota: quota.name, used: t.limit.count - t.remaining, limit: t.limit.count, policy: t.limit.name))
             }
-            let verdict = session.ledger(for: quota).consume(key: key, at: session.clock.now())
-            if let t = verdict.tightest {
-                notes.append((quota.name, t.limit.count - t.remaining, t.limit.count, t.limit.name))
-            }
-            guard verdict.accepted else {
+            if !charge.accepted, let verdict = charge.verdict {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
             // The first quota's headers are taken as they are: appending them to an empty array copied them.
-            if headers.isEmpty { headers = QuotaAnswers.advertised(verdict) } else { headers += QuotaAnswers.advertised(verdict) }
+            let advertised = QuotaAnswers.advertised(quota, charge.tightest, now: now)
+            if headers.isEmpty { headers = advertised } else { headers += advertised }
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }

@@ -208,7 +208,15 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
     /// The default session's counter, set before the catalog is published (see `StubEngine.install`).
     public internal(set) var defaultCounter = HitCounter()
     /// The quotas whose selectors cover this route, set before the route is published.
-    public internal(set) var quotas: [QuotaDefinition] = []
+    public internal(set) var quotas: [QuotaDefinition] {
+        get { quotaPlans.map(\.quota) }
+        set { quotaPlans = newValue.map { QuotaPlan($0, for: self) } }
+    }
+    /// One per quota: how a request on this route finds its key (see `QuotaPlan`).
+    private(set) var quotaPlans: [QuotaPlan] = []
+    /// The default session's ledger for each of `quotaPlans`, hung here like `defaultCounter`
+    /// so a request finds it without a lookup (see `SessionState.adopt`).
+    var defaultLedgers: [QuotaLedger] = []
 
     public init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {

@@ -2,36 +2,66 @@ import Foundation
 
 /// What quotas look like on the wire: advertised headers on success, the profile's answer on rejection.
 enum QuotaAnswers {
-    /// Headers for a successful answer, in the quota's `advertise` style.
-    static func advertised(_ v: QuotaVerdict) -> [(name: String, value: String)] {
-        switch v.quota.advertise {
+    /// Headers for a successful answer, in the quota's `advertise` style, from the limit nearest to running out.
+    static func advertised(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> [(name: String, value: String)] {
+        switch quota.advertise {
         case .none: return []
-        case .ietf: return ietf(v)
-        case .xRateLimit: return xRateLimit(v)
-        case .github: return github(v)
+        case .ietf: return ietf(quota, tightest)
+        case .xRateLimit: return xRateLimit(tightest)
+        case .github: return github(quota, tightest, now: now)
         }
     }
 
     /// draft-ietf-httpapi-ratelimit-headers: every policy, and the one nearest to running out.
-    static func ietf(_ v: QuotaVerdict) -> [(name: String, value: String)] {
-        let policy = v.quota.ietfPolicy
-        guard let t = v.tightest else { return [("RateLimit-Policy", policy)] }
-        return [("RateLimit-Policy", policy), ("RateLimit", "\"\(t.limit.name)\";r=\(t.remaining);t=\(t.resetsIn)")]
+    static func ietf(_ quota: QuotaDefinition, _ tightest: LimitStatus?) -> [(name: String, value: String)] {
+        guard let t = tightest else { return [("RateLimit-Policy", quota.ietfPolicy)] }
+        return [("RateLimit-Policy", quota.ietfPolicy), ("RateLimit", rateLimitItem(t))]
     }
 
-    static func xRateLimit(_ v: QuotaVerdict) -> [(name: String, value: String)] {
-        guard let t = v.tightest else { return [] }
+    /// `"day";r=7;t=42`, written straight into the string's buffer: interpolation made this header
+    /// the largest single cost of a quota'd request.
+    static func rateLimitItem(_ t: LimitStatus) -> String {
+        var name = t.limit.name
+        return name.withUTF8 { name in
+            String(unsafeUninitializedCapacity: name.count + 46) { buffer in
+                let base = buffer.baseAddress!
+                var end = base
+                end.pointee = UInt8(ascii: "\""); end += 1
+                end.update(from: name.baseAddress!, count: name.count); end += name.count
+                end = put(";r=", t.remaining, at: end, prefix: UInt8(ascii: "\""))
+                end = put(";t=", t.resetsIn, at: end, prefix: nil)
+                return end - base
+            }
+        }
+    }
+
+    /// Writes `prefix`, `label` and the digits of a non-negative `value` (at most 20) at `p`; returns the end.
+    private static func put(_ label: StaticString, _ value: Int, at p: UnsafeMutablePointer<UInt8>, prefix: UInt8?) -> UnsafeMutablePointer<UInt8> {
+        var p = p
+        if let prefix { p.pointee = prefix; p += 1 }
+        p.update(from: label.utf8Start, count: label.utf8CodeUnitCount); p += label.utf8CodeUnitCount
+        var n = UInt(max(0, value))
+        var digits = 1
+        var probe = n
+        while probe >= 10 { probe /= 10; digits += 1 }
+        var q = p + digits
+        repeat { q -= 1; q.pointee = UInt8(ascii: "0") + UInt8(n % 10); n /= 10 } while n > 0
+        return p + digits
+    }
+
+    static func xRateLimit(_ tightest: LimitStatus?) -> [(name: String, value: String)] {
+        guard let t = tightest else { return [] }
         return [("X-RateLimit-Limit", String(t.limit.count)), ("X-RateLimit-Remaining", String(t.remaining)),
                 ("X-RateLimit-Reset", String(t.resetsIn))]
     }
 
     /// GitHub's headers: the reset is an epoch time, and the resource is the quota's name.
-    static func github(_ v: QuotaVerdict) -> [(name: String, value: String)] {
-        guard let t = v.tightest else { return [] }
-        let reset = Int(v.now.timeIntervalSince1970) + t.resetsIn
+    static func github(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> [(name: String, value: String)] {
+        guard let t = tightest else { return [] }
+        let reset = Int(now.timeIntervalSince1970) + t.resetsIn
         return [("x-ratelimit-limit", String(t.limit.count)), ("x-ratelimit-remaining", String(t.remaining)),
                 ("x-ratelimit-used", String(t.used)), ("x-ratelimit-reset", String(reset)),
-                ("x-ratelimit-resource", v.quota.name)]
+                ("x-ratelimit-resource", quota.name)]
     }
 
     /// The answer to a request over the quota, mimicking the API the profile names.
@@ -45,14 +75,14 @@ enum QuotaAnswers {
                 detail: "quota '\(v.quota.name)' allows \(which) for this key; try again in \(v.retryAfter) s",
                 extra: ["type": .string("https://iana.org/assignments/http-problem-types#quota-exceeded"),
                         "violated-policies": .array(names)],
-                headers: [retry, ("Cache-Control", "no-store")] + ietf(v))
+                headers: [retry, ("Cache-Control", "no-store")] + ietf(v.quota, v.tightest))
 
         case .profile(.openweathermap):
             // OpenWeatherMap sends no rate-limit headers and no Retry-After.
             return .json(429, .object(["cod": .number(429), "message": .string(
                 "Your account is temporary blocked due to exceeding of requests limitation of your subscription type. Please choose the proper subscription http://openweathermap.org/price")]))
         case .profile(.github):
-            let headers = github(v).map { h in h.name == "x-ratelimit-remaining" ? (h.name, "0") : h }
+            let headers = github(v.quota, v.tightest, now: v.now).map { h in h.name == "x-ratelimit-remaining" ? (h.name, "0") : h }
             return .json(403, .object([
                 "message": .string("API rate limit exceeded for \(v.key). (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"),
                 "documentation_url": .string("https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")]),

@@ -40,6 +40,14 @@ public struct QuotaVerdict: Sendable {
     }
 }
 
+/// What `QuotaLedger.charge` says: accepted or not, the limit nearest to running out, and the
+/// whole verdict when the request was rejected (its answer names every violated limit).
+struct QuotaCharge {
+    let accepted: Bool
+    let tightest: LimitStatus?
+    let verdict: QuotaVerdict?
+}
+
 /// Counts requests per quota and key, exactly under any concurrency: each quota has one lock
 /// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
 public final class QuotaLedger: Sendable {
@@ -67,30 +75,57 @@ public final class QuotaLedger: Sendable {
     }
 
     /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
+    /// The whole verdict, every limit's standing included: for the admin API and tests.
     func consume(key: String, at date: Date) -> QuotaVerdict {
+        let charge = settle(key: key, at: date, wholeVerdict: true)
+        return charge.verdict!
+    }
+
+    /// `consume` for the request path: an accepted request learns only the limit nearest to
+    /// running out (what the headers show), so nothing is allocated for the others.
+    func charge(key: String, at date: Date) -> QuotaCharge {
+        settle(key: key, at: date, wholeVerdict: false)
+    }
+
+    private func settle(key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge {
         let t = date.timeIntervalSince1970
         return states.withLock { table in
             if table[key] == nil { table[key] = Array(repeating: LimitState(), count: quota.limits.count) }
             // Mutated in place through the dictionary: a copy out and back in would allocate per request.
-            return consume(&table[key]!, t, date, key)
+            return settle(&table[key]!, t, date, key, wholeVerdict)
         }
     }
 
-    private func consume(_ limits: inout [LimitState], _ t: Double, _ date: Date, _ key: String) -> QuotaVerdict {
-        var violated: [LimitStatus] = []
+    private func settle(_ limits: inout [LimitState], _ t: Double, _ date: Date, _ key: String, _ wholeVerdict: Bool) -> QuotaCharge {
+        var accepted = true
         for i in quota.limits.indices {
             refresh(&limits[i], quota.limits[i], t)
-            if Double(quota.limits[i].count) - limits[i].used < 1 { violated.append(status(limits[i], quota.limits[i], t)) }
+            if Double(quota.limits[i].count) - limits[i].used < 1 { accepted = false }
         }
-        if violated.isEmpty {
+        if accepted, !wholeVerdict {
+            var tightest: LimitStatus?
+            for i in quota.limits.indices {
+                limits[i].used += 1
+                if quota.algorithm == .sliding { limits[i].times.append(t) }
+                let s = status(limits[i], quota.limits[i], t)
+                if let best = tightest, (best.remaining, best.resetsIn) <= (s.remaining, s.resetsIn) { continue }
+                tightest = s
+            }
+            return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
+        }
+        let violated = accepted ? [] : quota.limits.indices.compactMap { i -> LimitStatus? in
+            Double(quota.limits[i].count) - limits[i].used < 1 ? status(limits[i], quota.limits[i], t) : nil
+        }
+        if accepted {
             for i in quota.limits.indices {
                 limits[i].used += 1
                 if quota.algorithm == .sliding { limits[i].times.append(t) }
             }
         }
         let statuses = quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
-        return QuotaVerdict(quota: quota, key: key, accepted: violated.isEmpty, statuses: statuses, violated: violated,
-                            retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
+        let verdict = QuotaVerdict(quota: quota, key: key, accepted: accepted, statuses: statuses, violated: violated,
+                                   retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
+        return QuotaCharge(accepted: accepted, tightest: verdict.tightest, verdict: verdict)
     }
 
     /// The current standing of every key, for the admin API.

@@ -43,13 +43,15 @@ public final class SessionState: Sendable {
         }
     }
 
-    /// Hangs the default session's counters on a new catalog's routes, keeping the counts of routes that survive.
+    /// Hangs the default session's counters and quota ledgers on a new catalog's routes, keeping the
+    /// counts of routes and quotas that survive.
     func adopt(_ routes: [Route]) {
         routeCounters.withLock { table in
             for route in routes {
                 if let existing = table[route.key] { route.defaultCounter = existing } else { table[route.key] = route.defaultCounter }
             }
         }
+        for route in routes { route.defaultLedgers = route.quotaPlans.map { ledger(for: $0.quota) } }
     }
 
     func recordHit(_ route: Route, _ request: RequestHead) {
@@ -135,7 +137,8 @@ public final class SessionState: Sendable {
 
     func existingLedgers() -> [String: QuotaLedger] { ledgers.withLock { $0 } }
 
-    func resetQuotas() { ledgers.withLock { $0 = [:] } }
+    /// Emptied in place: the default session's routes hold on to their ledgers.
+    func resetQuotas() { ledgers.withLock { table in for ledger in table.values { ledger.reset() } } }
 
     // MARK: Runtime stubs
 

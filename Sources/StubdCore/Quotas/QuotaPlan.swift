@@ -1,0 +1,130 @@
+/// How a request on one route finds its key under one quota, worked out when the catalog is built.
+///
+/// Matching the quota's selector again on every request (split the path, match the pattern, build a
+/// dictionary of captures) cost more than the quota check itself. Most selectors cover their routes
+/// entirely (`GET /api/{key}/**` over `GET /api/{key}/conditions.json`), so which segment holds the
+/// key is known in advance; only the others are matched per request.
+struct QuotaPlan: Sendable {
+    let quota: QuotaDefinition
+    let key: Key
+    /// The first selector's method, still checked per request: a GET selector over an ANY route
+    /// applies to some of its requests only.
+    let method: MethodMatch
+
+    enum Key: Sendable {
+        /// The same for every request of the route (`global`, or a literal segment).
+        case constant(String)
+        /// The value of one of the route's own parameters.
+        case routeParameter(String)
+        /// The request path's n-th segment, whole.
+        case segment(Int)
+        case query(String)
+        case header(String)
+        case ip
+        /// Whether and how the selector applies depends on the request: match it each time.
+        case perRequest
+    }
+
+    init(_ quota: QuotaDefinition, for route: Route) {
+        self.quota = quota
+        // The first selector that applies wins (as in `matchedKey`), so only the first may be planned.
+        guard let first = quota.selectors.first, let captures = first.captures(alwaysCovering: route) else {
+            key = .perRequest
+            method = .any
+            return
+        }
+        method = first.routeName == nil ? first.method : .any
+        switch quota.key {
+        case .global: key = .constant("")
+        case .ip: key = .ip
+        case .query(let name): key = .query(name)
+        case .header(let name): key = .header(name)
+        case .path(let name): key = captures[name] ?? .routeParameter(name)
+        }
+    }
+
+    /// The key this request is counted under, or nil when no selector of the quota applies to it.
+    func key(for request: RequestHead, parameters: [String: String], route: Route) -> String? {
+        if case .perRequest = key { return matchedKey(request, parameters, route) }
+        guard method.accepts(request.method) else { return matchedKey(request, parameters, route) }
+        switch key {
+        case .constant(let value): return value
+        case .routeParameter(let name): return parameters[name] ?? ""
+        case .segment(let index): return PathPattern.segment(index, of: request.normalizedPath).map(String.init) ?? ""
+        case .query(let name): return (request.queryValue(name) ?? nil) ?? ""
+        case .header(let name): return request.header(name) ?? ""
+        case .ip: return request.clientAddress
+        case .perRequest: return matchedKey(request, parameters, route)
+        }
+    }
+
+    /// The general case: the first selector that applies, and the key from what it captured.
+    func matchedKey(_ request: RequestHead, _ parameters: [String: String], _ route: Route) -> String? {
+        let segments = request.segments
+        guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, segments: segments, route: route) }).first else {
+            return nil
+        }
+        switch quota.key {
+        case .global: return ""
+        case .ip: return request.clientAddress
+        case .path(let name): return captured[name] ?? parameters[name] ?? ""
+        case .query(let name): return (request.queryValue(name) ?? nil) ?? ""
+        case .header(let name): return request.header(name) ?? ""
+        }
+    }
+}
+
+extension RouteSelector {
+    /// For a selector whose pattern matches every path the route answers: where each of its
+    /// parameters' values comes from. Nil when that depends on the request.
+    func captures(alwaysCovering route: Route) -> [String: QuotaPlan.Key]? {
+        if let routeName { return route.name == routeName ? [:] : nil }
+        guard let pattern, pattern.optionalExtension == nil else { return nil }
+        let own = route.pattern.segments
+        // A convention route answers its last segment with and without the extension, so that
+        // segment is not one fixed text.
+        let variableLast = route.pattern.optionalExtension == nil ? -1 : own.count - 1
+        var found: [String: QuotaPlan.Key] = [:]
+        for (i, segment) in pattern.segments.enumerated() {
+            if case .wildcard = segment { return found }
+            guard i < own.count, own[i] != .wildcard else { return nil }
+            switch (segment, own[i]) {
+            case let (.literal(text), .literal(ownText)):
+                guard i != variableLast, text == ownText else { return nil }
+            case let (.parameter(name, _, _), .literal(ownText)) where i != variableLast:
+                guard let value = segment.capture(Substring(ownText)) else { return nil }
+                found[name] = .constant(value)
+            case let (.parameter(name, "", ""), .parameter(ownName, "", "")) where i != variableLast:
+                found[name] = .routeParameter(ownName)
+            case let (.parameter(name, "", ""), _):
+                found[name] = .segment(i)
+            default:
+                return nil
+            }
+        }
+        // Without a trailing `**` the selector takes exactly as many segments as it has.
+        return pattern.segments.count == own.count ? found : nil
+    }
+}
+
+extension PathPattern {
+    /// The n-th non-empty segment of a path, without splitting the rest of it.
+    static func segment(_ n: Int, of path: String) -> Substring? {
+        let bytes = path.utf8
+        var seen = 0
+        var start = bytes.startIndex
+        var index = start
+        while true {
+            let atEnd = index == bytes.endIndex
+            if atEnd || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    if seen == n { return path[start..<index] }
+                    seen += 1
+                }
+                if atEnd { return nil }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+    }
+}
