@@ -52,11 +52,34 @@ struct QuotaCharge {
 /// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
 public final class QuotaLedger: Sendable {
     public let quota: QuotaDefinition
-    private let states = Mutex<[String: [LimitState]]>([:])
+    private let states = Mutex<KeyTable>(KeyTable())
     private let isUTC: Bool
-    /// The zone's offset for the hour last asked about: asking the zone database is slow, and
-    /// offsets only change on hour boundaries.
-    private let zoneOffset = Mutex<(hour: Int, seconds: Double)>((Int.min, 0))
+    /// The zone's offset for the hour last asked about, packed as `hour << 32 | offset + 2^31`:
+    /// asking the zone database is slow, and offsets only change on hour boundaries.
+    private let zoneOffset = Atomic<Int>(Int.min)
+
+    /// Every key's limits. Requests mostly repeat the key before them (one API key, or `global`),
+    /// so the last key's slot is remembered and the hash lookup skipped.
+    private struct KeyTable {
+        var slots: [String: Int] = [:]
+        var limits: [[LimitState]] = []
+        var lastKey: String?
+        var lastSlot = 0
+
+        mutating func slot(_ key: String, limitCount: Int) -> Int {
+            if lastKey == key { return lastSlot }
+            let slot: Int
+            if let known = slots[key] {
+                slot = known
+            } else {
+                slot = limits.count
+                slots[key] = slot
+                limits.append(Array(repeating: LimitState(), count: limitCount))
+            }
+            (lastKey, lastSlot) = (key, slot)
+            return slot
+        }
+    }
 
     init(quota: QuotaDefinition) {
         self.quota = quota
@@ -66,12 +89,11 @@ public final class QuotaLedger: Sendable {
     private func offset(at t: Double) -> Double {
         if isUTC { return 0 }
         let hour = Int((t / 3600).rounded(.down))
-        return zoneOffset.withLock { cached in
-            if cached.hour == hour { return cached.seconds }
-            let seconds = Double(quota.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t)))
-            cached = (hour, seconds)
-            return seconds
-        }
+        let cached = zoneOffset.load(ordering: .relaxed)
+        if cached != Int.min, cached >> 32 == hour { return Double((cached & 0xFFFF_FFFF) - (1 << 31)) }
+        let seconds = quota.timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: t))
+        zoneOffset.store(hour << 32 | (seconds + (1 << 31)), ordering: .relaxed)
+        return Double(seconds)
     }
 
     /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
@@ -90,9 +112,9 @@ public final class QuotaLedger: Sendable {
     private func settle(key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge {
         let t = date.timeIntervalSince1970
         return states.withLock { table in
-            if table[key] == nil { table[key] = Array(repeating: LimitState(), count: quota.limits.count) }
-            // Mutated in place through the dictionary: a copy out and back in would allocate per request.
-            return settle(&table[key]!, t, date, key, wholeVerdict)
+            let slot = table.slot(key, limitCount: quota.limits.count)
+            // Mutated in place: a copy out and back in would allocate per request.
+            return settle(&table.limits[slot], t, date, key, wholeVerdict)
         }
     }
 
@@ -132,11 +154,9 @@ public final class QuotaLedger: Sendable {
     func snapshot(at date: Date) -> [(key: String, statuses: [LimitStatus])] {
         let t = date.timeIntervalSince1970
         return states.withLock { table in
-            table.keys.sorted().map { key in
-                var limits = table[key]!
-                for i in quota.limits.indices { refresh(&limits[i], quota.limits[i], t) }
-                table[key] = limits
-                return (key, quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) })
+            table.slots.sorted { $0.key < $1.key }.map { key, slot in
+                for i in quota.limits.indices { refresh(&table.limits[slot][i], quota.limits[i], t) }
+                return (key, quota.limits.indices.map { status(table.limits[slot][$0], quota.limits[$0], t) })
             }
         }
     }
@@ -148,22 +168,21 @@ public final class QuotaLedger: Sendable {
         let unknown = used.keys.filter { name in !quota.limits.contains { $0.name == name } }
         guard unknown.isEmpty else { return unknown.sorted() }
         states.withLock { table in
-            var limits = table[key] ?? Array(repeating: LimitState(), count: quota.limits.count)
+            let slot = table.slot(key, limitCount: quota.limits.count)
             for i in quota.limits.indices {
-                refresh(&limits[i], quota.limits[i], t)
+                refresh(&table.limits[slot][i], quota.limits[i], t)
                 guard let n = used[quota.limits[i].name] else { continue }
-                limits[i].used = Double(max(0, n))
+                table.limits[slot][i].used = Double(max(0, n))
                 if quota.algorithm == .sliding {
-                    limits[i].times = Array(repeating: t, count: max(0, n))
-                    limits[i].head = 0
+                    table.limits[slot][i].times = Array(repeating: t, count: max(0, n))
+                    table.limits[slot][i].head = 0
                 }
             }
-            table[key] = limits
         }
         return []
     }
 
-    func reset() { states.withLock { $0 = [:] } }
+    func reset() { states.withLock { $0 = KeyTable() } }
 
     // MARK: Windows
 
@@ -190,7 +209,8 @@ public final class QuotaLedger: Sendable {
         let resetsIn: Double
         switch quota.algorithm {
         case .fixed:
-            resetsIn = nextWindowStart(limit, t) - t
+            // `refresh` has just set `since` to the window's start; months differ in length.
+            resetsIn = (limit.unit == .month ? nextWindowStart(limit, t) : s.since + Double(limit.windowSeconds)) - t
         case .sliding:
             // Room comes back when the oldest request inside the window leaves it.
             let oldest = s.head < s.times.count ? s.times[s.head] : t

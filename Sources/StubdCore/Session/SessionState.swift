@@ -57,7 +57,7 @@ public final class SessionState: Sendable {
     func recordHit(_ route: Route, _ request: RequestHead) {
         counter(for: route).increment()
         // Keyed by the path the request already carries, then the method: no string is built per request.
-        pathCounts[ThreadStripe.current].table.withLock { $0[request.normalizedPath, default: [:]][request.method, default: 0] += 1 }
+        pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
         if waiters.hasPending { waiters.notify { hits(for: $0) } }
     }
 
@@ -87,14 +87,14 @@ public final class SessionState: Sendable {
 
     /// Adds up `count(table)` over every worker's table of path → method → hits.
     private func sumOfPathCounts(_ count: ([String: [String: Int]]) -> Int) -> Int {
-        pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0) } }
+        pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0.table) } }
     }
 
     public func allPathCounts() -> [String: Int] {
         var all: [String: Int] = [:]
         for stripe in pathCounts {
             stripe.table.withLock { table in
-                for (path, methods) in table { for (method, n) in methods { all["\(method) \(path)", default: 0] += n } }
+                for (path, methods) in table.table { for (method, n) in methods { all["\(method) \(path)", default: 0] += n } }
             }
         }
         return all
@@ -175,7 +175,7 @@ public final class SessionState: Sendable {
     /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs and the clock.
     func reset() {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
-        for stripe in pathCounts { stripe.table.withLock { $0 = [:] } }
+        for stripe in pathCounts { stripe.table.withLock { $0 = PathCounts() } }
         unmatched.store(0, ordering: .relaxed)
         served.withLock { $0 = [:] }
         resetQuotas()
@@ -189,6 +189,34 @@ public final class SessionState: Sendable {
 
 /// One of the locks concrete-path counts are spread over.
 final class PathCountStripe: Sendable {
+    let table = Mutex(PathCounts())
+}
+
+/// One worker's hits per concrete path and method. Requests mostly repeat the path and method of
+/// the one before, so that pair's slot is remembered and the two hash lookups skipped.
+struct PathCounts {
+    /// Path → method → index into `counts`.
+    private var slots: [String: [String: Int]] = [:]
+    private var counts: [Int] = []
+    private var last: (path: String, method: String, slot: Int)?
+
+    mutating func add(path: String, method: String) {
+        if let last, last.path == path, last.method == method {
+            counts[last.slot] += 1
+            return
+        }
+        let slot: Int
+        if let known = slots[path]?[method] {
+            slot = known
+        } else {
+            slot = counts.count
+            counts.append(0)
+            slots[path, default: [:]][method] = slot
+        }
+        counts[slot] += 1
+        last = (path, method, slot)
+    }
+
     /// Path → method → hits.
-    let table = Mutex<[String: [String: Int]]>([:])
+    var table: [String: [String: Int]] { slots.mapValues { $0.mapValues { counts[$0] } } }
 }
