@@ -30,3 +30,11 @@ static inline const struct sockaddr *shim_client_address(struct MHD_Connection *
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info ? info->client_addr : NULL;
 }
+
+/// The per-connection pointer set in the MHD_OPTION_NOTIFY_CONNECTION callback.
+static inline void *shim_socket_context(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}

@@ -82,6 +82,7 @@ public final class StubServer: Sendable {
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
                                ptr_value: routerHandle.raw),
+                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]

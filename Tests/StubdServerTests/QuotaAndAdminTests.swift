@@ -45,6 +45,33 @@ let quotaStubs: [String: String] = [
         }
     }
 
+    /// A keep-alive connection reuses its last quota'd response with new header values (see
+    /// ConnectionState): every answer must still carry its own count, also when the value's length
+    /// changes (r=10 → r=9), after a 429, and after a plain answer in between.
+    @Test func oneConnectionSeesEachAnswersOwnRateLimit() throws {
+        var files = quotaStubs
+        files["stubd.yml"] = """
+        clock: { virtual: "2016-08-30T00:00:00Z" }
+        quotas:
+          - { name: twelve, routes: ["GET /api/{key}/**"], key: { path: key }, limits: ["12/minute"] }
+        """
+        let server = try StubServer(stubs: try TempStubs(files).url)
+        defer { server.stopSynchronously() }
+        let quotaURL = server.baseURL.absoluteString + "/api/KEY/conditions/q/CA/San_Francisco.json"
+        let plainURL = server.baseURL.absoluteString + "/open.json"
+        let urls = Array(repeating: quotaURL, count: 6) + [plainURL] + Array(repeating: quotaURL, count: 7)
+        // -D - prints every response's headers; -v tells (on stderr) whether a connection was reused.
+        let r = try run("/usr/bin/curl", ["-sv", "--max-time", "5", "-D", "-"] + urls.flatMap { ["-o", "/dev/null", $0] })
+        #expect(r.status == 0)
+        #expect(r.error.components(separatedBy: "Connected to").count - 1 == 1)
+        let lines = r.output.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        let statuses = lines.filter { $0.hasPrefix("HTTP/1.1 ") }.map { String($0.split(separator: " ")[1]) }
+        #expect(statuses == Array(repeating: "200", count: 13) + ["429"])
+        // The 429 names the exhausted policy too.
+        let values = lines.filter { $0.hasPrefix("RateLimit:") }.map { String($0.dropFirst("RateLimit: ".count)) }
+        #expect(values == (0..<12).map { "\"minute\";r=\(11 - $0);t=60" } + ["\"minute\";r=0;t=60"])
+    }
+
     @Test func sixtyFourConcurrentClientsGetExactlyTheDailyQuota() async throws {
         var files = quotaStubs
         files["stubd.yml"] = """

@@ -204,6 +204,10 @@ final class RequestRouter: @unchecked Sendable {
             status = canned.status
             if extra.isEmpty {
                 result = MHD_queue_response(connection, UInt32(canned.status), prepared.response)
+            } else if let state = shim_socket_context(connection) {
+                // The connection keeps the response for its next request (see ConnectionState).
+                let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
+                result = MHD_queue_response(connection, UInt32(canned.status), r)
             } else {
                 let r = prepared.variant(adding: extra)
                 result = MHD_queue_response(connection, UInt32(canned.status), r)
