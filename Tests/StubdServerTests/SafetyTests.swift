@@ -50,6 +50,19 @@ import Testing
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", server.baseURL.absoluteString + "/bench/payload.json"]).output == "200")
     }
 
+    /// The per-connection memory is 16 KiB (see `Options.connectionMemoryBytes`): a 12 KB token and a
+    /// 6 KB cookie (libmicrohttpd keeps cookies twice) are still answered; a 20 KB header gets 431.
+    @Test func largeTokensAndCookiesAreServedAndHugerHeadsGet431() throws {
+        let server = try StubServer(stubs: exampleStubs)
+        defer { server.stopSynchronously() }
+        func status(_ header: String) throws -> String {
+            try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", header, server.baseURL.absoluteString + "/bench/payload.json"]).output
+        }
+        #expect(try status("Authorization: Bearer \(String(repeating: "a", count: 12_000))") == "200")
+        #expect(try status("Cookie: s=\(String(repeating: "a", count: 6_000))") == "200")
+        #expect(try status("Authorization: Bearer \(String(repeating: "a", count: 20_000))") == "431")
+    }
+
     @Test func anOversizedBodyGets413() async throws {
         var options = StubServer.Options()
         options.maxBodyBytes = 1000
