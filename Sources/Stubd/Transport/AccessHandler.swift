@@ -168,9 +168,12 @@ final class RequestRouter: @unchecked Sendable {
         }
 
         let outcome = engine.respond(to: request, in: engine.session(target.session))
-        line.route = outcome.route?.key
-        // Formatted only for a log that will print it: building the string cost ~2% of a quota'd request.
-        if log != nil { line.quota = outcome.quotaNote }
+        // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
+        // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
+        if log != nil {
+            line.route = outcome.route?.key
+            line.quota = outcome.quotaNote
+        }
         if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
             return deliverSpecial(canned, outcome, context(existing, conCls), connection, line: line)
         }
@@ -209,7 +212,7 @@ final class RequestRouter: @unchecked Sendable {
                 let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
                 result = MHD_queue_response(connection, UInt32(canned.status), r)
             } else {
-                let r = prepared.variant(adding: extra)
+                let r = prepared.variant(adding: extra.list)
                 result = MHD_queue_response(connection, UInt32(canned.status), r)
                 MHD_destroy_response(r)
             }
@@ -271,7 +274,7 @@ final class RequestRouter: @unchecked Sendable {
         case .emptyResponse, .hang:
             return .NO
         case .truncatedBody:
-            let r = TruncatedBody.response(for: canned, extraHeaders: extra)
+            let r = TruncatedBody.response(for: canned, extraHeaders: extra.list)
             let result = MHD_queue_response(connection, UInt32(canned.status), r)
             MHD_destroy_response(r)
             return result
@@ -282,12 +285,12 @@ final class RequestRouter: @unchecked Sendable {
 
     /// `throttle`: the body goes out at `rate` bytes per second. The content reader sends what the
     /// budget allows, then suspends the connection until more is due, so no worker thread waits.
-    private func dribble(_ canned: CannedResponse, _ extra: [(name: String, value: String)], rate: Int,
+    private func dribble(_ canned: CannedResponse, _ extra: ExtraHeaders, rate: Int,
                          _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
         let source = Dribble(bytes: canned.body, rate: rate, connection: connection, router: self)
         let handle = Unmanaged.passRetained(source).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(canned.body.count), 64 * 1024, Dribble.reader, handle, Dribble.release)!
-        for h in canned.headers + extra { MHD_add_response_header(r, h.name, h.value) }
+        for h in canned.headers + extra.list { MHD_add_response_header(r, h.name, h.value) }
         let result = MHD_queue_response(connection, UInt32(canned.status), r)
         MHD_destroy_response(r)
         if let log {

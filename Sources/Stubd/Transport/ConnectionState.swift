@@ -8,36 +8,86 @@ import StubdCore
 /// allocations, which was most of what a quota'd route cost over a plain one. Reuse is safe because a
 /// connection answers its requests one after another: when the next request arrives, the previous
 /// answer has been sent, and no other connection ever sees this response.
+///
+/// A header value of the same length as the one it replaces (r=7 after r=8) is overwritten in place:
+/// libmicrohttpd 0.9.75 keeps each value in its own heap copy and writes out exactly `value_size`
+/// bytes of it, so this sends what delete-and-add would, without their six allocations.
 final class ConnectionState {
     private var variant: OpaquePointer?
     private var base: PreparedResponse?
-    private var extra: [(name: String, value: String)] = []
+    /// What `variant` carries beyond `base`'s headers.
+    private var extra: Extra = .list([])
+
+    private enum Extra {
+        case list([(name: String, value: String)])
+        /// The quota's policy header, and the current `RateLimit` value's length.
+        case rateLimit(RateLimitAdvert, valueLength: Int)
+    }
 
     /// `prepared` with `headers` added, as a response the caller queues but does not destroy.
-    func variant(of prepared: PreparedResponse, adding headers: [(name: String, value: String)]) -> OpaquePointer {
-        if let variant, base === prepared, headers.count == extra.count,
-           zip(headers, extra).allSatisfy({ $0.name == $1.name }) {
-            for i in headers.indices where headers[i].value != extra[i].value {
-                extra[i].name.withCString { name in
-                    var value = headers[i].value
-                    // Same length (r=7 after r=8): overwritten in place. libmicrohttpd 0.9.75 keeps each
-                    // value in its own heap copy and writes out exactly `value_size` bytes of it, so
-                    // this is what delete-and-add would produce, without their six allocations.
-                    if !value.isEmpty, value.utf8.count == extra[i].value.utf8.count, let stored = MHD_get_response_header(variant, name) {
-                        value.withUTF8 { UnsafeMutableRawPointer(mutating: stored).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                    } else {
-                        _ = extra[i].value.withCString { MHD_del_response_header(variant, name, $0) }
-                        _ = value.withCString { MHD_add_response_header(variant, name, $0) }
-                    }
-                }
+    func variant(of prepared: PreparedResponse, adding headers: ExtraHeaders) -> OpaquePointer {
+        if let variant, base === prepared {
+            switch (extra, headers.rateLimit) {
+            case let (.rateLimit(current, length), advert?) where current.sharesPolicy(with: advert):
+                extra = .rateLimit(advert, valueLength: replaceRateLimit(in: variant, with: advert, currentLength: length))
+                return variant
+            case let (.list(current), nil) where Self.sameNames(current, headers.list):
+                replaceValues(in: variant, current, headers.list)
+                extra = .list(headers.list)
+                return variant
+            default:
+                break
             }
-            extra = headers
-            return variant
         }
         if let variant { MHD_destroy_response(variant) }
-        let fresh = prepared.variant(adding: headers)
-        (variant, base, extra) = (fresh, prepared, headers)
+        let list = headers.list
+        let fresh = prepared.variant(adding: list)
+        (variant, base) = (fresh, prepared)
+        if let advert = headers.rateLimit, let value = list.last?.value {
+            extra = .rateLimit(advert, valueLength: value.utf8.count)
+        } else {
+            extra = .list(list)
+        }
         return fresh
+    }
+
+    /// Writes the new `RateLimit` value into `response`; returns its length.
+    private func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert, currentLength: Int) -> Int {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: advert.maxValueLength + 1) { buffer in
+            let value = buffer.baseAddress!
+            let length = advert.writeValue(to: value)
+            value[length] = 0
+            value.withMemoryRebound(to: CChar.self, capacity: length + 1) { new in
+                guard let stored = MHD_get_response_header(response, "RateLimit") else { return }
+                if length == currentLength {
+                    UnsafeMutablePointer(mutating: stored).update(from: new, count: length)
+                } else {
+                    // Deleting frees `stored`, which the call reads first to find the header.
+                    MHD_del_response_header(response, "RateLimit", stored)
+                    MHD_add_response_header(response, "RateLimit", new)
+                }
+            }
+            return length
+        }
+    }
+
+    private func replaceValues(in response: OpaquePointer, _ current: [(name: String, value: String)],
+                               _ new: [(name: String, value: String)]) {
+        for i in new.indices where new[i].value != current[i].value {
+            new[i].name.withCString { name in
+                var value = new[i].value
+                if !value.isEmpty, value.utf8.count == current[i].value.utf8.count, let stored = MHD_get_response_header(response, name) {
+                    value.withUTF8 { UnsafeMutableRawPointer(mutating: stored).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                } else {
+                    _ = current[i].value.withCString { MHD_del_response_header(response, name, $0) }
+                    _ = value.withCString { MHD_add_response_header(response, name, $0) }
+                }
+            }
+        }
+    }
+
+    private static func sameNames(_ a: [(name: String, value: String)], _ b: [(name: String, value: String)]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name }
     }
 
     deinit {

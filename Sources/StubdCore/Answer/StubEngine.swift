@@ -5,7 +5,7 @@ import Synchronization
 public struct Outcome: Sendable {
     public enum Answer: Sendable {
         /// A canned answer, with per-request headers (rate limits) when there are any.
-        case canned(CannedResponse, extraHeaders: [(name: String, value: String)])
+        case canned(CannedResponse, extraHeaders: ExtraHeaders)
         case generated(GeneratedResponse)
     }
     public let answer: Answer
@@ -116,6 +116,7 @@ public final class StubEngine: Sendable {
 
     public func respond(to request: RequestHead, in session: SessionState) -> Outcome {
         let catalog = self.catalog
+        let wall = Date()
         var result: MatchResult = .notFound(misses: [])
         if session.hasRuntimeStubs {
             result = session.runtimeMatch(request)
@@ -129,7 +130,7 @@ public final class StubEngine: Sendable {
         case .matched(let route, let parameters):
             // Nil when a concurrent request took the last of the route's `times` since matching:
             // match again, and let that pass count and journal the request (once).
-            guard let answered = answer(route, parameters, request, session) else { return respond(to: request, in: session) }
+            guard let answered = answer(route, parameters, request, session, wall) else { return respond(to: request, in: session) }
             outcome = answered
         case .wrongMethod(let allowed, let near):
             session.unmatched.add(1, ordering: .relaxed)
@@ -149,25 +150,26 @@ public final class StubEngine: Sendable {
                     "source": .string($0.route.source.description), "why": .string($0.reason)]) })])),
                 route: nil)
         }
-        session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
+        session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
                                             route: outcome.route?.key, misses: misses))
         return outcome
     }
 
-    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState) -> Outcome? {
+    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState,
+                        _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, request)
         let plans = route.quotaPlans
-        guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: []), route: route) }
+        guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
 
-        var headers: [(name: String, value: String)] = []
+        var headers = ExtraHeaders.none
         var notes = QuotaNote.Notes()
         let ledgers = session.id.isEmpty && route.defaultLedgers.count == plans.count ? route.defaultLedgers : nil
         for (i, plan) in plans.enumerated() {
             guard let key = plan.key(for: request, parameters: parameters, route: route) else { continue }
             let quota = plan.quota
-            let now = session.clock.now()
+            let now = session.clock.now(wall: wall)
             let charge = (ledgers?[i] ?? session.ledger(for: quota)).charge(key: key, at: now)
             if let t = charge.tightest {
                 notes.append(QuotaNote.Item(quota: quota.name, used: t.limit.count - t.remaining, limit: t.limit.count, policy: t.limit.name))
@@ -176,9 +178,12 @@ public final class StubEngine: Sendable {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
-            // The first quota's headers are taken as they are: appending them to an empty array copied them.
-            let advertised = QuotaAnswers.advertised(quota, charge.tightest, now: now)
-            if headers.isEmpty { headers = advertised } else { headers += advertised }
+            if headers.isEmpty, quota.advertise == .ietf, let tightest = charge.tightest {
+                headers = ExtraHeaders(rateLimit: RateLimitAdvert(quota: quota, tightest: tightest))
+            } else {
+                let advertised = QuotaAnswers.advertised(quota, charge.tightest, now: now)
+                if !advertised.isEmpty { headers = ExtraHeaders(headers.list + advertised) }
+            }
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }

@@ -13,10 +13,14 @@ public final class SessionClock: Sendable {
 
     public var isVirtual: Bool { if case .virtual = setting { true } else { false } }
 
-    public func now() -> Date {
+    public func now() -> Date { now(wall: Date()) }
+
+    /// The session's time when the wall clock reads `wall`: a request reads the wall clock once
+    /// for its journal entry and its quotas.
+    func now(wall: Date) -> Date {
         let shift = Double(offset.load(ordering: .relaxed)) / 1e9
         switch setting {
-        case .system: return Date(timeIntervalSinceNow: shift)
+        case .system: return wall.addingTimeInterval(shift)
         case .virtual(let start): return start.addingTimeInterval(shift)
         }
     }

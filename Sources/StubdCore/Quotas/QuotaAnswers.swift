@@ -21,17 +21,21 @@ enum QuotaAnswers {
     /// `"day";r=7;t=42`, written straight into the string's buffer: interpolation made this header
     /// the largest single cost of a quota'd request.
     static func rateLimitItem(_ t: LimitStatus) -> String {
+        String(unsafeUninitializedCapacity: t.limit.name.utf8.count + 46) { buffer in
+            writeRateLimitItem(t, to: buffer.baseAddress!)
+        }
+    }
+
+    /// `rateLimitItem` into `buffer` (room for the limit's name + 46 bytes); returns the length.
+    static func writeRateLimitItem(_ t: LimitStatus, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
         var name = t.limit.name
         return name.withUTF8 { name in
-            String(unsafeUninitializedCapacity: name.count + 46) { buffer in
-                let base = buffer.baseAddress!
-                var end = base
-                end.pointee = UInt8(ascii: "\""); end += 1
-                end.update(from: name.baseAddress!, count: name.count); end += name.count
-                end = put(";r=", t.remaining, at: end, prefix: UInt8(ascii: "\""))
-                end = put(";t=", t.resetsIn, at: end, prefix: nil)
-                return end - base
-            }
+            var end = buffer
+            end.pointee = UInt8(ascii: "\""); end += 1
+            end.update(from: name.baseAddress!, count: name.count); end += name.count
+            end = put(";r=", t.remaining, at: end, prefix: UInt8(ascii: "\""))
+            end = put(";t=", t.resetsIn, at: end, prefix: nil)
+            return end - buffer
         }
     }
 
