@@ -430,9 +430,15 @@ enum TruncatedBody {
 
 /// True for `/../`, `/./`, a trailing `/..` or `/.`, however they were encoded (MHD has decoded them).
 func hasDotSegment(_ path: String) -> Bool {
+    var path = path
+    // Over the bytes themselves: iterating `utf8` cost ~100 ns per request, more than the whole scan should.
+    return path.withUTF8 { hasDotSegment($0) }
+}
+
+private func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     var dots = 0
     var atSegmentStart = true
-    for byte in path.utf8 {
+    for byte in bytes {
         if byte == UInt8(ascii: "/") {
             if dots == 1 || dots == 2 { return true }
             dots = 0

@@ -25,14 +25,16 @@ public struct RequestHead: Sendable {
 
     /// Most paths are already normal; only those with `//` or a trailing `/` are rebuilt.
     static func normalize(_ path: String) -> String {
-        var previousSlash = false
-        var needsWork = false
-        for byte in path.utf8 {
-            let slash = byte == UInt8(ascii: "/")
-            if slash && previousSlash { needsWork = true; break }
-            previousSlash = slash
+        var bytes = path
+        let needsWork = bytes.withUTF8 { utf8 in
+            var previousSlash = false
+            for byte in utf8 {
+                let slash = byte == UInt8(ascii: "/")
+                if slash && previousSlash { return true }
+                previousSlash = slash
+            }
+            return previousSlash && utf8.count > 1
         }
-        if previousSlash && path.utf8.count > 1 { needsWork = true }
         guard needsWork || path.isEmpty else { return path }
         let segments = PathPattern.split(path)
         return segments.isEmpty ? "/" : "/" + segments.joined(separator: "/")
