@@ -10,6 +10,9 @@
 #   ROUNDS         measured rounds per target         (default: 3)
 #   CONNECTIONS    wrk connections                    (default: 32)
 #   THREADS        wrk threads                        (default: 2)
+#   QUOTA_ROUNDS   rounds of the quota'd/plain pair   (default: 9; the two differ by less than the
+#                  VM's run-to-run noise, so this comparison takes more, shorter rounds)
+#   QUOTA_DURATION wrk duration per quota/plain run   (default: 3s)
 #   QUOTA_PATH     stubd route with a quota           (default: /bench/quota/payload.json)
 #   PLAIN_PATH     same route without a quota         (default: /bench/payload.json)
 #   KEEPALIVE_REQUESTS  sequential requests on one connection (default: 200)
@@ -29,6 +32,8 @@ DURATION=${DURATION:-5s}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-32}
 THREADS=${THREADS:-2}
+QUOTA_ROUNDS=${QUOTA_ROUNDS:-9}
+QUOTA_DURATION=${QUOTA_DURATION:-3s}
 QUOTA_PATH=${QUOTA_PATH:-/bench/quota/payload.json}
 PLAIN_PATH=${PLAIN_PATH:-/bench/payload.json}
 KEEPALIVE_REQUESTS=${KEEPALIVE_REQUESTS:-200}
@@ -328,10 +333,10 @@ run_wrk() {
 }
 
 # measure NAME URL ROUND: one measured wrk run, appended to the arrays RPS_<NAME>, P50_<NAME>, P99_<NAME>
-measure() {
-    local name=$1 url=$2 round=$3 extra=""
+measure() { # measure NAME URL ROUND [ROUNDS DURATION]
+    local name=$1 url=$2 round=$3 rounds=${4:-$ROUNDS} duration=${5:-$DURATION} extra=""
     local -n rps_list=RPS_$name p50_list=P50_$name p99_list=P99_$name
-    run_wrk "$url" "$DURATION" "$(raw_path "wrk-$name-round$round.txt")"
+    run_wrk "$url" "$duration" "$(raw_path "wrk-$name-round$round.txt")"
     rps_list+=("$W_RPS")
     p50_list+=("$W_P50_US")
     p99_list+=("$W_P99_US")
@@ -340,7 +345,7 @@ measure() {
         warn "$name round $round: $W_NON2XX non-2xx/3xx responses (wrk still counts them in req/s)"
     fi
     if ((W_SOCKERR > 0)); then extra+="  socket errors: $W_SOCKERR"; fi
-    printf '  round %d/%d  %-6s %10s req/s   p50 %-10s p99 %s%s\n' "$round" "$ROUNDS" "$name" \
+    printf '  round %d/%d  %-6s %10s req/s   p50 %-10s p99 %s%s\n' "$round" "$rounds" "$name" \
         "$(fmt_int "$W_RPS")" "$(fmt_ms "$W_P50_US")" "$(fmt_ms "$W_P99_US")" "$extra"
 }
 
@@ -421,9 +426,9 @@ else
     if [[ $quota_code != 2* ]]; then warn "GET $QUOTA_PATH answered $quota_code before the run (quota already spent?)"; fi
     say "quota'd vs plain route on stubd, interleaved (quota: $QUOTA_PATH, plain: $PLAIN_PATH)"
     run_wrk "$STUBD_URL$QUOTA_PATH" 1s "$TMP/warmup-quota.txt"
-    for ((r = 1; r <= ROUNDS; r++)); do
-        measure quota "$STUBD_URL$QUOTA_PATH" "$r"
-        measure plain "$STUBD_URL$PLAIN_PATH" "$r"
+    for ((r = 1; r <= QUOTA_ROUNDS; r++)); do
+        measure quota "$STUBD_URL$QUOTA_PATH" "$r" "$QUOTA_ROUNDS" "$QUOTA_DURATION"
+        measure plain "$STUBD_URL$PLAIN_PATH" "$r" "$QUOTA_ROUNDS" "$QUOTA_DURATION"
     done
 fi
 
@@ -499,6 +504,17 @@ done
 m_rps_stubd=$(median "${RPS_stubd[@]}")
 m_rps_nginx=$(median "${RPS_nginx[@]}")
 
+# pair_ratio A B: the median of A[i]/B[i], each pair measured back to back (less exposed to the
+# VM's drift than the ratio of the two medians).
+pair_ratio() {
+    local -n pa=$1 pb=$2
+    local i ratios=()
+    for ((i = 0; i < ${#pa[@]} && i < ${#pb[@]}; i++)); do
+        ratios+=("$(awk -v a="${pa[i]}" -v b="${pb[i]}" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')")
+    done
+    awk -v v="$(median "${ratios[@]}")" 'BEGIN { printf "%.2f", v }'
+}
+
 row() { # row LABEL NAME
     local -n row_rps=RPS_$2 row_p50=P50_$2 row_p99=P99_$2
     local rps p50 p99
@@ -513,7 +529,7 @@ summary() {
     say ""
     say "$(nproc) CPU(s), $(uname -sr), $(nginx -v 2>&1 | sed 's/^nginx version: //'), wrk -t$THREADS -c$CONNECTIONS -d$DURATION --latency, payload $PAYLOAD_BYTES bytes"
     say ""
-    say "| target | req/s (median of $ROUNDS) | p50 | p99 |"
+    say "| target | req/s (median) | p50 | p99 |"
     say "|---|---:|---:|---:|"
     row "stubd  GET $PAYLOAD_PATH" stubd
     row "nginx  same file" nginx
@@ -523,9 +539,9 @@ summary() {
     fi
     say ""
     say "p50/p99: median over the rounds of wrk's --latency percentiles."
-    say "ratio stubd/nginx (median req/s): $(ratio "$m_rps_stubd" "$m_rps_nginx")"
+    say "ratio stubd/nginx: $(ratio "$m_rps_stubd" "$m_rps_nginx") (medians); $(pair_ratio RPS_stubd RPS_nginx) (median of the $ROUNDS per-round ratios)"
     if ((${#RPS_quota[@]})); then
-        say "quota'd / plain route: $(ratio "$(median "${RPS_quota[@]}")" "$(median "${RPS_plain[@]}")")"
+        say "quota'd / plain route: $(ratio "$(median "${RPS_quota[@]}")" "$(median "${RPS_plain[@]}")") (medians); $(pair_ratio RPS_quota RPS_plain) (median of the $QUOTA_ROUNDS per-round ratios; $QUOTA_DURATION runs)"
     else
         say "quota'd / plain route: $QUOTA_NOTE"
     fi
