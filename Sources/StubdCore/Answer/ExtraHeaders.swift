@@ -1,3 +1,5 @@
+import Foundation
+
 /// Headers added to a canned answer for one request: what its quotas advertise.
 ///
 /// The usual case, one quota with IETF headers, is kept as numbers until it is sent: the transport
@@ -26,6 +28,15 @@ public struct ExtraHeaders: Sendable {
         case .list(let list): return list
         case .rateLimit(let advert): return [("RateLimit-Policy", advert.policy), ("RateLimit", advert.value)]
         }
+    }
+
+    /// These headers and what `quota` advertises for a request whose nearest limit is `tightest`.
+    func adding(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> ExtraHeaders {
+        if isEmpty, quota.advertise == .ietf, let tightest {
+            return ExtraHeaders(rateLimit: RateLimitAdvert(quota: quota, tightest: tightest))
+        }
+        let advertised = QuotaAnswers.advertised(quota, tightest, now: now)
+        return advertised.isEmpty ? self : ExtraHeaders(list + advertised)
     }
 
     /// The single-quota IETF form, for a transport that writes the value itself.

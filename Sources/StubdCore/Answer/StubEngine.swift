@@ -35,11 +35,11 @@ enum QuotaNote: Sendable, CustomStringConvertible {
     case used(Notes)
     case exceeded(quota: String, retryAfter: Int)
 
+    /// Kept as the quota and its standing; the strings are made only for a log line.
     struct Item: Sendable {
-        let quota: String
-        let used: Int
-        let limit: Int
-        let policy: String
+        /// Kept alive by the outcome's route, like `RateLimitAdvert.quota`.
+        unowned(unsafe) let quota: QuotaDefinition
+        let status: LimitStatus
     }
 
     /// Usually one quota per route: the first item is kept inline, so no array is allocated for it.
@@ -53,7 +53,11 @@ enum QuotaNote: Sendable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .used(let notes): return notes.items.map { "\($0.quota) \($0.used)/\($0.limit) \($0.policy)" }.joined(separator: ", ")
+        case .used(let notes):
+            return notes.items.map { item in
+                let limit = item.status.limit
+                return "\(item.quota.name) \(limit.count - item.status.remaining)/\(limit.count) \(limit.name)"
+            }.joined(separator: ", ")
         case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
         }
     }
@@ -171,19 +175,12 @@ public final class StubEngine: Sendable {
             let quota = plan.quota
             let now = session.clock.now(wall: wall)
             let charge = (ledgers?[i] ?? session.ledger(for: quota)).charge(key: key, at: now)
-            if let t = charge.tightest {
-                notes.append(QuotaNote.Item(quota: quota.name, used: t.limit.count - t.remaining, limit: t.limit.count, policy: t.limit.name))
-            }
             if !charge.accepted, let verdict = charge.verdict {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
-            if headers.isEmpty, quota.advertise == .ietf, let tightest = charge.tightest {
-                headers = ExtraHeaders(rateLimit: RateLimitAdvert(quota: quota, tightest: tightest))
-            } else {
-                let advertised = QuotaAnswers.advertised(quota, charge.tightest, now: now)
-                if !advertised.isEmpty { headers = ExtraHeaders(headers.list + advertised) }
-            }
+            if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, status: t)) }
+            headers = headers.adding(quota, charge.tightest, now: now)
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }

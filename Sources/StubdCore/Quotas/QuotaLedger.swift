@@ -119,21 +119,28 @@ public final class QuotaLedger: Sendable {
     }
 
     private func settle(_ limits: inout [LimitState], _ t: Double, _ date: Date, _ key: String, _ wholeVerdict: Bool) -> QuotaCharge {
-        var accepted = true
-        for i in quota.limits.indices {
-            refresh(&limits[i], quota.limits[i], t)
-            if Double(quota.limits[i].count) - limits[i].used < 1 { accepted = false }
+        let accepted = quota.limits.withUnsafeBufferPointer { definitions in
+            var accepted = true
+            for i in definitions.indices {
+                refresh(&limits[i], definitions[i], t)
+                if Double(definitions[i].count) - limits[i].used < 1 { accepted = false }
+            }
+            return accepted
         }
         if accepted, !wholeVerdict {
-            var tightest: LimitStatus?
-            for i in quota.limits.indices {
-                limits[i].used += 1
-                if quota.algorithm == .sliding { limits[i].times.append(t) }
-                let s = status(limits[i], quota.limits[i], t)
-                if let best = tightest, (best.remaining, best.resetsIn) <= (s.remaining, s.resetsIn) { continue }
-                tightest = s
+            // Borrowed, not copied per limit: a QuotaLimit copy showed in profiles of this loop.
+            return quota.limits.withUnsafeBufferPointer { definitions in
+                var tightest: LimitStatus?
+                for i in definitions.indices {
+                    limits[i].used += 1
+                    if quota.algorithm == .sliding { limits[i].times.append(t) }
+                    if definitions.count == 1 { return QuotaCharge(accepted: true, tightest: status(limits[i], definitions[i], t), verdict: nil) }
+                    let s = status(limits[i], definitions[i], t)
+                    if let best = tightest, (best.remaining, best.resetsIn) <= (s.remaining, s.resetsIn) { continue }
+                    tightest = s
+                }
+                return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
             }
-            return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
         }
         let violated = accepted ? [] : quota.limits.indices.compactMap { i -> LimitStatus? in
             Double(quota.limits[i].count) - limits[i].used < 1 ? status(limits[i], quota.limits[i], t) : nil
