@@ -20,23 +20,22 @@ final class ConnectionState {
 
     private enum Extra {
         case list([(name: String, value: String)])
-        /// The quota's policy header, and the current `RateLimit` value's length.
-        case rateLimit(RateLimitAdvert, valueLength: Int)
+        /// Which quota's `RateLimit-Policy` it carries, and the current `RateLimit` value's length.
+        case rateLimit(quota: ObjectIdentifier, valueLength: Int)
     }
 
     /// `prepared` with `headers` added, as a response the caller queues but does not destroy.
     func variant(of prepared: PreparedResponse, adding headers: ExtraHeaders) -> OpaquePointer {
         if let variant, base === prepared {
-            switch (extra, headers.rateLimit) {
-            case let (.rateLimit(current, length), advert?) where current.sharesPolicy(with: advert):
-                extra = .rateLimit(advert, valueLength: replaceRateLimit(in: variant, with: advert, currentLength: length))
-                return variant
-            case let (.list(current), nil) where Self.sameNames(current, headers.list):
+            if let advert = headers.rateLimit {
+                if case .rateLimit(let quota, let length) = extra, quota == advert.quotaIdentity {
+                    extra = .rateLimit(quota: quota, valueLength: replaceRateLimit(in: variant, with: advert, currentLength: length))
+                    return variant
+                }
+            } else if case .list(let current) = extra, Self.sameNames(current, headers.list) {
                 replaceValues(in: variant, current, headers.list)
                 extra = .list(headers.list)
                 return variant
-            default:
-                break
             }
         }
         if let variant { MHD_destroy_response(variant) }
@@ -44,7 +43,7 @@ final class ConnectionState {
         let fresh = prepared.variant(adding: list)
         (variant, base) = (fresh, prepared)
         if let advert = headers.rateLimit, let value = list.last?.value {
-            extra = .rateLimit(advert, valueLength: value.utf8.count)
+            extra = .rateLimit(quota: advert.quotaIdentity, valueLength: value.utf8.count)
         } else {
             extra = .list(list)
         }

@@ -69,6 +69,6 @@ public struct RateLimitAdvert: Sendable {
         QuotaAnswers.writeRateLimitItem(tightest, to: buffer)
     }
 
-    /// Whether two adverts come from the same quota, so they share a `RateLimit-Policy`.
-    public func sharesPolicy(with other: RateLimitAdvert) -> Bool { quota === other.quota }
+    /// The quota's identity: adverts of the same quota share a `RateLimit-Policy`.
+    public var quotaIdentity: ObjectIdentifier { ObjectIdentifier(quota) }
 }
