@@ -170,11 +170,17 @@ public final class StubEngine: Sendable {
         var headers = ExtraHeaders.none
         var notes = QuotaNote.Notes()
         let ledgers = session.id.isEmpty && route.defaultLedgers.count == plans.count ? route.defaultLedgers : nil
+        let cells = ledgers != nil && route.defaultCells.count == plans.count ? route.defaultCells : nil
         for (i, plan) in plans.enumerated() {
             guard let key = plan.key(for: request, parameters: parameters, route: route) else { continue }
             let quota = plan.quota
             let now = session.clock.now(wall: wall)
-            let charge = (ledgers?[i] ?? session.ledger(for: quota)).charge(key: key, at: now)
+            let ledger = ledgers?[i] ?? session.ledger(for: quota)
+            let charge = if let cell = cells?[i] ?? nil, key == plan.constantKey {
+                ledger.charge(cell, key: key, at: now)
+            } else {
+                ledger.charge(key: key, at: now)
+            }
             if !charge.accepted, let verdict = charge.verdict {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))

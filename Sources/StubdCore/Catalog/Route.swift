@@ -217,6 +217,8 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
     /// The default session's ledger for each of `quotaPlans`, hung here like `defaultCounter`
     /// so a request finds it without a lookup (see `SessionState.adopt`).
     var defaultLedgers: [QuotaLedger] = []
+    /// For plans whose key is the same on every request: that key's cell in `defaultLedgers`.
+    var defaultCells: [KeyCell?] = []
 
     public init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {

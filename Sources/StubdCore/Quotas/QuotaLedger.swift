@@ -48,36 +48,47 @@ struct QuotaCharge {
     let verdict: QuotaVerdict?
 }
 
-/// Counts requests per quota and key, exactly under any concurrency: each quota has one lock
+/// One key's limits under one quota, with their own lock. A route whose quota key is fixed (global,
+/// or a literal path segment) keeps its cell and charges it directly: no table, no second lock.
+final class KeyCell: Sendable {
+    fileprivate struct State {
+        var limits: [LimitState]
+        /// Whether anything counted here since the last reset (the admin API lists only these).
+        var touched = false
+    }
+    fileprivate let state: Mutex<State>
+
+    fileprivate init(limitCount: Int) {
+        state = Mutex(State(limits: Array(repeating: LimitState(), count: limitCount)))
+    }
+}
+
+/// Counts requests per quota and key, exactly under any concurrency: each key's cell has one lock
 /// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
 public final class QuotaLedger: Sendable {
     public let quota: QuotaDefinition
-    private let states = Mutex<KeyTable>(KeyTable())
+    private let cells = Mutex<CellTable>(CellTable())
     private let isUTC: Bool
     /// The zone's offset for the hour last asked about, packed as `hour << 32 | offset + 2^31`:
     /// asking the zone database is slow, and offsets only change on hour boundaries.
     private let zoneOffset = Atomic<Int>(Int.min)
 
-    /// Every key's limits. Requests mostly repeat the key before them (one API key, or `global`),
-    /// so the last key's slot is remembered and the hash lookup skipped.
-    private struct KeyTable {
-        var slots: [String: Int] = [:]
-        var limits: [[LimitState]] = []
+    /// Every key's cell. Cells are never removed (a reset empties them in place), so a route may
+    /// keep one. Requests mostly repeat the key before them, so the last one skips the hash lookup.
+    private struct CellTable {
+        var byKey: [String: KeyCell] = [:]
         var lastKey: String?
-        var lastSlot = 0
+        var last: KeyCell?
+    }
 
-        mutating func slot(_ key: String, limitCount: Int) -> Int {
-            if lastKey == key { return lastSlot }
-            let slot: Int
-            if let known = slots[key] {
-                slot = known
-            } else {
-                slot = limits.count
-                slots[key] = slot
-                limits.append(Array(repeating: LimitState(), count: limitCount))
-            }
-            (lastKey, lastSlot) = (key, slot)
-            return slot
+    /// The cell of `key`, created empty if need be.
+    func cell(for key: String) -> KeyCell {
+        cells.withLock { table in
+            if let last = table.last, table.lastKey == key { return last }
+            let cell = table.byKey[key] ?? KeyCell(limitCount: quota.limits.count)
+            table.byKey[key] = cell
+            (table.lastKey, table.last) = (key, cell)
+            return cell
         }
     }
 
@@ -99,22 +110,26 @@ public final class QuotaLedger: Sendable {
     /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
     /// The whole verdict, every limit's standing included: for the admin API and tests.
     func consume(key: String, at date: Date) -> QuotaVerdict {
-        let charge = settle(key: key, at: date, wholeVerdict: true)
-        return charge.verdict!
+        settle(cell(for: key), key: key, at: date, wholeVerdict: true).verdict!
     }
 
     /// `consume` for the request path: an accepted request learns only the limit nearest to
     /// running out (what the headers show), so nothing is allocated for the others.
     func charge(key: String, at date: Date) -> QuotaCharge {
-        settle(key: key, at: date, wholeVerdict: false)
+        settle(cell(for: key), key: key, at: date, wholeVerdict: false)
     }
 
-    private func settle(key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge {
+    /// `charge` on a cell the caller kept (see `KeyCell`).
+    func charge(_ cell: KeyCell, key: String, at date: Date) -> QuotaCharge {
+        settle(cell, key: key, at: date, wholeVerdict: false)
+    }
+
+    private func settle(_ cell: KeyCell, key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge {
         let t = date.timeIntervalSince1970
-        return states.withLock { table in
-            let slot = table.slot(key, limitCount: quota.limits.count)
+        return cell.state.withLock { state in
+            state.touched = true
             // Mutated in place: a copy out and back in would allocate per request.
-            return settle(&table.limits[slot], t, date, key, wholeVerdict)
+            return settle(&state.limits, t, date, key, wholeVerdict)
         }
     }
 
@@ -160,10 +175,12 @@ public final class QuotaLedger: Sendable {
     /// The current standing of every key, for the admin API.
     func snapshot(at date: Date) -> [(key: String, statuses: [LimitStatus])] {
         let t = date.timeIntervalSince1970
-        return states.withLock { table in
-            table.slots.sorted { $0.key < $1.key }.map { key, slot in
-                for i in quota.limits.indices { refresh(&table.limits[slot][i], quota.limits[i], t) }
-                return (key, quota.limits.indices.map { status(table.limits[slot][$0], quota.limits[$0], t) })
+        let all = cells.withLock { $0.byKey.sorted { $0.key < $1.key } }
+        return all.compactMap { key, cell in
+            cell.state.withLock { state in
+                guard state.touched else { return nil }
+                for i in quota.limits.indices { refresh(&state.limits[i], quota.limits[i], t) }
+                return (key, quota.limits.indices.map { status(state.limits[$0], quota.limits[$0], t) })
             }
         }
     }
@@ -174,22 +191,26 @@ public final class QuotaLedger: Sendable {
         let t = date.timeIntervalSince1970
         let unknown = used.keys.filter { name in !quota.limits.contains { $0.name == name } }
         guard unknown.isEmpty else { return unknown.sorted() }
-        states.withLock { table in
-            let slot = table.slot(key, limitCount: quota.limits.count)
+        cell(for: key).state.withLock { state in
+            state.touched = true
             for i in quota.limits.indices {
-                refresh(&table.limits[slot][i], quota.limits[i], t)
+                refresh(&state.limits[i], quota.limits[i], t)
                 guard let n = used[quota.limits[i].name] else { continue }
-                table.limits[slot][i].used = Double(max(0, n))
+                state.limits[i].used = Double(max(0, n))
                 if quota.algorithm == .sliding {
-                    table.limits[slot][i].times = Array(repeating: t, count: max(0, n))
-                    table.limits[slot][i].head = 0
+                    state.limits[i].times = Array(repeating: t, count: max(0, n))
+                    state.limits[i].head = 0
                 }
             }
         }
         return []
     }
 
-    func reset() { states.withLock { $0 = KeyTable() } }
+    /// Every key back to empty, in place: routes keep their cells.
+    func reset() {
+        let all = cells.withLock { Array($0.byKey.values) }
+        for cell in all { cell.state.withLock { $0 = KeyCell.State(limits: Array(repeating: LimitState(), count: quota.limits.count)) } }
+    }
 
     // MARK: Windows
 

@@ -43,6 +43,12 @@ struct QuotaPlan: Sendable {
         }
     }
 
+    /// The key when it is the same for every request the plan covers.
+    var constantKey: String? {
+        if case .constant(let value) = key { return value }
+        return nil
+    }
+
     /// The key this request is counted under, or nil when no selector of the quota applies to it.
     func key(for request: RequestHead, parameters: [String: String], route: Route) -> String? {
         if case .perRequest = key { return matchedKey(request, parameters, route) }

@@ -51,7 +51,10 @@ public final class SessionState: Sendable {
                 if let existing = table[route.key] { route.defaultCounter = existing } else { table[route.key] = route.defaultCounter }
             }
         }
-        for route in routes { route.defaultLedgers = route.quotaPlans.map { ledger(for: $0.quota) } }
+        for route in routes {
+            route.defaultLedgers = route.quotaPlans.map { ledger(for: $0.quota) }
+            route.defaultCells = zip(route.quotaPlans, route.defaultLedgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
+        }
     }
 
     func recordHit(_ route: Route, _ request: RequestHead) {
