@@ -28,22 +28,6 @@ do {
     let quotaRequest = RequestHead(method: "GET", path: "/bench/quota/payload.json", headers: [("Host", "127.0.0.1:8080")])
     let quotaNanoseconds = nanosecondsPerRequest(quotaRequest)
     print(String(format: "core: the same file behind a quota with IETF headers: median %.0f ns per request", quotaNanoseconds))
-
-    /// Two threads at once, as stubd's two workers run: what sharing a route's counters (and, on the
-    /// quota'd route, one quota's state) between cores costs. Nanoseconds per request per thread.
-    func twoThreadNanoseconds(_ request: RequestHead) -> Double {
-        median((0..<5).map { _ in
-            let n = 200_000
-            let start = DispatchTime.now().uptimeNanoseconds
-            DispatchQueue.concurrentPerform(iterations: 2) { _ in
-                for _ in 0..<n { _ = engine.respond(to: request, in: session) }
-            }
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n)
-        })
-    }
-    let plainTwo = twoThreadNanoseconds(request)
-    let quotaTwo = twoThreadNanoseconds(quotaRequest)
-    print(String(format: "core, two threads at once: plain median %.0f ns, quota'd %.0f ns per request per thread", plainTwo, quotaTwo))
 }
 
 // STUBD_BENCH_CORE_ONLY=1: just the loops above, for profiling them.
