@@ -87,7 +87,7 @@ import Testing
         for _ in 0..<7 { _ = ledger.charge(key: "k", at: start) }
         let charge = ledger.charge(key: "k", at: start)
         #expect(charge.accepted && charge.verdict == nil)
-        let headers = QuotaAnswers.ietf(weather, charge.tightest)
+        let headers = QuotaAnswers.ietf(weather, charge.tightest.map { LimitStatus($0, of: weather) })
         #expect(headers.first { $0.name == "RateLimit-Policy" }?.value == #""minute";q=10;w=60, "day";q=500;w=86400"#)
         #expect(headers.first { $0.name == "RateLimit" }?.value == #""minute";r=2;t=40"#)
     }

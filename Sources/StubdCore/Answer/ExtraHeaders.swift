@@ -31,11 +31,11 @@ public struct ExtraHeaders: Sendable {
     }
 
     /// These headers and what `quota` advertises for a request whose nearest limit is `tightest`.
-    func adding(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> ExtraHeaders {
+    func adding(_ quota: QuotaDefinition, _ tightest: Standing?, now: Date) -> ExtraHeaders {
         if isEmpty, quota.advertise == .ietf, let tightest {
             return ExtraHeaders(rateLimit: RateLimitAdvert(quota: quota, tightest: tightest))
         }
-        let advertised = QuotaAnswers.advertised(quota, tightest, now: now)
+        let advertised = QuotaAnswers.advertised(quota, tightest.map { LimitStatus($0, of: quota) }, now: now)
         return advertised.isEmpty ? self : ExtraHeaders(list + advertised)
     }
 
@@ -52,21 +52,22 @@ public struct RateLimitAdvert: Sendable {
     /// Kept alive by the outcome's route, whose quota plans hold it; not retained here because
     /// every worker would write to the same reference count on every request.
     unowned(unsafe) let quota: QuotaDefinition
-    let tightest: LimitStatus
+    let tightest: Standing
 
     /// `"minute";q=10;w=60, "day";q=500;w=86400`
     public var policy: String { quota.ietfPolicy }
 
     /// `"minute";r=7;t=42`
-    public var value: String { QuotaAnswers.rateLimitItem(tightest) }
+    public var value: String { QuotaAnswers.rateLimitItem(LimitStatus(tightest, of: quota)) }
 
     /// Bytes `writeValue` may need.
-    public var maxValueLength: Int { tightest.limit.name.utf8.count + 46 }
+    public var maxValueLength: Int { quota.limits[tightest.index].name.utf8.count + 46 }
 
     /// Writes the `RateLimit` value (no terminating zero) at `buffer`, which has room for
     /// `maxValueLength` bytes; returns its length.
     public func writeValue(to buffer: UnsafeMutablePointer<UInt8>) -> Int {
-        QuotaAnswers.writeRateLimitItem(tightest, to: buffer)
+        QuotaAnswers.writeRateLimitItem(name: quota.limits[tightest.index].name, remaining: tightest.remaining,
+                                        resetsIn: tightest.resetsIn, to: buffer)
     }
 
     /// The quota's identity: adverts of the same quota share a `RateLimit-Policy`.

@@ -39,7 +39,7 @@ enum QuotaNote: Sendable, CustomStringConvertible {
     struct Item: Sendable {
         /// Kept alive by the outcome's route, like `RateLimitAdvert.quota`.
         unowned(unsafe) let quota: QuotaDefinition
-        let status: LimitStatus
+        let standing: Standing
     }
 
     /// Usually one quota per route: the first item is kept inline, so no array is allocated for it.
@@ -55,8 +55,8 @@ enum QuotaNote: Sendable, CustomStringConvertible {
         switch self {
         case .used(let notes):
             return notes.items.map { item in
-                let limit = item.status.limit
-                return "\(item.quota.name) \(limit.count - item.status.remaining)/\(limit.count) \(limit.name)"
+                let limit = item.quota.limits[item.standing.index]
+                return "\(item.quota.name) \(limit.count - item.standing.remaining)/\(limit.count) \(limit.name)"
             }.joined(separator: ", ")
         case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
         }
@@ -185,7 +185,7 @@ public final class StubEngine: Sendable {
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
-            if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, status: t)) }
+            if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, standing: t)) }
             headers = headers.adding(quota, charge.tightest, now: now)
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))

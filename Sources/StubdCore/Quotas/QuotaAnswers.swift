@@ -22,19 +22,19 @@ enum QuotaAnswers {
     /// the largest single cost of a quota'd request.
     static func rateLimitItem(_ t: LimitStatus) -> String {
         String(unsafeUninitializedCapacity: t.limit.name.utf8.count + 46) { buffer in
-            writeRateLimitItem(t, to: buffer.baseAddress!)
+            writeRateLimitItem(name: t.limit.name, remaining: t.remaining, resetsIn: t.resetsIn, to: buffer.baseAddress!)
         }
     }
 
-    /// `rateLimitItem` into `buffer` (room for the limit's name + 46 bytes); returns the length.
-    static func writeRateLimitItem(_ t: LimitStatus, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
-        var name = t.limit.name
+    /// `rateLimitItem` into `buffer` (room for the name + 46 bytes); returns the length.
+    static func writeRateLimitItem(name: String, remaining: Int, resetsIn: Int, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var name = name
         return name.withUTF8 { name in
             var end = buffer
             end.pointee = UInt8(ascii: "\""); end += 1
             end.update(from: name.baseAddress!, count: name.count); end += name.count
-            end = put(";r=", t.remaining, at: end, prefix: UInt8(ascii: "\""))
-            end = put(";t=", t.resetsIn, at: end, prefix: nil)
+            end = put(";r=", remaining, at: end, prefix: UInt8(ascii: "\""))
+            end = put(";t=", resetsIn, at: end, prefix: nil)
             return end - buffer
         }
     }

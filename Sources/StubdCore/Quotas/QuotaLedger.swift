@@ -44,8 +44,24 @@ public struct QuotaVerdict: Sendable {
 /// whole verdict when the request was rejected (its answer names every violated limit).
 struct QuotaCharge {
     let accepted: Bool
-    let tightest: LimitStatus?
+    /// For an accepted request.
+    let tightest: Standing?
     let verdict: QuotaVerdict?
+}
+
+/// A `LimitStatus` by the limit's position in its quota: plain numbers, so passing it around the
+/// request path copies no strings.
+struct Standing: Sendable {
+    let index: Int
+    let remaining: Int
+    let resetsIn: Int
+    let used: Int
+}
+
+extension LimitStatus {
+    init(_ standing: Standing, of quota: QuotaDefinition) {
+        self.init(limit: quota.limits[standing.index], remaining: standing.remaining, resetsIn: standing.resetsIn, used: standing.used)
+    }
 }
 
 /// One key's limits under one quota, with their own lock. A route whose quota key is fixed (global,
@@ -145,12 +161,11 @@ public final class QuotaLedger: Sendable {
         if accepted, !wholeVerdict {
             // Borrowed, not copied per limit: a QuotaLimit copy showed in profiles of this loop.
             return quota.limits.withUnsafeBufferPointer { definitions in
-                var tightest: LimitStatus?
+                var tightest: Standing?
                 for i in definitions.indices {
                     limits[i].used += 1
                     if quota.algorithm == .sliding { limits[i].times.append(t) }
-                    if definitions.count == 1 { return QuotaCharge(accepted: true, tightest: status(limits[i], definitions[i], t), verdict: nil) }
-                    let s = status(limits[i], definitions[i], t)
+                    let s = standing(limits[i], definitions[i], index: i, t)
                     if let best = tightest, (best.remaining, best.resetsIn) <= (s.remaining, s.resetsIn) { continue }
                     tightest = s
                 }
@@ -169,7 +184,7 @@ public final class QuotaLedger: Sendable {
         let statuses = quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
         let verdict = QuotaVerdict(quota: quota, key: key, accepted: accepted, statuses: statuses, violated: violated,
                                    retryAfter: max(1, violated.map(\.resetsIn).max() ?? 1), now: date)
-        return QuotaCharge(accepted: accepted, tightest: verdict.tightest, verdict: verdict)
+        return QuotaCharge(accepted: accepted, tightest: nil, verdict: verdict)
     }
 
     /// The current standing of every key, for the admin API.
@@ -233,6 +248,11 @@ public final class QuotaLedger: Sendable {
     }
 
     private func status(_ s: LimitState, _ limit: QuotaLimit, _ t: Double) -> LimitStatus {
+        let standing = standing(s, limit, index: 0, t)
+        return LimitStatus(limit: limit, remaining: standing.remaining, resetsIn: standing.resetsIn, used: standing.used)
+    }
+
+    private func standing(_ s: LimitState, _ limit: QuotaLimit, index: Int, _ t: Double) -> Standing {
         let remaining = max(0, Int((Double(limit.count) - s.used).rounded(.down)))
         let resetsIn: Double
         switch quota.algorithm {
@@ -247,7 +267,7 @@ public final class QuotaLedger: Sendable {
             let rate = Double(limit.count) / Double(limit.windowSeconds)
             resetsIn = remaining > 0 ? s.used / rate : (1 - (Double(limit.count) - s.used)) / rate
         }
-        return LimitStatus(limit: limit, remaining: remaining, resetsIn: max(0, Int(resetsIn.rounded(.up))), used: Int(s.used.rounded(.up)))
+        return Standing(index: index, remaining: remaining, resetsIn: max(0, Int(resetsIn.rounded(.up))), used: Int(s.used.rounded(.up)))
     }
 
     /// Calendar-aligned window starts in the quota's time zone: :00 of the minute, midnight, the 1st.
