@@ -80,9 +80,7 @@ import Testing
             case .constant(let value): return "constant \(value)"
             case .routeParameter(let name): return "parameter \(name)"
             case .segment(let index): return "segment \(index)"
-            case .query(let name): return "query \(name)"
-            case .header(let name): return "header \(name)"
-            case .ip: return "ip"
+            case .fromRequest: return "from the request"
             case .perRequest: return "per request"
             }
         }
@@ -90,7 +88,7 @@ import Testing
         #expect(try shape("by-key", "/api/DEMO/status.json") == "constant DEMO")
         // The convention route answers Oakland and Oakland.json: the whole segment is the key.
         #expect(try shape("by-city", "/api/K1/conditions/q/CA/Oakland.json") == "segment 5")
-        #expect(try shape("by-appid", "/api/K1/conditions/q/CA/Oakland.json") == "query appid")
+        #expect(try shape("by-appid", "/api/K1/conditions/q/CA/Oakland.json") == "from the request")
         #expect(try shape("named", "/any/1") == "parameter id")
         #expect(try shape("versioned", "/v2/items.json") == "per request")
         #expect(try shape("deep-item", "/deep/box") == "per request")

@@ -56,15 +56,8 @@ final class ConnectionState {
             let value = buffer.baseAddress!
             let length = advert.writeValue(to: value)
             value[length] = 0
-            value.withMemoryRebound(to: CChar.self, capacity: length + 1) { new in
-                guard let stored = MHD_get_response_header(response, "RateLimit") else { return }
-                if length == currentLength {
-                    UnsafeMutablePointer(mutating: stored).update(from: new, count: length)
-                } else {
-                    // Deleting frees `stored`, which the call reads first to find the header.
-                    MHD_del_response_header(response, "RateLimit", stored)
-                    MHD_add_response_header(response, "RateLimit", new)
-                }
+            value.withMemoryRebound(to: CChar.self, capacity: length + 1) {
+                Self.setValue(in: response, name: "RateLimit", to: $0, length: length, currentLength: currentLength)
             }
             return length
         }
@@ -74,14 +67,25 @@ final class ConnectionState {
                                _ new: [(name: String, value: String)]) {
         for i in new.indices where new[i].value != current[i].value {
             new[i].name.withCString { name in
-                var value = new[i].value
-                if !value.isEmpty, value.utf8.count == current[i].value.utf8.count, let stored = MHD_get_response_header(response, name) {
-                    value.withUTF8 { UnsafeMutableRawPointer(mutating: stored).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                } else {
-                    _ = current[i].value.withCString { MHD_del_response_header(response, name, $0) }
-                    _ = value.withCString { MHD_add_response_header(response, name, $0) }
+                new[i].value.withCString { value in
+                    Self.setValue(in: response, name: name, to: value, length: new[i].value.utf8.count,
+                                  currentLength: current[i].value.utf8.count)
                 }
             }
+        }
+    }
+
+    /// Replaces header `name`'s value (`length` bytes, zero-terminated): in place when the length
+    /// is the same, else by deleting and adding the header.
+    private static func setValue(in response: OpaquePointer, name: UnsafePointer<CChar>, to value: UnsafePointer<CChar>,
+                                 length: Int, currentLength: Int) {
+        guard let stored = MHD_get_response_header(response, name) else { return }
+        if length == currentLength {
+            UnsafeMutablePointer(mutating: stored).update(from: value, count: length)
+        } else {
+            // Deleting frees `stored`, which the call reads first to find the header.
+            MHD_del_response_header(response, name, stored)
+            MHD_add_response_header(response, name, value)
         }
     }
 

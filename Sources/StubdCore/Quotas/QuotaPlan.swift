@@ -18,9 +18,8 @@ struct QuotaPlan: Sendable {
         case routeParameter(String)
         /// The request path's n-th segment, whole.
         case segment(Int)
-        case query(String)
-        case header(String)
-        case ip
+        /// A query item, a header or the client's address, as the quota's `key` says.
+        case fromRequest
         /// Whether and how the selector applies depends on the request: match it each time.
         case perRequest
     }
@@ -36,9 +35,7 @@ struct QuotaPlan: Sendable {
         method = first.routeName == nil ? first.method : .any
         switch quota.key {
         case .global: key = .constant("")
-        case .ip: key = .ip
-        case .query(let name): key = .query(name)
-        case .header(let name): key = .header(name)
+        case .ip, .query, .header: key = .fromRequest
         case .path(let name): key = captures[name] ?? .routeParameter(name)
         }
     }
@@ -57,9 +54,7 @@ struct QuotaPlan: Sendable {
         case .constant(let value): return value
         case .routeParameter(let name): return parameters[name] ?? ""
         case .segment(let index): return PathPattern.segment(index, of: request.normalizedPath).map(String.init) ?? ""
-        case .query(let name): return (request.queryValue(name) ?? nil) ?? ""
-        case .header(let name): return request.header(name) ?? ""
-        case .ip: return request.clientAddress
+        case .fromRequest: return keyValue(request, captured: [:], parameters)
         case .perRequest: return matchedKey(request, parameters, route)
         }
     }
@@ -70,6 +65,11 @@ struct QuotaPlan: Sendable {
         guard let captured = quota.selectors.lazy.compactMap({ $0.applies(to: request, segments: segments, route: route) }).first else {
             return nil
         }
+        return keyValue(request, captured: captured, parameters)
+    }
+
+    /// The quota's key for a request its selector applies to, given what the selector captured.
+    private func keyValue(_ request: RequestHead, captured: [String: String], _ parameters: [String: String]) -> String {
         switch quota.key {
         case .global: return ""
         case .ip: return request.clientAddress
