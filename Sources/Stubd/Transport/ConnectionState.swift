@@ -42,7 +42,7 @@ final class ConnectionState {
         let list = headers.list
         let fresh = prepared.variant(adding: list)
         (variant, base) = (fresh, prepared)
-        if let advert = headers.rateLimit, let value = list.last?.value {
+        if let advert = headers.rateLimit, let value = list.first(where: { $0.name == "RateLimit" })?.value {
             extra = .rateLimit(quota: advert.quotaIdentity, valueLength: value.utf8.count)
         } else {
             extra = .list(list)

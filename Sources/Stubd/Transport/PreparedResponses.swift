@@ -10,7 +10,7 @@ final class PreparedResponse: @unchecked Sendable {
     let response: OpaquePointer
     let body: UnsafeMutableRawPointer
     let length: Int
-    /// The canned headers as C strings, converted once: every variant adds them again.
+    /// The canned headers as C strings, converted once: the shared response and every variant add them.
     private let cHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
 
     init(_ canned: CannedResponse) {
@@ -22,7 +22,7 @@ final class PreparedResponse: @unchecked Sendable {
         self.body = body
         cHeaders = canned.headers.map { (strdup($0.name)!, strdup($0.value)!) }
         response = MHD_create_response_from_buffer(length, body, .RESPMEM_PERSISTENT)!
-        for header in canned.headers { MHD_add_response_header(response, header.name, header.value) }
+        for header in cHeaders { MHD_add_response_header(response, header.name, header.value) }
     }
 
     /// The same body with per-request headers (rate limits), sharing the buffer; the caller destroys it after queueing.

@@ -61,7 +61,7 @@ public struct RateLimitAdvert: Sendable {
     public var value: String { QuotaAnswers.rateLimitItem(LimitStatus(tightest, of: quota)) }
 
     /// Bytes `writeValue` may need.
-    public var maxValueLength: Int { quota.limits[tightest.index].name.utf8.count + 46 }
+    public var maxValueLength: Int { QuotaAnswers.rateLimitItemCapacity(name: quota.limits[tightest.index].name) }
 
     /// Writes the `RateLimit` value (no terminating zero) at `buffer`, which has room for
     /// `maxValueLength` bytes; returns its length.

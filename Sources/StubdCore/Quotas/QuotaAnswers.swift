@@ -21,12 +21,15 @@ enum QuotaAnswers {
     /// `"day";r=7;t=42`, written straight into the string's buffer: interpolation made this header
     /// the largest single cost of a quota'd request.
     static func rateLimitItem(_ t: LimitStatus) -> String {
-        String(unsafeUninitializedCapacity: t.limit.name.utf8.count + 46) { buffer in
+        String(unsafeUninitializedCapacity: rateLimitItemCapacity(name: t.limit.name)) { buffer in
             writeRateLimitItem(name: t.limit.name, remaining: t.remaining, resetsIn: t.resetsIn, to: buffer.baseAddress!)
         }
     }
 
-    /// `rateLimitItem` into `buffer` (room for the name + 46 bytes); returns the length.
+    /// The most bytes `writeRateLimitItem` writes for a policy `name`: quotes, labels, two 20-digit numbers.
+    static func rateLimitItemCapacity(name: String) -> Int { name.utf8.count + 46 }
+
+    /// `rateLimitItem` into `buffer` (room for `rateLimitItemCapacity` bytes); returns the length.
     static func writeRateLimitItem(name: String, remaining: Int, resetsIn: Int, to buffer: UnsafeMutablePointer<UInt8>) -> Int {
         var name = name
         return name.withUTF8 { name in
