@@ -92,6 +92,38 @@ import Testing
         #expect(headers.first { $0.name == "RateLimit" }?.value == #""minute";r=2;t=40"#)
     }
 
+    /// `charge` settles fixed windows on plain numbers (`chargeFixed`); `consume` takes the general
+    /// path. Driven through the same times, across minutes, hours, midnights and a change of daylight
+    /// saving time, both must agree on every request.
+    @Test(arguments: ["UTC", "America/New_York", "Asia/Kolkata"])
+    func theFixedWindowShortcutAgreesWithTheGeneralPath(zone: String) throws {
+        let definition = QuotaDefinition(name: "weather", selectors: [], key: .global,
+                                         limits: ["4/minute", "9/hour", "30/day", "3/15minutes"].compactMap(QuotaLimit.init),
+                                         algorithm: .fixed, exceeded: .profile(.ietf), advertise: .ietf,
+                                         timeZone: try #require(TimeZone(identifier: zone)), source: "test")
+        let (shortcut, general) = (QuotaLedger(quota: definition), QuotaLedger(quota: definition))
+        // 2016-11-06T03:58:00Z, two hours before New York leaves daylight saving time.
+        var t = 1_478_404_680.0
+        var generator = SplitMix(seed: 7)
+        var accepted = 0
+        for step in 0..<3000 {
+            let date = Date(timeIntervalSince1970: t)
+            let charge = shortcut.charge(key: "k", at: date)
+            let verdict = general.consume(key: "k", at: date)
+            try #require(charge.accepted == verdict.accepted, "step \(step) at \(date)")
+            if charge.accepted {
+                accepted += 1
+                let expected = try #require(verdict.tightest)
+                let got = LimitStatus(try #require(charge.tightest), of: definition)
+                try #require((got.limit, got.remaining, got.resetsIn, got.used) == (expected.limit, expected.remaining, expected.resetsIn, expected.used),
+                             "step \(step) at \(date)")
+            }
+            // Mostly bursts within a second, sometimes jumps of minutes or hours.
+            t += [0, 0.25, 1.5, 17, 61, 400, 3599, 3601][Int(generator.next() % 8)]
+        }
+        #expect(accepted > 300 && accepted < 2900, "the sequence should hit and leave the limits: \(accepted) accepted")
+    }
+
     @Test func profilesMimicTheirAPIs() throws {
         for (profile, status) in [(QuotaProfile.ietf, 429), (.openweathermap, 429), (.github, 403), (.wunderground, 200)] {
             let ledger = QuotaLedger(quota: quota(["1/minute"], profile: profile))
@@ -118,6 +150,40 @@ import Testing
 }
 
 @Suite struct EngineTests {
+    /// The default session charges a route's only fixed-key quota through `SoleQuota`; a named session
+    /// takes the general loop. The same calls at the same times must get the same answers.
+    @Test func theSoleQuotaShortcutAnswersAsTheGeneralPathDoes() throws {
+        let stubs = try TempStubs([
+            "weather/now.json": "{}",
+            "stubd.yml": """
+            quotas:
+              - { name: weather, routes: ["GET /weather/**"], limits: ["3/minute", "7/hour"] }
+            clock: { virtual: "2016-10-11T14:59:50Z" }
+            """,
+        ])
+        let engine = StubEngine(catalog: try stubs.load())
+        let route = try #require(engine.catalog.route("GET", "/weather/now.json"))
+        #expect(route.defaultSoleQuota != nil, "the shortcut is not taken, so this test compares nothing")
+        let (shortcut, general) = (engine.defaultSession, engine.session("named"))
+        func answer(_ session: SessionState) -> (status: Int, headers: [String]) {
+            let outcome = engine.respond(to: RequestHead(method: "GET", path: "/weather/now.json"), in: session)
+            switch outcome.answer {
+            case .canned(_, let extra): return (outcome.status, extra.list.map { "\($0.name): \($0.value)" })
+            case .generated(let g): return (outcome.status, g.headers.map { "\($0.name): \($0.value)" } + [String(decoding: g.body, as: UTF8.self)])
+            }
+        }
+        var statuses: [Int] = []
+        for step in [0, 0, 0, 0, 5, 6, 0, 30, 0, 0, 0, 0, 61, 0, 0, 3600, 0] as [Double] {
+            shortcut.clock.advance(by: step)
+            general.clock.advance(by: step)
+            let (a, b) = (answer(shortcut), answer(general))
+            #expect(a.status == b.status && a.headers == b.headers, "after \(step) s: \(a) against \(b)")
+            statuses.append(a.status)
+        }
+        #expect(statuses.filter { $0 == 429 }.count >= 4, "the calls should run into both limits: \(statuses)")
+        #expect(shortcut.hits(for: "GET /weather/now.json") == statuses.count)
+    }
+
     @Test func sequencesServeInOrderAndRepeatTheLast() throws {
         let stubs = try TempStubs(["stubd.yml": """
             routes:
@@ -207,5 +273,18 @@ import Testing
         #expect(s.hits(for: "limited") == 500)
         #expect(s.hits(for: "after") == 1100)
         #expect(s.journal.recent(limit: 0).total == 1600)
+    }
+}
+
+/// A small seeded generator, so a failing sequence can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

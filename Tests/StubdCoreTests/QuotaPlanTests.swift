@@ -93,6 +93,36 @@ import Testing
         #expect(try shape("versioned", "/v2/items.json") == "per request")
         #expect(try shape("deep-item", "/deep/box") == "per request")
     }
+
+    /// `SoleQuota` skips the per-plan checks, so it may only stand for a route with one quota whose
+    /// key is fixed and whose method covers all the route answers. (A selector naming a convention
+    /// route's file, `GET /g.json`, is matched per request: the route also answers `/g`.)
+    @Test func onlyAFixedKeyUnderTheRoutesOwnMethodsIsChargedDirectly() throws {
+        let catalog = try TempStubs([
+            "g/x.json": "{}", "two/x.json": "{}", "q/x.json": "{}", "api/DEMO/x.json": "{}",
+            "stubd.yml": """
+            routes:
+              - { name: anything, request: { method: ANY, path: "/any/{id}" }, response: { status: 200 } }
+            quotas:
+              - { name: global, routes: ["GET /g/**", "GET /two/**"], limits: ["5/minute"] }
+              - { name: also, routes: ["GET /two/**"], limits: ["5/minute"] }
+              - { name: by-appid, routes: ["GET /q/**"], key: { query: appid }, limits: ["5/minute"] }
+              - { name: literal, routes: ["GET /api/{key}/**"], key: { path: key }, limits: ["5/minute"] }
+              - { name: get-only, routes: ["GET /any/**"], limits: ["5/minute"] }
+            """,
+        ]).load()
+        _ = StubEngine(catalog: catalog)
+        func sole(_ path: String) throws -> String? {
+            let route = try #require(catalog.route("GET", path))
+            return route.defaultSoleQuota.map { "\($0.quota.name) \($0.key)" }
+        }
+        #expect(try sole("/g/x.json") == "global ")
+        #expect(try sole("/api/DEMO/x.json") == "literal DEMO")
+        #expect(try sole("/two/x.json") == nil)
+        #expect(try sole("/q/x.json") == nil)
+        // A POST to the ANY route is not the GET quota's to count.
+        #expect(try sole("/any/1") == nil)
+    }
 }
 
 @Suite struct PathSegmentTests {

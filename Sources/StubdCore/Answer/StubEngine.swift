@@ -46,6 +46,8 @@ enum QuotaNote: Sendable, CustomStringConvertible {
     struct Notes: Sendable {
         private var first: Item?
         private var more: [Item] = []
+        init() {}
+        init(_ item: Item) { first = item }
         var isEmpty: Bool { first == nil }
         var items: [Item] { first.map { [$0] + more } ?? [] }
         mutating func append(_ item: Item) { if first == nil { first = item } else { more.append(item) } }
@@ -164,6 +166,9 @@ public final class StubEngine: Sendable {
                         _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, request)
+        if let sole = route.defaultSoleQuota, session.id.isEmpty {
+            return answer(route, response, sole, now: session.clock.now(wall: wall))
+        }
         let plans = route.quotaPlans
         guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
 
@@ -189,6 +194,18 @@ public final class StubEngine: Sendable {
             headers = headers.adding(quota, charge.tightest, now: now)
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
+    }
+
+    /// `answer` for a route whose only quota has a fixed key, in the default session (see `SoleQuota`).
+    private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome {
+        let charge = sole.ledger.charge(sole.cell, key: sole.key, at: now)
+        if !charge.accepted, let verdict = charge.verdict {
+            return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
+                           quota: .exceeded(quota: sole.quota.name, retryAfter: verdict.retryAfter))
+        }
+        guard let tightest = charge.tightest else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
+        return Outcome(answer: .canned(response, extraHeaders: ExtraHeaders.none.adding(sole.quota, tightest, now: now)),
+                       route: route, quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
     }
 
     // MARK: Runtime stubs

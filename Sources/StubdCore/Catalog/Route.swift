@@ -219,6 +219,9 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
     var defaultLedgers: [QuotaLedger] = []
     /// For plans whose key is the same on every request: that key's cell in `defaultLedgers`.
     var defaultCells: [KeyCell?] = []
+    /// Set when the route has one quota whose key is fixed: the default session's cell for it, so a
+    /// request is charged without the general loop (see `StubEngine.answer`).
+    var defaultSoleQuota: SoleQuota?
 
     public init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {

@@ -108,9 +108,22 @@ public final class QuotaLedger: Sendable {
         }
     }
 
+    /// For a `fixed` quota without a month limit: each limit's count and window as plain numbers, so an
+    /// accepted request is settled without copying `QuotaLimit`s (their names are strings) or going
+    /// through every algorithm's code; that was most of what a quota cost per request. Empty otherwise.
+    private let fixedWindows: [FixedWindow]
+    private struct FixedWindow {
+        let count: Double
+        let seconds: Double
+    }
+
     init(quota: QuotaDefinition) {
         self.quota = quota
-        isUTC = quota.timeZone.secondsFromGMT() == 0 && quota.timeZone.identifier == "UTC"
+        fixedWindows = quota.algorithm == .fixed && !quota.limits.contains { $0.unit == .month }
+            ? quota.limits.map { FixedWindow(count: Double($0.count), seconds: Double($0.windowSeconds)) }
+            : []
+        // Foundation on Linux names UTC "GMT".
+        isUTC = quota.timeZone.secondsFromGMT() == 0 && ["UTC", "GMT", "Etc/UTC", "Etc/GMT"].contains(quota.timeZone.identifier)
     }
 
     private func offset(at t: Double) -> Double {
@@ -144,8 +157,35 @@ public final class QuotaLedger: Sendable {
         let t = date.timeIntervalSince1970
         return cell.state.withLock { state in
             state.touched = true
+            if !wholeVerdict, !fixedWindows.isEmpty, let accepted = chargeFixed(&state.limits, t) { return accepted }
             // Mutated in place: a copy out and back in would allocate per request.
             return settle(&state.limits, t, date, key, wholeVerdict)
+        }
+    }
+
+    /// `settle` for a request under calendar-aligned windows that has room in every limit: the same
+    /// windows and standing as `refresh` and `standing` compute, on plain numbers. Nil, and nothing
+    /// consumed, when a limit is full: the general path then builds the rejection.
+    private func chargeFixed(_ limits: inout [LimitState], _ t: Double) -> QuotaCharge? {
+        let offset = self.offset(at: t)
+        return fixedWindows.withUnsafeBufferPointer { windows in
+            limits.withUnsafeMutableBufferPointer { states in
+                for i in windows.indices {
+                    let seconds = windows[i].seconds
+                    let start = ((t + offset) / seconds).rounded(.down) * seconds - offset
+                    if start != states[i].since { states[i].since = start; states[i].used = 0 }
+                    if windows[i].count - states[i].used < 1 { return nil }
+                }
+                var tightest: Standing?
+                for i in windows.indices {
+                    states[i].used += 1
+                    let remaining = max(0, Int((windows[i].count - states[i].used).rounded(.down)))
+                    let resetsIn = max(0, Int((states[i].since + windows[i].seconds - t).rounded(.up)))
+                    if let best = tightest, (best.remaining, best.resetsIn) <= (remaining, resetsIn) { continue }
+                    tightest = Standing(index: i, remaining: remaining, resetsIn: resetsIn, used: Int(states[i].used.rounded(.up)))
+                }
+                return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
+            }
         }
     }
 

@@ -80,6 +80,29 @@ struct QuotaPlan: Sendable {
     }
 }
 
+/// A route's only quota when its key is the same for every request the route answers (`global`, or
+/// a literal path segment), with the default session's cell for that key: the usual shape, charged
+/// by `StubEngine.answer` without the general loop over plans, ledgers and cells.
+///
+/// The references are not retained: the route holds the plan, ledger and cell for as long as it
+/// exists, and retaining them would make every worker write to the same reference counts on every
+/// request.
+struct SoleQuota {
+    unowned(unsafe) let quota: QuotaDefinition
+    unowned(unsafe) let ledger: QuotaLedger
+    unowned(unsafe) let cell: KeyCell
+    let key: String
+
+    /// Nil unless the route has exactly one quota plan, with a constant key, whose selector's method
+    /// covers every method the route answers.
+    init?(_ route: Route) {
+        guard route.quotaPlans.count == 1, route.defaultLedgers.count == 1, route.defaultCells.count == 1,
+              let plan = route.quotaPlans.first, let key = plan.constantKey, let cell = route.defaultCells[0] else { return nil }
+        guard plan.method == .any || plan.method == route.method else { return nil }
+        (quota, ledger, self.cell, self.key) = (plan.quota, route.defaultLedgers[0], cell, key)
+    }
+}
+
 extension RouteSelector {
     /// For a selector whose pattern matches every path the route answers: where each of its
     /// parameters' values comes from. Nil when that depends on the request.

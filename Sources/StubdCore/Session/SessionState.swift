@@ -54,6 +54,7 @@ public final class SessionState: Sendable {
         for route in routes {
             route.defaultLedgers = route.quotaPlans.map { ledger(for: $0.quota) }
             route.defaultCells = zip(route.quotaPlans, route.defaultLedgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
+            route.defaultSoleQuota = SoleQuota(route)
         }
     }
 
