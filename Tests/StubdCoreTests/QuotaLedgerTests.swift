@@ -70,11 +70,16 @@ import Testing
         #expect(ledger.setUsed(key: "k", used: ["week": 1], at: start) == ["week"])
     }
 
-    @Test func exactUnderConcurrency() async {
+    /// Through the general path (`consume`) and the request path's fixed-window shortcut (`charge`).
+    @Test(arguments: [false, true]) func exactUnderConcurrency(shortcut: Bool) async {
         let ledger = QuotaLedger(quota: quota(["500/day"]))
         let accepted = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<64 {
-                group.addTask { (0..<20).reduce(0) { n, _ in n + (ledger.consume(key: "k", at: start).accepted ? 1 : 0) } }
+                group.addTask {
+                    (0..<20).reduce(0) { n, _ in
+                        n + ((shortcut ? ledger.charge(key: "k", at: start).accepted : ledger.consume(key: "k", at: start).accepted) ? 1 : 0)
+                    }
+                }
             }
             return await group.reduce(0, +)
         }
@@ -122,6 +127,13 @@ import Testing
             t += [0, 0.25, 1.5, 17, 61, 400, 3599, 3601][Int(generator.next() % 8)]
         }
         #expect(accepted > 300 && accepted < 2900, "the sequence should hit and leave the limits: \(accepted) accepted")
+    }
+
+    @Test(arguments: [0, 7, 9, 10, 42, 99, 100, 101, 999, 1000, 86_399, 994_999_999, 1_000_000_000, Int.max])
+    func theRateLimitValueSpellsEveryNumber(n: Int) {
+        let limit = QuotaLimit("5/15minutes")!
+        let value = QuotaAnswers.rateLimitItem(LimitStatus(limit: limit, remaining: n, resetsIn: n / 3, used: 0))
+        #expect(value == "\"15minutes\";r=\(n);t=\(n / 3)")
     }
 
     @Test func profilesMimicTheirAPIs() throws {

@@ -20,16 +20,17 @@ final class ConnectionState {
 
     private enum Extra {
         case list([(name: String, value: String)])
-        /// Which quota's `RateLimit-Policy` it carries, and the current `RateLimit` value's length.
-        case rateLimit(quota: ObjectIdentifier, valueLength: Int)
+        /// Which quota's `RateLimit-Policy` it carries, and the current `RateLimit` value: where
+        /// libmicrohttpd keeps it (looking it up by name cost as much as writing it), and its length.
+        case rateLimit(quota: ObjectIdentifier, value: UnsafeMutablePointer<CChar>, length: Int)
     }
 
     /// `prepared` with `headers` added, as a response the caller queues but does not destroy.
     func variant(of prepared: PreparedResponse, adding headers: ExtraHeaders) -> OpaquePointer {
         if let variant, base === prepared {
             if let advert = headers.rateLimit {
-                if case .rateLimit(let quota, let length) = extra, quota == advert.quotaIdentity {
-                    extra = .rateLimit(quota: quota, valueLength: replaceRateLimit(in: variant, with: advert, currentLength: length))
+                if case .rateLimit(let quota, let stored, let length) = extra, quota == advert.quotaIdentity {
+                    extra = replaceRateLimit(in: variant, with: advert, stored: stored, currentLength: length)
                     return variant
                 }
             } else if case .list(let current) = extra, Self.sameNames(current, headers.list) {
@@ -42,24 +43,34 @@ final class ConnectionState {
         let list = headers.list
         let fresh = prepared.variant(adding: list)
         (variant, base) = (fresh, prepared)
-        if let advert = headers.rateLimit, let value = list.first(where: { $0.name == "RateLimit" })?.value {
-            extra = .rateLimit(quota: advert.quotaIdentity, valueLength: value.utf8.count)
+        if let advert = headers.rateLimit, let value = list.first(where: { $0.name == "RateLimit" })?.value,
+           let stored = MHD_get_response_header(fresh, "RateLimit") {
+            extra = .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: stored), length: value.utf8.count)
         } else {
             extra = .list(list)
         }
         return fresh
     }
 
-    /// Writes the new `RateLimit` value into `response`; returns its length.
-    private func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert, currentLength: Int) -> Int {
+    /// Writes the new `RateLimit` value into `response`: over `stored` when it has the same length,
+    /// else as a new header.
+    private func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert,
+                                  stored: UnsafeMutablePointer<CChar>, currentLength: Int) -> Extra {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: advert.maxValueLength + 1) { buffer in
             let value = buffer.baseAddress!
             let length = advert.writeValue(to: value)
             value[length] = 0
-            value.withMemoryRebound(to: CChar.self, capacity: length + 1) {
-                Self.setValue(in: response, name: "RateLimit", to: $0, length: length, currentLength: currentLength)
+            return value.withMemoryRebound(to: CChar.self, capacity: length + 1) { value in
+                if length == currentLength {
+                    stored.update(from: value, count: length)
+                    return .rateLimit(quota: advert.quotaIdentity, value: stored, length: length)
+                }
+                // Deleting frees `stored`, which the call reads first to find the header.
+                MHD_del_response_header(response, "RateLimit", stored)
+                MHD_add_response_header(response, "RateLimit", value)
+                guard let fresh = MHD_get_response_header(response, "RateLimit") else { return .list([]) }
+                return .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: fresh), length: length)
             }
-            return length
         }
     }
 
