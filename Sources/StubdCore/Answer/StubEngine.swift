@@ -45,12 +45,13 @@ enum QuotaNote: Sendable, CustomStringConvertible {
     /// Usually one quota per route: the first item is kept inline, so no array is allocated for it.
     struct Notes: Sendable {
         private var first: Item?
-        private var more: [Item] = []
+        /// Nil rather than empty: an outcome is copied several times, and nil needs no reference count.
+        private var more: [Item]?
         init() {}
         init(_ item: Item) { first = item }
         var isEmpty: Bool { first == nil }
-        var items: [Item] { first.map { [$0] + more } ?? [] }
-        mutating func append(_ item: Item) { if first == nil { first = item } else { more.append(item) } }
+        var items: [Item] { first.map { [$0] + (more ?? []) } ?? [] }
+        mutating func append(_ item: Item) { if first == nil { first = item } else { more = (more ?? []) + [item] } }
     }
 
     var description: String {
@@ -198,6 +199,13 @@ public final class StubEngine: Sendable {
 
     /// `answer` for a route whose only quota has a fixed key, in the default session (see `SoleQuota`).
     private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome {
+        if let tightest = sole.chargeIfRoom(at: now) {
+            let headers = sole.quota.advertise == .ietf
+                ? ExtraHeaders(rateLimit: RateLimitAdvert(quota: sole.quota, tightest: tightest))
+                : ExtraHeaders.none.adding(sole.quota, tightest, now: now)
+            return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
+                           quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
+        }
         let charge = sole.ledger.charge(sole.cell, key: sole.key, at: now)
         if !charge.accepted, let verdict = charge.verdict {
             return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,

@@ -157,16 +157,30 @@ public final class QuotaLedger: Sendable {
         let t = date.timeIntervalSince1970
         return cell.state.withLock { state in
             state.touched = true
-            if !wholeVerdict, !fixedWindows.isEmpty, let accepted = chargeFixed(&state.limits, t) { return accepted }
+            if !wholeVerdict, !fixedWindows.isEmpty, let tightest = chargeFixed(&state.limits, t) {
+                return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
+            }
             // Mutated in place: a copy out and back in would allocate per request.
             return settle(&state.limits, t, date, key, wholeVerdict)
+        }
+    }
+
+    /// `charge` for the request path's shortcut (`SoleQuota`): consumes one request when the quota has
+    /// calendar-aligned windows and room in each, and returns the limit nearest to running out. Nil,
+    /// with nothing consumed, otherwise: then `charge` decides, and builds the rejection.
+    func chargeIfRoom(_ cell: KeyCell, at date: Date) -> Standing? {
+        guard !fixedWindows.isEmpty else { return nil }
+        let t = date.timeIntervalSince1970
+        return cell.state.withLock { state in
+            state.touched = true
+            return chargeFixed(&state.limits, t)
         }
     }
 
     /// `settle` for a request under calendar-aligned windows that has room in every limit: the same
     /// windows and standing as `refresh` and `standing` compute, on plain numbers. Nil, and nothing
     /// consumed, when a limit is full: the general path then builds the rejection.
-    private func chargeFixed(_ limits: inout [LimitState], _ t: Double) -> QuotaCharge? {
+    private func chargeFixed(_ limits: inout [LimitState], _ t: Double) -> Standing? {
         let offset = self.offset(at: t)
         return fixedWindows.withUnsafeBufferPointer { windows in
             limits.withUnsafeMutableBufferPointer { states in
@@ -184,7 +198,7 @@ public final class QuotaLedger: Sendable {
                     if let best = tightest, (best.remaining, best.resetsIn) <= (remaining, resetsIn) { continue }
                     tightest = Standing(index: i, remaining: remaining, resetsIn: resetsIn, used: Int(states[i].used.rounded(.up)))
                 }
-                return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
+                return tightest
             }
         }
     }

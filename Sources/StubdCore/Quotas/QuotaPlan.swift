@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a request on one route finds its key under one quota, worked out when the catalog is built.
 ///
 /// Matching the quota's selector again on every request (split the path, match the pattern, build a
@@ -86,12 +88,23 @@ struct QuotaPlan: Sendable {
 ///
 /// The references are not retained: the route holds the plan, ledger and cell for as long as it
 /// exists, and retaining them would make every worker write to the same reference counts on every
-/// request.
+/// request. Even `unowned(unsafe)` references are retained around a call, so the ledger and cell
+/// are called through `Unmanaged` (see `chargeIfRoom`).
 struct SoleQuota {
     unowned(unsafe) let quota: QuotaDefinition
-    unowned(unsafe) let ledger: QuotaLedger
-    unowned(unsafe) let cell: KeyCell
+    private let ledgerReference: Unmanaged<QuotaLedger>
+    private let cellReference: Unmanaged<KeyCell>
     let key: String
+
+    var ledger: QuotaLedger { ledgerReference.takeUnretainedValue() }
+    var cell: KeyCell { cellReference.takeUnretainedValue() }
+
+    /// `QuotaLedger.chargeIfRoom` without retaining the ledger or the cell.
+    func chargeIfRoom(at date: Date) -> Standing? {
+        ledgerReference._withUnsafeGuaranteedRef { ledger in
+            cellReference._withUnsafeGuaranteedRef { cell in ledger.chargeIfRoom(cell, at: date) }
+        }
+    }
 
     /// Nil unless the route has exactly one quota plan, with a constant key, whose selector's method
     /// covers every method the route answers.
@@ -99,7 +112,7 @@ struct SoleQuota {
         guard route.quotaPlans.count == 1, route.defaultLedgers.count == 1, route.defaultCells.count == 1,
               let plan = route.quotaPlans.first, let key = plan.constantKey, let cell = route.defaultCells[0] else { return nil }
         guard plan.method == .any || plan.method == route.method else { return nil }
-        (quota, ledger, self.cell, self.key) = (plan.quota, route.defaultLedgers[0], cell, key)
+        (quota, ledgerReference, cellReference, self.key) = (plan.quota, .passUnretained(route.defaultLedgers[0]), .passUnretained(cell), key)
     }
 }
 
