@@ -239,6 +239,24 @@ import Testing
         #expect(engine.catalog.routes.count == 3)
     }
 
+    /// A reload that changes only how a quota answers keeps its counts, and answers the new way,
+    /// in the default session (the `SoleQuota` shortcut) and in a named one (the general path).
+    @Test func aReloadedQuotaKeepsItsCountsAndAnswersTheNewWay() throws {
+        func manifest(_ profile: String) -> String {
+            "quotas:\n  - { name: weather, routes: [\"GET /w/**\"], limits: [\"1/day\"], exceeded: { profile: \(profile) } }\n"
+        }
+        let stubs = try TempStubs(["w/now.json": "{}", "stubd.yml": manifest("ietf")])
+        let engine = StubEngine(catalog: try stubs.load())
+        let sessions = [engine.defaultSession, engine.session("named")]
+        func status(_ session: SessionState) -> Int { engine.respond(to: RequestHead(method: "GET", path: "/w/now.json"), in: session).status }
+        #expect(sessions.map(status) == [200, 200])
+        #expect(sessions.map(status) == [429, 429])
+        try stubs.write("stubd.yml", manifest("github"))
+        engine.install(try stubs.load())
+        // Still spent (the counts survived), and now refused as GitHub does.
+        #expect(sessions.map(status) == [403, 403])
+    }
+
     @Test func hitsCountByRoutePatternAndConcretePath() throws {
         let engine = StubEngine(catalog: try TempStubs(["api/{key}/x.json": "{}"]).load())
         for key in ["A", "A", "B"] { _ = engine.respond(to: RequestHead(method: "GET", path: "/api/\(key)/x.json"), in: engine.defaultSession) }

@@ -188,7 +188,7 @@ public final class StubEngine: Sendable {
                 ledger.charge(key: key, at: now)
             }
             if !charge.accepted, let verdict = charge.verdict {
-                return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
+                return Outcome(answer: .generated(QuotaAnswers.rejection(verdict.answered(as: quota))), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
             if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, standing: t)) }
@@ -208,7 +208,7 @@ public final class StubEngine: Sendable {
         }
         let charge = sole.ledger.charge(sole.cell, key: sole.key, at: now)
         if !charge.accepted, let verdict = charge.verdict {
-            return Outcome(answer: .generated(QuotaAnswers.rejection(verdict)), route: route,
+            return Outcome(answer: .generated(QuotaAnswers.rejection(verdict.answered(as: sole.quota))), route: route,
                            quota: .exceeded(quota: sole.quota.name, retryAfter: verdict.retryAfter))
         }
         guard let tightest = charge.tightest else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }

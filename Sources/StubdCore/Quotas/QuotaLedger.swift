@@ -38,6 +38,14 @@ public struct QuotaVerdict: Sendable {
     public var tightest: LimitStatus? {
         statuses.min { ($0.remaining, $0.resetsIn) < ($1.remaining, $1.resetsIn) }
     }
+
+    /// The same verdict told as `definition` answers. A reload that changes only how a quota answers
+    /// (its profile, its headers) keeps the ledger and its counts, and the ledger's definition with
+    /// them; the answer must follow the catalog in force.
+    func answered(as definition: QuotaDefinition) -> QuotaVerdict {
+        QuotaVerdict(quota: definition, key: key, accepted: accepted, statuses: statuses, violated: violated,
+                     retryAfter: retryAfter, now: now)
+    }
 }
 
 /// What `QuotaLedger.charge` says: accepted or not, the limit nearest to running out, and the
