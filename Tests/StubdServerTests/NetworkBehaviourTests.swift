@@ -95,19 +95,30 @@ let behaviourStubs: [String: String] = [
     }
 
     /// What URLSession on Linux reports for each fault (the README's table comes from here).
+    ///
+    /// corelibs URLSession now and then reports `.timedOut` within milliseconds for a reset or a
+    /// truncated body (7 of 25 runs of the four faults failed on that when each was asked once; up
+    /// to 4 of 5 when sessions are made back to back). So each fault is asked five times: the
+    /// documented code must come at least once, and nothing but `.timedOut` otherwise.
     @Test(arguments: [("/reset", URLError.Code.networkConnectionLost), ("/empty", .badServerResponse),
                       ("/truncated", .unknown), ("/hang", .timedOut)])
     func urlSessionReports(path: String, code: URLError.Code) async throws {
         try await withServer(try TempStubs(behaviourStubs).url) { server in
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.timeoutIntervalForRequest = 0.5
-            let session = URLSession(configuration: configuration)
-            do {
-                _ = try await http(URL(string: server.baseURL.absoluteString + path)!, session: session)
-                Issue.record("\(path) answered")
-            } catch let error as URLError {
-                #expect(error.code == code, "\(path): \(error.code.rawValue)")
+            var codes: [URLError.Code] = []
+            for _ in 0..<5 {
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.timeoutIntervalForRequest = 0.5
+                let session = URLSession(configuration: configuration)
+                defer { session.invalidateAndCancel() }
+                do {
+                    _ = try await http(URL(string: server.baseURL.absoluteString + path)!, session: session)
+                    Issue.record("\(path) answered")
+                } catch let error as URLError {
+                    codes.append(error.code)
+                }
             }
+            #expect(codes.contains(code), "\(path): \(codes.map(\.rawValue))")
+            #expect(codes.allSatisfy { $0 == code || $0 == .timedOut }, "\(path): \(codes.map(\.rawValue))")
         }
     }
 
