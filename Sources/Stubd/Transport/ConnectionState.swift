@@ -65,9 +65,7 @@ final class ConnectionState {
                     stored.update(from: value, count: length)
                     return .rateLimit(quota: advert.quotaIdentity, value: stored, length: length)
                 }
-                // Deleting frees `stored`, which the call reads first to find the header.
-                MHD_del_response_header(response, "RateLimit", stored)
-                MHD_add_response_header(response, "RateLimit", value)
+                Self.setValue(in: response, name: "RateLimit", to: value, length: length, currentLength: currentLength)
                 guard let fresh = MHD_get_response_header(response, "RateLimit") else { return .list([]) }
                 return .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: fresh), length: length)
             }

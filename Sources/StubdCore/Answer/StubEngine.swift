@@ -167,8 +167,9 @@ public final class StubEngine: Sendable {
                         _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, request)
-        if let sole = route.defaultSoleQuota, session.id.isEmpty {
-            return answer(route, response, sole, now: session.clock.now(wall: wall))
+        if session.id.isEmpty, let sole = route.defaultSoleQuota,
+           let accepted = answer(route, response, sole, now: session.clock.now(wall: wall)) {
+            return accepted
         }
         let plans = route.quotaPlans
         guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
@@ -197,23 +198,16 @@ public final class StubEngine: Sendable {
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }
 
-    /// `answer` for a route whose only quota has a fixed key, in the default session (see `SoleQuota`).
-    private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome {
-        if let tightest = sole.chargeIfRoom(at: now) {
-            let headers = sole.quota.advertise == .ietf
-                ? ExtraHeaders(rateLimit: RateLimitAdvert(quota: sole.quota, tightest: tightest))
-                : ExtraHeaders.none.adding(sole.quota, tightest, now: now)
-            return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
-                           quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
-        }
-        let charge = sole.ledger.charge(sole.cell, key: sole.key, at: now)
-        if !charge.accepted, let verdict = charge.verdict {
-            return Outcome(answer: .generated(QuotaAnswers.rejection(verdict.answered(as: sole.quota))), route: route,
-                           quota: .exceeded(quota: sole.quota.name, retryAfter: verdict.retryAfter))
-        }
-        guard let tightest = charge.tightest else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
-        return Outcome(answer: .canned(response, extraHeaders: ExtraHeaders.none.adding(sole.quota, tightest, now: now)),
-                       route: route, quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
+    /// `answer` for a route whose only quota has a fixed key, in the default session (see `SoleQuota`),
+    /// when the request fits in a fixed window. Nil, with nothing counted against the quota, when it
+    /// does not or the quota has other windows: the general path then decides.
+    private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome? {
+        guard let tightest = sole.chargeIfRoom(at: now) else { return nil }
+        let headers = sole.quota.advertise == .ietf
+            ? ExtraHeaders(rateLimit: RateLimitAdvert(quota: sole.quota, tightest: tightest))
+            : ExtraHeaders.none.adding(sole.quota, tightest, now: now)
+        return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
+                       quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
     }
 
     // MARK: Runtime stubs

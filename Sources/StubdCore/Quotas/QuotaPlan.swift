@@ -96,9 +96,6 @@ struct SoleQuota {
     private let cellReference: Unmanaged<KeyCell>
     let key: String
 
-    var ledger: QuotaLedger { ledgerReference.takeUnretainedValue() }
-    var cell: KeyCell { cellReference.takeUnretainedValue() }
-
     /// `QuotaLedger.chargeIfRoom` without retaining the ledger or the cell.
     func chargeIfRoom(at date: Date) -> Standing? {
         ledgerReference._withUnsafeGuaranteedRef { ledger in
