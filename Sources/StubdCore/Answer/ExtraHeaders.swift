@@ -30,11 +30,17 @@ public struct ExtraHeaders: Sendable {
         }
     }
 
-    /// These headers and what `quota` advertises for a request whose nearest limit is `tightest`.
-    func adding(_ quota: QuotaDefinition, _ tightest: Standing?, now: Date) -> ExtraHeaders {
-        if isEmpty, quota.advertise == .ietf, let tightest {
+    /// What `quota` advertises for a request whose nearest limit is `tightest`.
+    static func advertising(_ quota: QuotaDefinition, _ tightest: Standing?, now: Date) -> ExtraHeaders {
+        if quota.advertise == .ietf, let tightest {
             return ExtraHeaders(rateLimit: RateLimitAdvert(quota: quota, tightest: tightest))
         }
+        return ExtraHeaders(QuotaAnswers.advertised(quota, tightest.map { LimitStatus($0, of: quota) }, now: now))
+    }
+
+    /// These headers and what `quota` advertises for a request whose nearest limit is `tightest`.
+    func adding(_ quota: QuotaDefinition, _ tightest: Standing?, now: Date) -> ExtraHeaders {
+        if isEmpty { return Self.advertising(quota, tightest, now: now) }
         let advertised = QuotaAnswers.advertised(quota, tightest.map { LimitStatus($0, of: quota) }, now: now)
         return advertised.isEmpty ? self : ExtraHeaders(list + advertised)
     }

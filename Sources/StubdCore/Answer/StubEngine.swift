@@ -51,7 +51,9 @@ enum QuotaNote: Sendable, CustomStringConvertible {
         init(_ item: Item) { first = item }
         var isEmpty: Bool { first == nil }
         var items: [Item] { first.map { [$0] + (more ?? []) } ?? [] }
-        mutating func append(_ item: Item) { if first == nil { first = item } else { more = (more ?? []) + [item] } }
+        mutating func append(_ item: Item) {
+            if first == nil { first = item } else if more == nil { more = [item] } else { more!.append(item) }
+        }
     }
 
     var description: String {
@@ -203,10 +205,7 @@ public final class StubEngine: Sendable {
     /// does not or the quota has other windows: the general path then decides.
     private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome? {
         guard let tightest = sole.chargeIfRoom(at: now) else { return nil }
-        let headers = sole.quota.advertise == .ietf
-            ? ExtraHeaders(rateLimit: RateLimitAdvert(quota: sole.quota, tightest: tightest))
-            : ExtraHeaders.none.adding(sole.quota, tightest, now: now)
-        return Outcome(answer: .canned(response, extraHeaders: headers), route: route,
+        return Outcome(answer: .canned(response, extraHeaders: .advertising(sole.quota, tightest, now: now)), route: route,
                        quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
     }
 
