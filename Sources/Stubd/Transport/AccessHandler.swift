@@ -79,10 +79,15 @@ final class RequestRouter: @unchecked Sendable {
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
             if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-               let n = Int(String(cString: length)), n > maxBodyBytes {
+               declaredLengthExceeds(length, maxBodyBytes) {
+                // Answered before reading a byte of the body: queueing now makes libmicrohttpd close
+                // the connection after the answer, which is what a body nobody will read needs.
                 let context = RequestContext()
-                context.bodyTooLarge = true
                 conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
+                                          session: "", latencyMicroseconds: 0, isAdmin: false)
+                return send(.generated(.problem(413, title: "Body too large",
+                    detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
             } else {
                 conCls.pointee = log == nil ? plainRequest : Unmanaged.passRetained(RequestContext()).toOpaque()
             }
@@ -426,6 +431,20 @@ enum TruncatedBody {
         for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
         return r
     }
+}
+
+/// Whether a `Content-Length` value announces more than `limit` bytes. Digits past what `Int`
+/// holds (≥ 2^63) are more than any limit, not "unreadable": they get the early 413 too.
+func declaredLengthExceeds(_ value: UnsafePointer<CChar>, _ limit: Int) -> Bool {
+    var n = 0
+    var p = value
+    while p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
+    while p.pointee >= 0x30, p.pointee <= 0x39 {
+        n = n * 10 + Int(p.pointee - 0x30)
+        if n > limit { return true }
+        p += 1
+    }
+    return false
 }
 
 /// True for `/../`, `/./`, a trailing `/..` or `/.`, however they were encoded (MHD has decoded them).

@@ -105,14 +105,18 @@ extension StubEngine {
             guard let json = try? JSONParser.parse(body), case .object(let m) = json, case .number(let seconds)? = m["seconds"], seconds >= 0 else {
                 return .response(.problem(400, title: "Bad clock move", detail: #"send {"seconds": 61} (a non-negative number)"#))
             }
-            session.clock.advance(by: seconds)
+            do { try session.clock.advance(by: seconds) } catch {
+                return .response(.problem(400, title: "Bad clock move", detail: error.description))
+            }
             return .response(.json(200, clockJSON(session)))
         case ("POST", "clock", 2) where parts[1] == "set":
             guard let json = try? JSONParser.parse(body), case .object(let m) = json, case .string(let text)? = m["time"],
                   let date = ManifestParser.parseDate(text) else {
                 return .response(.problem(400, title: "Bad clock time", detail: #"send {"time": "2016-08-30T00:00:00-04:00"} (ISO 8601)"#))
             }
-            session.clock.set(to: date)
+            do { try session.clock.set(to: date) } catch {
+                return .response(.problem(400, title: "Bad clock time", detail: error.description))
+            }
             return .response(.json(200, clockJSON(session)))
         default:
             let known = "health, routes, hits, hits/wait, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set"
@@ -201,8 +205,10 @@ extension StubEngine {
         }
         var counts: [String: Int] = [:]
         for (policy, value) in used {
-            guard case .number(let n) = value, n >= 0, n.rounded() == n else {
-                return .problem(400, title: "Bad quota fill", detail: "used.\(policy) must be a whole number ≥ 0")
+            // Bounded before the conversion: `Int(1e19)` traps.
+            guard case .number(let n) = value, n >= 0, n <= QuotaLimit.maxCount, n.rounded() == n else {
+                return .problem(400, title: "Bad quota fill",
+                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(value.serialized)")
             }
             counts[policy] = Int(n)
         }

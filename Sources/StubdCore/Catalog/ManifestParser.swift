@@ -82,6 +82,12 @@ struct ManifestParser {
     }
 
     private mutating func compose(_ text: String) -> Node? {
+        if let found = YAMLAnchors.first(in: text) {
+            problems.add(file, line: found.line, column: found.column,
+                         "YAML \(found.isAlias ? "alias *" : "anchor &")\(found.name) is not allowed: stubd refuses anchors and aliases, so a small file cannot expand into a huge one",
+                         hint: "repeat the value (shared headers go under defaults.headers); quote a value that starts with '*' or '&'")
+            return nil
+        }
         do {
             guard let node = try Yams.compose(yaml: text) else {
                 add(nil, "the document is empty")
@@ -307,7 +313,7 @@ struct ManifestParser {
             for item in items {
                 guard let text = string(item, "limits") else { continue }
                 if let limit = QuotaLimit(text) { limits.append(limit) }
-                else { add(item, "limit '\(text)' is not COUNT/WINDOW", hint: "like \"10/minute\", \"500/day\", \"100/15minutes\"; windows: second, minute, hour, day, month") }
+                else { add(item, "limit '\(text)' is not COUNT/WINDOW", hint: "like \"10/minute\", \"500/day\", \"100/15minutes\"; windows: second, minute, hour, day, month, at most 10 years; counts up to 10^15") }
             }
         } else {
             add(map["limits"] ?? node, "quota '\(name)' needs 'limits'", hint: "limits: [\"10/minute\", \"500/day\"]")
@@ -384,6 +390,10 @@ struct ManifestParser {
             add(v, "'\(text)' is not an ISO 8601 time", hint: "like 2016-08-30T00:00:00-04:00 or 2026-01-01T00:00:00Z")
             return .system
         }
+        guard SessionClock.range.contains(date) else {
+            add(v, "'\(text)' is outside the clock's range", hint: "a time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z")
+            return .system
+        }
         return .virtual(start: date)
     }
 
@@ -411,8 +421,8 @@ struct ManifestParser {
             if let l = map["lognormal"], let m = mapping(l, "lognormal") {
                 checkKeys(m, ["median", "sigma"], in: "lognormal")
                 guard let medianNode = m["median"], let median = duration(medianNode),
-                      let sigmaNode = m["sigma"], let sigma = sigmaNode.float ?? sigmaNode.int.map(Double.init), sigma >= 0 else {
-                    add(l, "lognormal needs a median duration and a non-negative sigma", hint: "{ lognormal: { median: 80ms, sigma: 0.4 } }")
+                      let sigmaNode = m["sigma"], let sigma = sigmaNode.float ?? sigmaNode.int.map(Double.init), sigma >= 0, sigma <= 10 else {
+                    add(l, "lognormal needs a median duration and a sigma from 0 to 10", hint: "{ lognormal: { median: 80ms, sigma: 0.4 } }")
                     return nil
                 }
                 return .lognormal(median: median, sigma: sigma)
@@ -445,14 +455,21 @@ struct ManifestParser {
         return .nanoseconds(Int64(ms * 1e6))
     }
 
-    private func json(_ node: Node) -> JSONValue {
+    private mutating func json(_ node: Node) -> JSONValue {
         switch node {
         case .scalar(let scalar):
             switch node.tag.rawValue {
             case Tag.Name.null.rawValue: return .null
             case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
-            case Tag.Name.int.rawValue: return .number(Double(node.int ?? 0))
-            case Tag.Name.float.rawValue: return .number(node.float ?? 0)
+            case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
+                // `.inf`, `.nan` and `1e999` have no JSON spelling: serving them would write `inf`.
+                let value = node.int.map(Double.init) ?? node.float ?? 0
+                guard value.isFinite else {
+                    add(node, "'\(scalar.string)' is not a finite number, and JSON has no way to write it",
+                        hint: "use a number within ±1.8e308, or quote it to send a string")
+                    return .null
+                }
+                return .number(value)
             default: return .string(scalar.string)
             }
         case .sequence(let seq): return .array(seq.map { json($0) })

@@ -5,8 +5,13 @@ import Synchronization
 /// admin API has moved it by. Each session has its own, so parallel tests can move time
 /// without moving it for each other.
 public final class SessionClock: Sendable {
+    /// The times a session's clock can show: from the Unix epoch to the last second of 9999, the
+    /// years ISO 8601 writes with four digits. Moves past either end are refused, never wrapped.
+    public static let range = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+
     private let setting: ClockSetting
-    /// Nanoseconds added by the admin API; read on every quota'd request, so no lock.
+    /// Microseconds added by the admin API; read on every quota'd request, so no lock. Microseconds
+    /// rather than nanoseconds so any move within `range` fits in 64 bits (nanoseconds overflow at 292 years).
     private let offset = Atomic<Int64>(0)
 
     init(_ setting: ClockSetting) { self.setting = setting }
@@ -18,25 +23,62 @@ public final class SessionClock: Sendable {
     /// The session's time when the wall clock reads `wall`: a request reads the wall clock once
     /// for its journal entry and its quotas.
     func now(wall: Date) -> Date {
-        let shift = Double(offset.load(ordering: .relaxed)) / 1e9
+        time(wall: wall, offset: offset.load(ordering: .relaxed))
+    }
+
+    private func time(wall: Date, offset: Int64) -> Date {
+        let shift = Double(offset) / 1e6
         switch setting {
         case .system: return wall.addingTimeInterval(shift)
         case .virtual(let start): return start.addingTimeInterval(shift)
         }
     }
 
-    public func advance(by seconds: Double) {
-        offset.add(Int64(seconds * 1e9), ordering: .relaxed)
+    /// Moves the clock forward. Throws, moving nothing, when `seconds` is negative or not finite,
+    /// or when the clock would leave `range`.
+    public func advance(by seconds: Double) throws(ClockMoveError) {
+        let span = SessionClock.range.upperBound.timeIntervalSince(SessionClock.range.lowerBound)
+        guard seconds.isFinite, seconds >= 0, seconds <= span else { throw .badAdvance(seconds) }
+        let step = Int64((seconds * 1e6).rounded())
+        var old = offset.load(ordering: .relaxed)
+        while true {
+            let new = old + step // cannot overflow: both are within a few times `span` in microseconds
+            guard SessionClock.range.contains(time(wall: Date(), offset: new)) else { throw .outOfRange(seconds) }
+            let (exchanged, original) = offset.compareExchange(expected: old, desired: new, ordering: .relaxed)
+            if exchanged { return }
+            old = original
+        }
     }
 
-    public func set(to date: Date) {
+    /// Sets the clock to `date`, which must lie within `range`.
+    public func set(to date: Date) throws(ClockMoveError) {
+        guard SessionClock.range.contains(date) else { throw .dateOutOfRange(date) }
         let base: Date
         switch setting {
         case .system: base = Date()
         case .virtual(let start): base = start
         }
-        offset.store(Int64(date.timeIntervalSince(base) * 1e9), ordering: .relaxed)
+        offset.store(Int64((date.timeIntervalSince(base) * 1e6).rounded()), ordering: .relaxed)
     }
 
     func reset() { offset.store(0, ordering: .relaxed) }
+}
+
+/// Why the admin API refused to move a session's clock.
+public enum ClockMoveError: Error, Sendable, CustomStringConvertible {
+    case badAdvance(Double)
+    case outOfRange(Double)
+    case dateOutOfRange(Date)
+
+    public var description: String {
+        let limits = "1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
+        switch self {
+        case .badAdvance(let s):
+            return "seconds must be a finite number from 0 to \(Int(SessionClock.range.upperBound.timeIntervalSince1970)), got \(s)"
+        case .outOfRange(let s):
+            return "advancing by \(s) seconds would take the clock past 9999-12-31T23:59:59Z; the clock stays within \(limits)"
+        case .dateOutOfRange:
+            return "the time must lie within \(limits)"
+        }
+    }
 }

@@ -214,44 +214,33 @@ public struct JSONParser {
         }
     }
 
+    /// Decodes into one byte buffer, so a string of escapes costs linear time: appending each
+    /// escape to a `String` was quadratic (400k `\u00e9` took 35 s).
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
         var run = index
-        func flush(_ parser: JSONParser, upTo end: Int) {
-            scalars.append(contentsOf: String(decoding: parser.bytes[run..<end], as: UTF8.self).unicodeScalars)
-        }
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                flush(self, upTo: index)
+                utf8.append(contentsOf: bytes[run..<index])
                 index += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                flush(self, upTo: index)
+                utf8.append(contentsOf: bytes[run..<index])
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
                 index += 1
                 switch escape {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{8}")
-                case UInt8(ascii: "f"): scalars.append("\u{C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
-                case UInt8(ascii: "u"):
-                    var code = try hex4()
-                    if (0xD800...0xDBFF).contains(code), index + 1 < bytes.count,
-                       bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
-                        index += 2
-                        let low = try hex4()
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low &- 0xDC00)
-                    }
-                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(escape)
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
+                case UInt8(ascii: "u"): append(try unicodeEscape(), to: &utf8)
                 default:
                     index -= 1
                     throw error("invalid escape \\\(Character(Unicode.Scalar(escape))) in a string")
@@ -266,6 +255,35 @@ public struct JSONParser {
             }
         }
         throw error("the JSON ends inside a string: '\"' is missing")
+    }
+
+    /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair as
+    /// RFC 8259 says. A lone or reversed surrogate is an error, not a replacement character.
+    private mutating func unicodeEscape() throws(JSONSyntaxError) -> Unicode.Scalar {
+        let code = try hex4()
+        switch code {
+        case 0xDC00...0xDFFF:
+            index -= 6
+            throw error("\\u\(String(code, radix: 16, uppercase: true)) is a low surrogate with no high surrogate before it")
+        case 0xD800...0xDBFF:
+            guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                index -= 6
+                throw error("\\u\(String(code, radix: 16, uppercase: true)) is a high surrogate; a \\uDC00–\\uDFFF escape must follow it")
+            }
+            index += 2
+            let low = try hex4()
+            guard (0xDC00...0xDFFF).contains(low) else {
+                index -= 6
+                throw error("\\u\(String(low, radix: 16, uppercase: true)) does not complete the surrogate pair; expected \\uDC00–\\uDFFF")
+            }
+            return Unicode.Scalar(0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00))!
+        default:
+            return Unicode.Scalar(code)!
+        }
+    }
+
+    private func append(_ scalar: Unicode.Scalar, to utf8: inout [UInt8]) {
+        UTF8.encode(scalar) { utf8.append($0) }
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
@@ -308,6 +326,11 @@ public struct JSONParser {
             if digits(&self) == 0 { throw error("a number needs digits in its exponent") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        return .number(Double(text) ?? 0)
+        // `1e999` reads as infinity, which JSON cannot carry back out: refuse it here.
+        guard let value = Double(text), value.isFinite else {
+            index = start
+            throw error("the number \(text.prefix(40)) is too large for a 64-bit float")
+        }
+        return .number(value)
     }
 }
