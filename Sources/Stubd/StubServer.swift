@@ -25,6 +25,9 @@ public final class StubServer: Sendable {
         /// small: at its default of 32 KiB that was 7% of the server's CPU, and 16 KiB measured
         /// about 5% more requests per second.
         public var connectionMemoryBytes: Int = 16 * 1024
+        /// Connections held at once (hanging and long-polling ones included); one more gets a 503
+        /// and is closed. The default stays well below the process's descriptor limit.
+        public var maxConnections: Int = StubServer.defaultMaxConnections
         /// Requests the journal keeps per session.
         public var journalCapacity: Int = 1000
         /// Reload the directory when it changes.
@@ -52,6 +55,14 @@ public final class StubServer: Sendable {
     private let responses: ResponseStore
     private let watcher: StubsWatcher?
     private let stopped = Atomic<Bool>(false)
+    private let connections: ConnectionBudget
+
+    /// 1,000, or half the descriptors this process may open when that is fewer.
+    public static var defaultMaxConnections: Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1000 }
+        return max(16, min(1000, Int(clamping: limit.rlim_cur) / 2))
+    }
 
     /// Loads `stubs` and starts serving it. Throws `CatalogLoadError` listing every problem in
     /// the directory, or `BindError` when the address cannot be used. Port 0 picks a free port.
@@ -74,6 +85,8 @@ public final class StubServer: Sendable {
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
+        let connections = ConnectionBudget(cap: max(1, options.maxConnections))
+        self.connections = connections
 
         let socket: ListeningSocket
         do { socket = try ListeningSocket.open(host: host, port: port) } catch {
@@ -89,7 +102,9 @@ public final class StubServer: Sendable {
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryBytes, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
                                ptr_value: routerHandle.raw),
-                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self),
+                               ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections.perWorkerLimit, ptr_value: nil),
                 MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
@@ -107,7 +122,7 @@ public final class StubServer: Sendable {
             started.append(daemon)
         }
         daemons = started.map { CPointer(UnsafeMutableRawPointer($0)) }
-        acceptor = Acceptor(listener: socket.fd, daemons: started)
+        acceptor = Acceptor(listener: socket.fd, daemons: started, budget: connections)
         self.host = socket.host
         self.port = socket.port
         baseURL = URL(string: "http://\(socket.host):\(socket.port)")!

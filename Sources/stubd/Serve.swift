@@ -28,14 +28,21 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Worker threads.")
     var threads: Int = 2
 
+    @Option(name: .long, help: "Connections held at once; one more gets a 503 (default: 1000, or half the descriptor limit).")
+    var maxConnections: Int = StubServer.defaultMaxConnections
+
     func validate() throws {
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
+        guard maxConnections >= 1, maxConnections <= 1_000_000 else {
+            throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
+        }
     }
 
     func run() throws {
         let logger = makeLogger(format: logFormat, level: logLevel)
         var options = StubServer.Options()
         options.threads = threads
+        options.maxConnections = maxConnections
         options.watch = watch
         if logLevel <= .info {
             options.requestLog = { line in logger.info(RequestLogFormat.message(line), metadata: RequestLogFormat.metadata(line)) }

@@ -12,12 +12,14 @@ import Synchronization
 final class Acceptor: @unchecked Sendable {
     private let listener: Int32
     private let daemons: [OpaquePointer]
+    private let budget: ConnectionBudget
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(listener: Int32, daemons: [OpaquePointer]) {
+    init(listener: Int32, daemons: [OpaquePointer], budget: ConnectionBudget) {
         self.listener = listener
         self.daemons = daemons
+        self.budget = budget
         let thread = Thread { [self] in run() }
         thread.name = "stubd-accept"
         thread.start()
@@ -41,17 +43,41 @@ final class Acceptor: @unchecked Sendable {
             }
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            guard budget.admit() else {
+                Acceptor.turnAway(client, cap: budget.cap)
+                continue
+            }
             // Nagle's algorithm would hold each small keep-alive answer ~40 ms waiting for an ACK
             // (libcurl, so URLSession on Linux, is hit by it).
             var yes: Int32 = 1
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             // MHD owns (and on failure closes) the socket from here.
-            _ = withUnsafePointer(to: &storage) { p in
+            let added = withUnsafePointer(to: &storage) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemons[next], client, $0, length) }
             }
+            if added != .YES { budget.refused() }
             next = (next + 1) % daemons.count
         }
         finished.signal()
+    }
+
+    /// Answers a connection over the cap with a 503 and closes it, without a worker: the workers
+    /// are what the cap protects. What the client already sent is read first, so the close is a
+    /// FIN the client can read the answer before, not a reset.
+    private static func turnAway(_ client: Int32, cap: Int) {
+        let body = #"{"type":"about:blank","title":"Too many connections","status":503,"detail":"stubd holds at most \#(cap) connections (--max-connections); close idle ones or raise the cap"}"#
+        let reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\n"
+            + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        _ = recv(client, &scratch, scratch.count, Int32(MSG_DONTWAIT))
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        _ = reply.withCString { send(client, $0, strlen($0), flags) }
+        shutdown(client, Int32(SHUT_WR))
+        close(client)
     }
 
     /// Stops accepting: wakes the blocked accept, waits for the thread, closes the socket.

@@ -58,11 +58,29 @@ final class RequestRouter: @unchecked Sendable {
     let active = Atomic<Int>(0)
     private let suspended = Mutex<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
 
+    /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
+    private let departures: any DispatchSourceTimer
+
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, log: (@Sendable (RequestLogLine) -> Void)?) {
         self.engine = engine
         self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
+        departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        departures.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        departures.setEventHandler { [weak self] in self?.releaseDeparted() }
+        departures.resume()
+    }
+
+    /// A suspended connection (a `hang`, a long-poll, a long delay) does not notice its client
+    /// leave, and would hold its place under the connection cap until its timer ran out. Once a
+    /// second each is peeked at; one whose client closed or reset is resumed, and so finished.
+    private func releaseDeparted() {
+        let departed: [RequestContext] = suspended.withLock { state in
+            state.items.values.filter { $0.socket >= 0 && peerHasLeft($0.socket) }
+        }
+        // Resumed as they are: a hang closes, a delayed answer or a long-poll's goes nowhere and closes.
+        for context in departed { resume(context) }
     }
 
     func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
@@ -372,6 +390,7 @@ final class RequestRouter: @unchecked Sendable {
         suspended.withLock { state in
             if state.stopping { return false }
             context.connection = connection
+            if context.socket < 0 { context.socket = shim_connection_fd(connection) }
             MHD_suspend_connection(connection)
             state.items[ObjectIdentifier(context)] = context
             return true
@@ -389,6 +408,7 @@ final class RequestRouter: @unchecked Sendable {
 
     /// For `stop()`: no new suspensions, and every suspended request resumed so it can finish.
     func resumeAllForStop() -> Int {
+        departures.cancel()
         let waiting: [RequestContext] = suspended.withLock { state in
             state.stopping = true
             return Array(state.items.values)
@@ -431,6 +451,15 @@ enum TruncatedBody {
         for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
         return r
     }
+}
+
+/// True when the peer of `socket` has closed or reset it. A peek neither consumes what a live
+/// client sent (a pipelined request) nor waits.
+func peerHasLeft(_ socket: Int32) -> Bool {
+    var byte: UInt8 = 0
+    let n = recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+    if n == 0 { return true }
+    return n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR
 }
 
 /// Whether a `Content-Length` value announces more than `limit` bytes. Digits past what `Int`

@@ -108,12 +108,17 @@ final class ConnectionState {
 }
 
 /// Creates and releases each connection's `ConnectionState`.
-let connectionNotice: MHD_NotifyConnectionCallback = { _, _, socketContext, code in
+let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
+    let budget = Unmanaged<ConnectionBudget>.fromOpaque(cls!).takeUnretainedValue()
     guard let socketContext else { return }
     if code == .CONNECTION_NOTIFY_STARTED {
+        budget.started()
         socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
-    } else if let raw = socketContext.pointee {
-        Unmanaged<ConnectionState>.fromOpaque(raw).release()
-        socketContext.pointee = nil
+    } else {
+        budget.closed()
+        if let raw = socketContext.pointee {
+            Unmanaged<ConnectionState>.fromOpaque(raw).release()
+            socketContext.pointee = nil
+        }
     }
 }

@@ -22,6 +22,8 @@ final class RequestContext: @unchecked Sendable {
     /// Kept from the first pass for the request log line written after a delay.
     var logLine: RequestLogLine?
     var connection: OpaquePointer?
+    /// The connection's socket while suspended, so a client that went away can be noticed.
+    var socket: Int32 = -1
     /// Set once, by whichever of the timer, the waiter or `stop()` resumes the connection first.
     let resumed = Atomic<Bool>(false)
 }

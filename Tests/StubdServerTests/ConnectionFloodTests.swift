@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// Thousands of connections that never finish (issue 11): libmicrohttpd 0.9.75 froze for good when
+/// they reached its own limit (about 2,040 with two workers). With the acceptor's cap, a normal
+/// client is answered or turned away with a 503, places come back when clients leave, and SIGTERM
+/// still stops the server.
+@Suite(.serialized) struct ConnectionFloodTests {
+    @Test func hangingAndSlowlorisFloodsNeverFreezeTheServer() async throws {
+        raiseDescriptorLimit()
+        let stubs = try TempStubs(["ok.json": "{}", "stubd.yml": "routes:\n  - { request: { path: /hang }, response: { fault: hang } }\n"])
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-flood-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch", "--max-connections", "1000",
+                             "--log-level", "warning"]
+        // A file, not a pipe: nothing here could block the server's output.
+        process.standardOutput = try FileHandle(forWritingTo: log)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let port = try #require(await listeningPort(log))
+        let url = "http://127.0.0.1:\(port)"
+        func normalClient() throws -> String {
+            try curl(["-o", "/dev/null", "-w", "%{http_code}", "--max-time", "3", url + "/ok.json"]).output
+        }
+
+        var hanging = openConnections(port: port, count: 2_500, sending: "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(hanging.count == 2_500)
+        let whileHanging = try normalClient()
+        #expect(whileHanging == "503", "a full server turns a client away at once, got \(whileHanging)")
+
+        let slow = openConnections(port: port, count: 2_500, sending: "GET /ok.json HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        let whileSlow = try normalClient()
+        #expect(whileSlow == "503" || whileSlow == "200", "got \(whileSlow)")
+
+        // The hanging clients leave: their places come back within a couple of seconds.
+        for fd in hanging { close(fd) }
+        hanging = []
+        for fd in slow { close(fd) }
+        let recovered = await eventually(within: 5) { (try? normalClient()) == "200" }
+        #expect(recovered, "places held by clients that left were never released")
+
+        // And with a thousand hanging connections held, SIGTERM still ends it within a second.
+        let held = openConnections(port: port, count: 1_200, sending: "GET /hang HTTP/1.1\r\nHost: x\r\n\r\n")
+        defer { for fd in held { close(fd) } }
+        try await Task.sleep(for: .milliseconds(300))
+        let signalled = Date()
+        process.terminate()
+        let exited = await eventually(within: 3) { !process.isRunning }
+        #expect(exited)
+        #expect(Date().timeIntervalSince(signalled) < 1, "SIGTERM took \(Date().timeIntervalSince(signalled)) s")
+        #expect(process.terminationStatus == 0)
+        try? FileManager.default.removeItem(at: log)
+    }
+}
+
+/// Reads the port from `stubd serve`'s first line, written to `log`.
+func listeningPort(_ log: URL) async -> UInt16? {
+    var port: UInt16?
+    _ = await eventually(within: 5) {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        guard let line = text.split(separator: "\n").first, line.hasPrefix("stubd listening on http://127.0.0.1:") else { return false }
+        port = UInt16(line.split(separator: ":")[2].prefix { $0.isNumber })
+        return true
+    }
+    return port
+}
+
+/// Opens `count` TCP connections to loopback and sends `bytes` on each; returns their descriptors.
+func openConnections(port: UInt16, count: Int, sending bytes: String) -> [Int32] {
+    var fds: [Int32] = []
+    for _ in 0..<count {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { break }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard connected == 0 else { close(fd); break }
+        _ = bytes.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        fds.append(fd)
+    }
+    return fds
+}
+
+/// Lets this test process hold a few thousand sockets (the soft limit may be 1,024).
+func raiseDescriptorLimit() {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return }
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
