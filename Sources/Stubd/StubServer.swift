@@ -30,6 +30,10 @@ public final class StubServer: Sendable {
         public var maxConnections: Int = StubServer.defaultMaxConnections
         /// Requests the journal keeps per session.
         public var journalCapacity: Int = 1000
+        /// Named sessions held at once; a new one past it evicts the one unused longest (and says so in `notice`).
+        public var maxSessions: Int = 1000
+        /// Told of server events worth a log line, such as an evicted session.
+        public var notice: (@Sendable (String) -> Void)?
         /// Reload the directory when it changes.
         public var watch: Bool = false
         /// Called once per request, after the answer is queued.
@@ -81,7 +85,8 @@ public final class StubServer: Sendable {
         stubsDirectory = stubs
         responses = ResponseStore()
         responses.prepare(catalog)
-        engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity)
+        engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
+                            notice: options.notice)
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle

@@ -31,8 +31,14 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Connections held at once; one more gets a 503 (default: 1000, or half the descriptor limit).")
     var maxConnections: Int = StubServer.defaultMaxConnections
 
+    @Option(name: .long, help: "Named sessions held at once; past it the one unused longest is dropped.")
+    var maxSessions: Int = 1000
+
     func validate() throws {
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
+        guard maxSessions >= 1, maxSessions <= 1_000_000 else {
+            throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
+        }
         guard maxConnections >= 1, maxConnections <= 1_000_000 else {
             throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
         }
@@ -43,6 +49,8 @@ struct Serve: ParsableCommand {
         var options = StubServer.Options()
         options.threads = threads
         options.maxConnections = maxConnections
+        options.maxSessions = maxSessions
+        options.notice = { message in logger.notice("\(message)") }
         options.watch = watch
         if logLevel <= .info {
             options.requestLog = { line in logger.info(RequestLogFormat.message(line), metadata: RequestLogFormat.metadata(line)) }

@@ -163,9 +163,10 @@ final class RequestRouter: @unchecked Sendable {
         var query: [(name: String, value: String?)] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
 
+        // `?session=` names the session of an admin call only; `rejectPath` checks the id whatever carried it.
         let target = RequestTarget.resolve(path: rawPath,
                                            sessionHeader: RequestHead.header("x-stubd-session", in: headers),
-                                           sessionQuery: nil)
+                                           sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
         var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
                                   latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
         if let problem = RequestRouter.rejectPath(rawPath, session: target.session) {
@@ -176,9 +177,7 @@ final class RequestRouter: @unchecked Sendable {
                                   clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
 
         if let call = target.adminCall {
-            let adminSession = target.session.isEmpty
-                ? engine.session(query.first { $0.name == "session" }?.value.flatMap { $0 } ?? "")
-                : engine.session(target.session)
+            let adminSession = engine.session(target.session)
             line.session = adminSession.id
             switch engine.admin(method: method, call: call, query: query, body: body, session: adminSession) {
             case .response(let generated):

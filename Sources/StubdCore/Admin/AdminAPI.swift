@@ -16,7 +16,8 @@ public struct RequestTarget: Sendable, Equatable {
     /// The admin call (`hits/wait`) when the path is under `/__stubd/`.
     public let adminCall: String?
 
-    /// `/__s/t1/api/x` → session t1, path /api/x. A session header counts when there is no prefix.
+    /// `/__s/t1/api/x` → session t1, path /api/x. A session header counts when there is no prefix,
+    /// and `sessionQuery` (`?session=`) only for an admin call with neither.
     public static func resolve(path: String, sessionHeader: String?, sessionQuery: String?) -> RequestTarget {
         var session = sessionHeader ?? ""
         var rest = path
@@ -27,8 +28,8 @@ public struct RequestTarget: Sendable, Equatable {
             rest = String(afterPrefix.dropFirst(id.count))
             if rest.isEmpty { rest = "/" }
         }
-        if session.isEmpty, let q = sessionQuery { session = q }
         if rest == "/__stubd" || rest.hasPrefix("/__stubd/") {
+            if session.isEmpty, let q = sessionQuery { session = q }
             let call = rest.dropFirst("/__stubd".count).drop { $0 == "/" }
             return RequestTarget(session: session, path: rest, adminCall: String(call))
         }

@@ -81,9 +81,16 @@ public final class StubEngine: Sendable {
     private let sessions = Mutex<[String: SessionState]>([:])
     private let nextStubID = Atomic<Int>(1)
     let journalCapacity: Int
+    /// Named sessions held at once; a new one past it evicts the one unused longest.
+    public let maxSessions: Int
+    /// Told of events worth a log line (a session evicted).
+    private let notice: (@Sendable (String) -> Void)?
 
-    public init(catalog: StubCatalog, journalCapacity: Int = 1000) {
+    public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
+                notice: (@Sendable (String) -> Void)? = nil) {
         self.journalCapacity = journalCapacity
+        self.maxSessions = max(1, maxSessions)
+        self.notice = notice
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
         defaultSession.adopt(catalog.routes)
         self.current = Atomic(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()))
@@ -108,15 +115,35 @@ public final class StubEngine: Sendable {
         previous.release()
     }
 
-    /// The session a request or admin call belongs to ("" is the default one).
+    /// The session a request or admin call belongs to ("" is the default one). The transport
+    /// checks ids first (`RequestTarget.isValidSession`). A new session past `maxSessions` evicts
+    /// the one unused longest: any request naming a new id makes a session, so they must be bounded.
     public func session(_ id: String) -> SessionState {
         if id.isEmpty { return defaultSession }
-        return sessions.withLock { table in
-            if let s = table[id] { return s }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var evicted: SessionState?
+        let session = sessions.withLock { table in
+            if let s = table[id] {
+                s.lastUsed.store(now, ordering: .relaxed)
+                return s
+            }
+            if table.count >= maxSessions, let oldest = table.values.min(by: {
+                $0.lastUsed.load(ordering: .relaxed) < $1.lastUsed.load(ordering: .relaxed)
+            }) {
+                table.removeValue(forKey: oldest.id)
+                evicted = oldest
+            }
             let s = SessionState(id: id, clock: catalog.clock, journalCapacity: journalCapacity)
+            s.lastUsed.store(now, ordering: .relaxed)
             table[id] = s
             return s
         }
+        if let evicted {
+            evicted.waiters.fireAll()
+            let idle = Double(now - evicted.lastUsed.load(ordering: .relaxed)) / 1e9
+            notice?("session '\(evicted.id)' evicted after \(Int(idle)) s idle: \(maxSessions) sessions is the cap (--max-sessions); reset sessions when a test ends")
+        }
+        return session
     }
 
     var allSessions: [SessionState] { [defaultSession] + sessions.withLock { Array($0.values) } }
@@ -224,8 +251,9 @@ public final class StubEngine: Sendable {
     /// long-running daemon does not keep every finished test's state.
     public func reset(_ session: SessionState) {
         if session.id.isEmpty {
+            // Dropped, not reset: nothing of theirs is rebuilt only to be freed. Their long-polls answer.
             let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
-            for s in named { s.reset() }
+            for s in named { s.waiters.fireAll() }
         } else {
             sessions.withLock { _ = $0.removeValue(forKey: session.id) }
         }

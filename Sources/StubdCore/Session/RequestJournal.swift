@@ -36,15 +36,16 @@ public struct JournalEntry: Sendable {
 
 /// The last N requests (default 1000): rings, so a long test run never grows it. Each worker
 /// thread appends to its own ring (no lock contention on the hot path); reading merges them by
-/// arrival order and keeps the newest N.
+/// arrival order and keeps the newest N. A ring grows as requests arrive, so a session that
+/// answers a few requests costs a few entries, not N per worker.
 public final class RequestJournal: Sendable {
     private struct Ring {
-        var items: [(sequence: Int, entry: JournalEntry)?]
+        var items: [(sequence: Int, entry: JournalEntry)] = []
+        /// Where the next entry goes once the ring is full.
         var next = 0
     }
     private final class Stripe: Sendable {
-        let ring: Mutex<Ring>
-        init(capacity: Int) { ring = Mutex(Ring(items: Array(repeating: nil, count: capacity))) }
+        let ring = Mutex(Ring())
     }
     private let stripes: [Stripe]
     private let sequence = Atomic<Int>(0)
@@ -52,28 +53,32 @@ public final class RequestJournal: Sendable {
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        stripes = (0..<ThreadStripe.count).map { _ in Stripe(capacity: max(1, capacity)) }
+        stripes = (0..<ThreadStripe.count).map { _ in Stripe() }
     }
 
     func append(_ entry: JournalEntry) {
         let n = sequence.add(1, ordering: .relaxed).oldValue
         stripes[ThreadStripe.current].ring.withLock { r in
-            r.items[r.next] = (n, entry)
-            r.next = (r.next + 1) % capacity
+            if r.items.count < capacity {
+                r.items.append((n, entry))
+            } else {
+                r.items[r.next] = (n, entry)
+                r.next = (r.next + 1) % capacity
+            }
         }
     }
 
     /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
     public func recent(limit: Int) -> (entries: [JournalEntry], total: Int) {
         var all: [(sequence: Int, entry: JournalEntry)] = []
-        for stripe in stripes { stripe.ring.withLock { r in all.append(contentsOf: r.items.compactMap { $0 }) } }
+        for stripe in stripes { stripe.ring.withLock { r in all.append(contentsOf: r.items) } }
         all.sort { $0.sequence < $1.sequence }
         let keep = min(max(0, limit), capacity)
         return (all.suffix(keep).map(\.entry), sequence.load(ordering: .relaxed))
     }
 
     func reset() {
-        for stripe in stripes { stripe.ring.withLock { $0 = Ring(items: Array(repeating: nil, count: capacity)) } }
+        for stripe in stripes { stripe.ring.withLock { $0 = Ring() } }
         sequence.store(0, ordering: .relaxed)
     }
 }

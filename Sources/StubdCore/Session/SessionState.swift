@@ -8,6 +8,8 @@ public final class SessionState: Sendable {
     public let clock: SessionClock
     public let journal: RequestJournal
     let waiters = HitWaiters()
+    /// When a request or admin call last named this session (uptime nanoseconds), for eviction.
+    let lastUsed = Atomic<UInt64>(0)
 
     /// Route key → counter. The default session's counters are also hung on each route, so counting is one atomic add.
     private let routeCounters = Mutex<[String: HitCounter]>([:])
