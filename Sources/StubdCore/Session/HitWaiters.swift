@@ -1,27 +1,94 @@
 import Synchronization
 
-/// Long-polls waiting for a hit count (`/__stubd/hits/wait`). A hit checks them only when one
-/// is pending, so the hot path pays one relaxed atomic load.
+/// Long-polls waiting for a hit count (`/__stubd/hits/wait`), indexed by what they wait for.
+///
+/// Waiters on the same target (a route name, `GET /concrete/path` or a pattern) share one group
+/// with a running count. A hit visits only the groups it can move: the one named by its route's
+/// key, the ones for its exact path, and the (usually few) distinct patterns. So a thousand pending
+/// waits cost a hit a few lookups, where recounting each target's hits cost a scan per waiter
+/// (1,000 waits on `GET /**` took throughput from 87k to 364 req/s). The running count only says
+/// when to look: a group that seems to have reached a waiter's count is recounted exactly first.
 final class HitWaiters: Sendable {
     private struct Waiter {
         let id: Int
-        let query: String
         let count: Int
         let fire: @Sendable () -> Void
     }
+
+    /// What a target's hits are counted from, besides a route whose key is the target itself.
+    private enum Paths {
+        case none
+        case concrete(method: String, path: String)
+        case pattern(MethodMatch, PathPattern)
+
+        init(_ target: String) {
+            let parts = target.split(separator: " ", maxSplits: 1)
+            let (method, pathText) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", target)
+            guard pathText.hasPrefix("/") else { self = .none; return }
+            if !pathText.contains("{"), !pathText.contains("**") {
+                self = .concrete(method: method, path: RequestHead(method: method, path: pathText).normalizedPath)
+            } else if let pattern = try? PathPattern(parsing: pathText) {
+                self = .pattern(method == "ANY" ? .any : .only(method), pattern)
+            } else {
+                self = .none
+            }
+        }
+    }
+
+    private struct Group {
+        let paths: Paths
+        /// Hits counted since the last exact count; may run ahead of it, never behind.
+        var count: Int
+        var waiters: [Waiter] = []
+        var smallestWanted: Int { waiters.lazy.map(\.count).min() ?? .max }
+    }
+
+    private struct Index {
+        var groups: [String: Group] = [:]
+        /// Normalized path → targets naming exactly it.
+        var byPath: [String: Set<String>] = [:]
+        /// Targets that are patterns.
+        var patterns: Set<String> = []
+        /// Waiter id → its target.
+        var targets: [Int: String] = [:]
+
+        mutating func removeGroup(_ target: String) {
+            guard let group = groups.removeValue(forKey: target) else { return }
+            switch group.paths {
+            case .concrete(_, let path):
+                byPath[path]?.remove(target)
+                if byPath[path]?.isEmpty == true { byPath.removeValue(forKey: path) }
+            case .pattern: patterns.remove(target)
+            case .none: break
+            }
+        }
+    }
+
     private let pending = Atomic<Int>(0)
     private let nextID = Atomic<Int>(1)
-    private let waiters = Mutex<[Waiter]>([])
+    private let index = Mutex(Index())
 
     var hasPending: Bool { pending.load(ordering: .relaxed) > 0 }
 
-    /// Registers a waiter, unless `current` already satisfies it (then nil: answer at once).
-    func add(query: String, count: Int, current: () -> Int, fire: @escaping @Sendable () -> Void) -> Int? {
-        waiters.withLock { list in
-            // Checked under the lock, so a hit between the check and the registration cannot be missed.
-            if current() >= count { return nil }
+    /// Registers a waiter on `target`, unless `current` already satisfies it (then nil: answer at once).
+    func add(query target: String, count: Int, current: () -> Int, fire: @escaping @Sendable () -> Void) -> Int? {
+        index.withLock { index in
+            // Counted under the lock, so a hit between the count and the registration cannot be missed.
+            let now = current()
+            if now >= count { return nil }
             let id = nextID.add(1, ordering: .relaxed).oldValue
-            list.append(Waiter(id: id, query: query, count: count, fire: fire))
+            if index.groups[target] == nil {
+                let paths = Paths(target)
+                index.groups[target] = Group(paths: paths, count: now)
+                switch paths {
+                case .concrete(_, let path): index.byPath[path, default: []].insert(target)
+                case .pattern: index.patterns.insert(target)
+                case .none: break
+                }
+            }
+            index.groups[target]!.count = now
+            index.groups[target]!.waiters.append(Waiter(id: id, count: count, fire: fire))
+            index.targets[id] = target
             pending.add(1, ordering: .relaxed)
             return id
         }
@@ -30,22 +97,50 @@ final class HitWaiters: Sendable {
     /// Removes a waiter (timeout or server stop). False when a hit already fired it.
     @discardableResult
     func remove(_ id: Int) -> Bool {
-        waiters.withLock { list in
-            guard let i = list.firstIndex(where: { $0.id == id }) else { return false }
-            list.remove(at: i)
+        index.withLock { index in
+            guard let target = index.targets.removeValue(forKey: id) else { return false }
+            index.groups[target]?.waiters.removeAll { $0.id == id }
+            if index.groups[target]?.waiters.isEmpty == true { index.removeGroup(target) }
             pending.subtract(1, ordering: .relaxed)
             return true
         }
     }
 
-    /// Fires every waiter whose count is now reached.
-    func notify(count: (String) -> Int) {
-        let ready: [Waiter] = waiters.withLock { list in
+    /// Counts a hit of `route` by `request` toward the groups it can move, and fires the waiters
+    /// whose count is reached; `exact` recounts a target before any fires.
+    func notify(route: Route, request: RequestHead, exact: (String) -> Int) {
+        let ready: [Waiter] = index.withLock { index in
+            var moved: [String] = []
+            if index.groups[route.key] != nil { moved.append(route.key) }
+            if let targets = index.byPath[request.normalizedPath] {
+                for target in targets where target != route.key {
+                    if case .concrete(let method, _) = index.groups[target]?.paths, method == "ANY" || method == request.method {
+                        moved.append(target)
+                    }
+                }
+            }
+            if !index.patterns.isEmpty {
+                let segments = request.segments
+                for target in index.patterns where target != route.key {
+                    if case .pattern(let method, let pattern) = index.groups[target]?.paths,
+                       method.accepts(request.method), pattern.match(segments) != nil {
+                        moved.append(target)
+                    }
+                }
+            }
             var fired: [Waiter] = []
-            list.removeAll { w in
-                guard count(w.query) >= w.count else { return false }
-                fired.append(w)
-                return true
+            for target in moved {
+                index.groups[target]!.count += 1
+                guard index.groups[target]!.count >= index.groups[target]!.smallestWanted else { continue }
+                let hits = exact(target)
+                index.groups[target]!.count = hits
+                index.groups[target]!.waiters.removeAll { waiter in
+                    guard hits >= waiter.count else { return false }
+                    fired.append(waiter)
+                    index.targets.removeValue(forKey: waiter.id)
+                    return true
+                }
+                if index.groups[target]!.waiters.isEmpty { index.removeGroup(target) }
             }
             pending.subtract(fired.count, ordering: .relaxed)
             return fired
@@ -55,9 +150,9 @@ final class HitWaiters: Sendable {
 
     /// Fires every waiter (reset, shutdown): each then answers with what it has.
     func fireAll() {
-        let all = waiters.withLock { list in
-            defer { list.removeAll(); pending.store(0, ordering: .relaxed) }
-            return list
+        let all: [Waiter] = index.withLock { index in
+            defer { index = Index(); pending.store(0, ordering: .relaxed) }
+            return index.groups.values.flatMap(\.waiters)
         }
         for w in all { w.fire() }
     }

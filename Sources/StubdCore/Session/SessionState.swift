@@ -64,7 +64,7 @@ public final class SessionState: Sendable {
         counter(for: route).increment()
         // Keyed by the path the request already carries, then the method: no string is built per request.
         pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
-        if waiters.hasPending { waiters.notify { hits(for: $0) } }
+        if waiters.hasPending { waiters.notify(route: route, request: request) { hits(for: $0) } }
     }
 
     /// Hits of a route key (name or `GET /pattern`), or of concrete paths: `GET /a/b` exactly,
