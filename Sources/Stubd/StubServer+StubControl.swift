@@ -4,7 +4,7 @@ import StubdClient
 /// The in-process server is controlled through the same admin API as a remote one, so a test
 /// behaves the same against `StubServer` and against `stubd serve` at `$STUBD_URL`.
 extension StubServer: StubControl {
-    private var client: StubdClient { StubdClient(baseURL: baseURL) }
+    private var client: StubdClient { StubdClient(baseURL: baseURL, adminToken: adminToken) }
 
     public func session(_ id: String) -> any StubControl { client.session(id) }
     public func hits(_ route: String) async throws -> Int { try await client.hits(route) }

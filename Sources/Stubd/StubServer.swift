@@ -32,6 +32,14 @@ public final class StubServer: Sendable {
         public var journalCapacity: Int = 1000
         /// Named sessions held at once; a new one past it evicts the one unused longest (and says so in `notice`).
         public var maxSessions: Int = 1000
+        /// When set, every admin call but `health` needs `Authorization: Bearer TOKEN`. A server
+        /// listening beyond loopback without one keeps its admin API closed.
+        public var adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]
+        /// Host names admin calls may carry besides loopback names and IP addresses (DNS rebinding protection).
+        public var allowedHosts: [String] = []
+        /// Request headers whose values the journal (`/__stubd/requests`) shows masked, besides
+        /// `Authorization`, `Cookie` and `Proxy-Authorization`.
+        public var maskedHeaders: [String] = []
         /// Told of server events worth a log line, such as an evicted session.
         public var notice: (@Sendable (String) -> Void)?
         /// Reload the directory when it changes.
@@ -51,6 +59,8 @@ public final class StubServer: Sendable {
     /// The core: catalog, sessions, hits, quotas.
     public let engine: StubEngine
     public let stubsDirectory: URL
+    /// The admin token this server requires, if any; its own `StubControl` calls send it.
+    public let adminToken: String?
 
     private let daemons: [CPointer]
     private let acceptor: Acceptor
@@ -86,8 +96,12 @@ public final class StubServer: Sendable {
         responses = ResponseStore()
         responses.prepare(catalog)
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
-                            notice: options.notice)
-        router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, log: options.requestLog)
+                            maskedHeaders: options.maskedHeaders, notice: options.notice)
+        adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
+                                 listensBeyondLoopback: !ListeningSocket.isLoopback(host))
+        router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
+                               log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
         let connections = ConnectionBudget(cap: max(1, options.maxConnections))

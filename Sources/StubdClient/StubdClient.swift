@@ -12,9 +12,13 @@ import FoundationNetworking
 /// ```
 public struct StubdClient: StubControl {
     public let baseURL: URL
+    /// Sent as `Authorization: Bearer …` on admin calls, for a server started with an admin token.
+    public let adminToken: String?
 
-    public init(baseURL: URL) {
+    /// `adminToken` defaults to `STUBD_ADMIN_TOKEN` from the environment, as the server's does.
+    public init(baseURL: URL, adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]) {
         self.baseURL = baseURL
+        self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The server's root URL, without any session prefix.
@@ -30,7 +34,7 @@ public struct StubdClient: StubControl {
 
     /// `session(_:)` with its concrete type, for callers that want `StubdClient`'s extra calls.
     public func sessionClient(_ id: String) -> StubdClient {
-        StubdClient(baseURL: serverURL.appendingPathComponent("__s").appendingPathComponent(id))
+        StubdClient(baseURL: serverURL.appendingPathComponent("__s").appendingPathComponent(id), adminToken: adminToken)
     }
 
     /// The session id this client speaks for ("" for the default session).
@@ -141,6 +145,7 @@ public struct StubdClient: StubControl {
         var request = URLRequest(url: components.url!)
         request.httpMethod = method
         request.timeoutInterval = requestTimeout
+        if let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
         if let body {
             request.httpBody = body
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")

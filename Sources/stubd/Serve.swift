@@ -34,6 +34,15 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Named sessions held at once; past it the one unused longest is dropped.")
     var maxSessions: Int = 1000
 
+    @Option(name: .long, help: ArgumentHelp("Token every admin call but health must send as Authorization: Bearer (env STUBD_ADMIN_TOKEN). Without one, a server listening beyond loopback keeps its admin API closed.", valueName: "token"))
+    var adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]
+
+    @Option(name: .long, help: ArgumentHelp("A Host name admin calls may use besides localhost and IP addresses, e.g. a compose service name (repeatable; env STUBD_ALLOWED_HOSTS, comma-separated).", valueName: "name"))
+    var allowHost: [String] = (ProcessInfo.processInfo.environment["STUBD_ALLOWED_HOSTS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+
+    @Option(name: .long, help: ArgumentHelp("A request header the journal shows masked, besides Authorization, Cookie and Proxy-Authorization (repeatable).", valueName: "name"))
+    var maskHeader: [String] = []
+
     func validate() throws {
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
@@ -50,6 +59,9 @@ struct Serve: ParsableCommand {
         options.threads = threads
         options.maxConnections = maxConnections
         options.maxSessions = maxSessions
+        options.adminToken = adminToken
+        options.allowedHosts = allowHost
+        options.maskedHeaders = maskHeader
         options.notice = { message in logger.notice("\(message)") }
         options.watch = watch
         if logLevel <= .info {
@@ -76,8 +88,11 @@ struct Serve: ParsableCommand {
         // Scripts and the test fixtures read the port from this exact first line.
         print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
         fflush(nil)
-        if host != "127.0.0.1", host != "localhost", host != "::1" {
-            logger.notice("listening on \(host): reachable from other machines")
+        if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
+            let admin = (adminToken ?? "").isEmpty
+                ? "its admin API is closed until you give --admin-token or STUBD_ADMIN_TOKEN"
+                : "admin calls need the admin token"
+            logger.warning("listening on \(host): reachable from other machines; \(admin)")
         }
         ShutdownSignals.wait()
         server.stopSynchronously()

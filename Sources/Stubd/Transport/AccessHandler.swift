@@ -55,14 +55,17 @@ final class RequestRouter: @unchecked Sendable {
     let responses: ResponseStore
     let maxBodyBytes: Int
     let log: (@Sendable (RequestLogLine) -> Void)?
+    let adminAccess: AdminAccess
     let active = Atomic<Int>(0)
     private let suspended = Mutex<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
 
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     private let departures: any DispatchSourceTimer
 
-    init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, log: (@Sendable (RequestLogLine) -> Void)?) {
+    init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
+         log: (@Sendable (RequestLogLine) -> Void)?) {
         self.engine = engine
+        self.adminAccess = adminAccess
         self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
@@ -177,6 +180,10 @@ final class RequestRouter: @unchecked Sendable {
                                   clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
 
         if let call = target.adminCall {
+            if let refusal = adminAccess.refusal(call: call, host: RequestHead.header("host", in: headers),
+                                                 authorization: RequestHead.header("authorization", in: headers)) {
+                return send(.generated(refusal), existing, connection, line: line)
+            }
             let adminSession = engine.session(target.session)
             line.session = adminSession.id
             switch engine.admin(method: method, call: call, query: query, body: body, session: adminSession) {

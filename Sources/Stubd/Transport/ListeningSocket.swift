@@ -78,6 +78,14 @@ struct ListeningSocket {
     }
 }
 
+extension ListeningSocket {
+    /// Whether `host` (as given to `--host`) is a loopback address, reachable from this machine only.
+    static func isLoopback(_ host: String) -> Bool {
+        let literal = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return literal == "localhost" || literal == "::1" || literal.hasPrefix("127.")
+    }
+}
+
 /// `127.0.0.1` or `::1` from a connection's peer address, for quotas keyed by ip.
 func describeAddress(_ address: UnsafePointer<sockaddr>?) -> String {
     guard let address else { return "" }

@@ -71,7 +71,7 @@ extension StubEngine {
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
             return .response(.json(200, .object(["total": .number(Double(total)), "capacity": .number(Double(session.journal.capacity)),
-                                                 "requests": .array(entries.map(\.json))])))
+                                                 "requests": .array(entries.map { $0.json(masking: maskedHeaders) })])))
         case ("POST", "reset", 1):
             reset(session)
             return .response(.json(200, .object(["reset": .bool(true), "session": .string(session.id)])))

@@ -85,10 +85,13 @@ public final class StubEngine: Sendable {
     public let maxSessions: Int
     /// Told of events worth a log line (a session evicted).
     private let notice: (@Sendable (String) -> Void)?
+    /// Lower-cased names of request headers the journal shows masked.
+    let maskedHeaders: Set<String>
 
-    public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
+    public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 notice: (@Sendable (String) -> Void)? = nil) {
         self.journalCapacity = journalCapacity
+        self.maskedHeaders = JournalEntry.alwaysMasked.union(maskedHeaders.map { $0.lowercased() })
         self.maxSessions = max(1, maxSessions)
         self.notice = notice
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)

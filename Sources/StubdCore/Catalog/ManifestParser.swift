@@ -231,6 +231,9 @@ struct ManifestParser {
                 add(f, "file '\(rel)' is outside the stubs directory", hint: "only files inside the stubs directory are served")
             case .failure(.unreadable):
                 add(f, "file '\(rel)' cannot be read", hint: "check its permissions")
+            case .failure(.notServed):
+                add(f, "file '\(rel)' is a dot-file or the manifest, which stubd never serves",
+                    hint: "rename the body without a leading '.', or put it under __files/")
             }
         } else if let b = map["body"], let text = string(b, "body") {
             body = Data(text.utf8)

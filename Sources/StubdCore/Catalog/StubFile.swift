@@ -23,10 +23,19 @@ struct StubFileReader {
         return real == realRoot || real.hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/")
     }
 
-    /// Reads a file named by a manifest (`file: owm/london.json`), relative to the root or `__files/`.
+    /// Names a `file:` reference may not use, whatever the folder holds: the manifest itself.
+    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json"]
+
+    /// Reads a file named by a manifest or a runtime stub (`file: owm/london.json`), relative to the
+    /// root or `__files/`, by the folder's own rules: never outside it, never a dot-file (`.env`,
+    /// `.git/config`) nor the manifest, which the convention does not serve either.
     func readReferenced(_ relative: String) -> Result<(data: Data, path: String), ReferenceError> {
-        if relative.hasPrefix("/") || relative.split(separator: "/").contains("..") {
+        let parts = relative.split(separator: "/")
+        if relative.hasPrefix("/") || parts.contains("..") {
             return .failure(.outsideRoot)
+        }
+        if parts.contains(where: { $0.hasPrefix(".") }) || parts.last.map({ StubFileReader.manifestNames.contains(String($0)) }) == true {
+            return .failure(.notServed)
         }
         for candidate in [relative, "__files/" + relative] {
             let path = root.appendingPathComponent(candidate).path
@@ -39,7 +48,7 @@ struct StubFileReader {
         return .failure(.missing)
     }
 
-    enum ReferenceError: Error { case missing, outsideRoot, unreadable }
+    enum ReferenceError: Error { case missing, outsideRoot, unreadable, notServed }
 }
 
 extension String {

@@ -14,17 +14,30 @@ public struct JournalEntry: Sendable {
     /// For an unmatched request: the nearest routes and why each missed.
     public let misses: [String]
 
-    var json: JSONValue {
+    /// Credentials the journal never shows: a test's log or a CI artifact is no place for them.
+    static let alwaysMasked: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// The entry as `/__stubd/requests` shows it, with the values of `masked` headers hidden.
+    /// Masked when read, not when recorded, so the request path pays nothing for it.
+    func json(masking masked: Set<String>) -> JSONValue {
         var members: [String: JSONValue] = [
             "time": .string(JournalEntry.timeFormat(time)),
             "method": .string(method), "path": .string(path), "status": .number(Double(status)),
             "query": .object(Dictionary(query.map { ($0.name, JSONValue.string($0.value ?? "")) }, uniquingKeysWith: { a, _ in a })),
-            "headers": .object(Dictionary(headers.map { ($0.name, JSONValue.string($0.value)) }, uniquingKeysWith: { a, b in
+            "headers": .object(Dictionary(headers.map { header in
+                (header.name, JSONValue.string(masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value))
+            }, uniquingKeysWith: { a, b in
                 if case .string(let x) = a, case .string(let y) = b { return .string(x + ", " + y) } else { return a } })),
         ]
         members["route"] = route.map { .string($0) } ?? .null
         if !misses.isEmpty { members["nearest"] = .array(misses.map { .string($0) }) }
         return .object(members)
+    }
+
+    /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
+    static func mask(_ value: String) -> String {
+        let words = value.split(separator: " ", maxSplits: 1)
+        return words.count == 2 && words[0].allSatisfy(\.isLetter) ? "\(words[0]) <masked>" : "<masked>"
     }
 
     static func timeFormat(_ date: Date) -> String {
