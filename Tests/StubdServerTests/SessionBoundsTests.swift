@@ -80,7 +80,7 @@ func residentBytes() -> Int {
                 let target = targets[i % targets.count]
                 let count = 1 + i % 5
                 let fds = openConnections(port: server.port, count: 1,
-                                          sending: "GET /__stubd/hits/wait?route=\(target)&count=\(count)&timeout=30 HTTP/1.1\r\nHost: x\r\n\r\n")
+                                          sending: "GET /__stubd/hits/wait?route=\(target)&count=\(count)&timeout=30 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 polls.append((fds[0], target, count))
             }
             try await Task.sleep(for: .milliseconds(200))

@@ -99,16 +99,21 @@ final class RequestRouter: @unchecked Sendable {
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
-            if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-               declaredLengthExceeds(length, maxBodyBytes) {
-                // Answered before reading a byte of the body: queueing now makes libmicrohttpd close
-                // the connection after the answer, which is what a body nobody will read needs.
+            let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            if let declared, declaredLengthExceeds(declared, maxBodyBytes.multipliedReportingOverflow(by: 16).partialValue) {
+                // Far past the limit (up to 2^64): answered before reading a byte of it. Queueing now
+                // makes libmicrohttpd close after the answer; a client still sending may see a reset
+                // rather than the 413, so a body only somewhat too large is read and dropped instead.
                 let context = RequestContext()
                 conCls.pointee = Unmanaged.passRetained(context).toOpaque()
                 let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
                                           session: "", latencyMicroseconds: 0, isAdmin: false)
                 return send(.generated(.problem(413, title: "Body too large",
                     detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
+            } else if let declared, declaredLengthExceeds(declared, maxBodyBytes) {
+                let context = RequestContext()
+                context.bodyTooLarge = true
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
             } else {
                 conCls.pointee = log == nil ? plainRequest : Unmanaged.passRetained(RequestContext()).toOpaque()
             }

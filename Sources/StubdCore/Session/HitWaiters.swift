@@ -39,8 +39,31 @@ final class HitWaiters: Sendable {
         let paths: Paths
         /// Hits counted since the last exact count; may run ahead of it, never behind.
         var count: Int
-        var waiters: [Waiter] = []
-        var smallestWanted: Int { waiters.lazy.map(\.count).min() ?? .max }
+        private(set) var waiters: [Waiter] = []
+        /// The lowest count any waiter wants: kept, not searched for, as every hit compares with it.
+        private(set) var smallestWanted = Int.max
+
+        init(paths: Paths, count: Int) {
+            self.paths = paths
+            self.count = count
+        }
+
+        mutating func add(_ waiter: Waiter) {
+            waiters.append(waiter)
+            smallestWanted = min(smallestWanted, waiter.count)
+        }
+
+        /// Removes the waiters `leaving` picks, and returns them.
+        mutating func remove(where leaving: (Waiter) -> Bool) -> [Waiter] {
+            var gone: [Waiter] = []
+            waiters.removeAll { w in
+                guard leaving(w) else { return false }
+                gone.append(w)
+                return true
+            }
+            if !gone.isEmpty { smallestWanted = waiters.lazy.map(\.count).min() ?? .max }
+            return gone
+        }
     }
 
     private struct Index {
@@ -87,7 +110,7 @@ final class HitWaiters: Sendable {
                 }
             }
             index.groups[target]!.count = now
-            index.groups[target]!.waiters.append(Waiter(id: id, count: count, fire: fire))
+            index.groups[target]!.add(Waiter(id: id, count: count, fire: fire))
             index.targets[id] = target
             pending.add(1, ordering: .relaxed)
             return id
@@ -99,7 +122,7 @@ final class HitWaiters: Sendable {
     func remove(_ id: Int) -> Bool {
         index.withLock { index in
             guard let target = index.targets.removeValue(forKey: id) else { return false }
-            index.groups[target]?.waiters.removeAll { $0.id == id }
+            _ = index.groups[target]?.remove { $0.id == id }
             if index.groups[target]?.waiters.isEmpty == true { index.removeGroup(target) }
             pending.subtract(1, ordering: .relaxed)
             return true
@@ -134,12 +157,9 @@ final class HitWaiters: Sendable {
                 guard index.groups[target]!.count >= index.groups[target]!.smallestWanted else { continue }
                 let hits = exact(target)
                 index.groups[target]!.count = hits
-                index.groups[target]!.waiters.removeAll { waiter in
-                    guard hits >= waiter.count else { return false }
-                    fired.append(waiter)
-                    index.targets.removeValue(forKey: waiter.id)
-                    return true
-                }
+                let reached = index.groups[target]!.remove { hits >= $0.count }
+                for waiter in reached { index.targets.removeValue(forKey: waiter.id) }
+                fired += reached
                 if index.groups[target]!.waiters.isEmpty { index.removeGroup(target) }
             }
             pending.subtract(fired.count, ordering: .relaxed)
