@@ -32,6 +32,8 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
     case waitTimedOut(route: String, expected: Int, actual: Int, unmatched: Int, nearest: [String])
     /// `STUBD_URL` (or another setting) is not usable.
     case badConfiguration(String)
+    /// A hit count asked about a name, pattern or path that names no route of the session.
+    case unknownRoute(route: String, nearest: [String])
 
     public var description: String {
         switch self {
@@ -43,6 +45,9 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
             return StubdError.hitMessage(route: route, expected: expected, actual: actual, unmatched: unmatched, nearest: nearest)
         case .badConfiguration(let message):
             return message
+        case let .unknownRoute(route, nearest):
+            return "No route '\(route)' in this session's catalog, so its hits would always be 0"
+                + (nearest.isEmpty ? "; the catalog has no routes" : "; did you mean " + nearest.map { "'\($0)'" }.joined(separator: ", ") + "?")
         }
     }
 

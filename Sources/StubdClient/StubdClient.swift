@@ -47,8 +47,16 @@ public struct StubdClient: StubControl {
     // MARK: StubControl
 
     public func hits(_ route: String) async throws -> Int {
-        let json = try await call("GET", "hits", query: ["route": route])
+        let (status, json) = try await raw("GET", "hits", query: ["route": route])
+        try Self.checkRouteKnown(route, status: status, json: json)
+        guard status == 200 else { throw StubdError.rejected(call: "GET /__stubd/hits", status: status, detail: Self.detail(json)) }
         return (json["hits"] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// A 404 "No such route" from a hit count: the name is wrong, not the count.
+    private static func checkRouteKnown(_ route: String, status: Int, json: [String: Any]) throws {
+        guard status == 404, json["title"] as? String == "No such route" else { return }
+        throw StubdError.unknownRoute(route: route, nearest: json["nearest"] as? [String] ?? [])
     }
 
     public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
@@ -56,6 +64,7 @@ public struct StubdClient: StubControl {
         let (status, json) = try await raw("GET", "hits/wait",
                                            query: ["route": route, "count": String(count), "timeout": String(seconds)],
                                            requestTimeout: seconds + 10)
+        try Self.checkRouteKnown(route, status: status, json: json)
         let hits = (json["hits"] as? NSNumber)?.intValue ?? 0
         if status == 200 { return hits }
         guard status == 408 else { throw StubdError.rejected(call: "hits/wait", status: status, detail: Self.detail(json)) }

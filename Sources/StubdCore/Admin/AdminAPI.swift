@@ -60,6 +60,7 @@ extension StubEngine {
             guard let target = q("route") ?? q("path") else {
                 return .response(.problem(400, title: "Missing route", detail: "hits/wait needs ?route=NAME_OR_PATTERN (or ?path=GET%20/concrete) and ?count=N"))
             }
+            if let unknown = unknownHitTarget(target, in: session) { return .response(unknown) }
             guard let count = Int(q("count") ?? "1"), count >= 0 else {
                 return .response(.problem(400, title: "Bad count", detail: "count must be a whole number ≥ 0, got '\(q("count") ?? "")'"))
             }
@@ -147,6 +148,7 @@ extension StubEngine {
 
     private func hits(_ session: SessionState, route: String?, path: String?) -> GeneratedResponse {
         if let target = route ?? path {
+            if let unknown = unknownHitTarget(target, in: session) { return unknown }
             return .json(200, .object(["route": .string(target), "hits": .number(Double(session.hits(for: target)))]))
         }
         let counts = session.id.isEmpty ? nil : session.routeCounts()
