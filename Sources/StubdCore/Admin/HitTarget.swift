@@ -16,16 +16,15 @@ struct HitTarget {
         let parts = text.split(separator: " ", maxSplits: 1)
         let (method, path) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", text)
         if path.hasPrefix("/") {
-            let wanted: MethodMatch = method == "ANY" ? .any : .only(method)
             if path.contains("{") || path.contains("**") {
-                if let pattern = try? PathPattern(parsing: path),
-                   routes.contains(where: { HitTarget.methodsOverlap(wanted, $0.method) && pattern.match(HitTarget.example(of: $0.pattern)) != nil }) {
-                    return nil
+                // Covering a route is what a quota's pattern does too: one test of it, on a sample path.
+                if let pattern = try? PathPattern(parsing: path) {
+                    let selector = RouteSelector(text: text, method: method == "ANY" ? .any : .only(method), pattern: pattern, routeName: nil)
+                    if routes.contains(where: selector.covers) { return nil }
                 }
             } else {
-                let request = RequestHead(method: method == "ANY" ? "GET" : method, path: path)
-                let segments = request.segments
-                if routes.contains(where: { HitTarget.methodsOverlap(wanted, $0.method) && $0.pattern.match(segments) != nil }) {
+                let segments = RequestHead(method: method, path: path).segments
+                if routes.contains(where: { (method == "ANY" || $0.method.accepts(method)) && $0.pattern.match(segments) != nil }) {
                     return nil
                 }
             }
@@ -44,27 +43,6 @@ struct HitTarget {
         }
         let ranked = distances.sorted { a, b in a.value < b.value || (a.value == b.value && a.key < b.key) }
         return ranked.prefix(3).map(\.key)
-    }
-
-    /// A concrete path the pattern matches: each `{param}` as `x`, a trailing `**` as nothing, and
-    /// a convention file's extension kept (`/a/{b}.json` is how a test names `Stubs/a/{b}.json`).
-    static func example(of pattern: PathPattern) -> [Substring] {
-        var segments = pattern.segments.compactMap { segment -> String? in
-            switch segment {
-            case .literal(let s): return s
-            case let .parameter(_, prefix, suffix): return prefix + "x" + suffix
-            case .wildcard: return nil
-            }
-        }
-        if let ext = pattern.optionalExtension, !segments.isEmpty { segments[segments.count - 1] += ext }
-        return segments.map { Substring($0) }
-    }
-
-    static func methodsOverlap(_ a: MethodMatch, _ b: MethodMatch) -> Bool {
-        switch (a, b) {
-        case (.any, _), (_, .any): return true
-        case let (.only(x), .only(y)): return x == y || (x == "HEAD" && y == "GET")
-        }
     }
 }
 

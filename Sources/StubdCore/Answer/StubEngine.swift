@@ -245,6 +245,12 @@ public final class StubEngine: Sendable {
     public func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
         let id = "s\(nextStubID.add(1, ordering: .relaxed).oldValue)"
         let route = try catalog.parseRuntimeStub(json, id: id)
+        if let name = route.name,
+           let taken = (catalog.routes + session.runtimeStubs().map(\.route)).first(where: { $0.name == name }) {
+            throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+                file: "stub", message: "route name '\(name)' is already used by \(taken.source)",
+                hint: "give the runtime stub its own name, or remove the other first")])
+        }
         session.addRuntime(route, id: id)
         return (id, route)
     }

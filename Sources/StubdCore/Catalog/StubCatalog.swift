@@ -101,6 +101,18 @@ public final class StubCatalog: Sendable {
 
     /// Checks that need the whole catalog: routes that can never answer, quotas that cover nothing.
     private static func validate(routes: [Route], quotas: [QuotaDefinition], all: [Route], problems: inout ProblemList) {
+        // A name is how a test, a quota and the hit counts refer to a route: two routes under one
+        // name would share a quota and sum their hits.
+        var named: [String: Route] = [:]
+        for route in routes {
+            guard let name = route.name, case let .manifest(file, line) = route.source else { continue }
+            if let first = named[name] {
+                problems.add(file, line: line, "route name '\(name)' is used twice: at \(first.source) and here",
+                             hint: "give each route its own name")
+            } else {
+                named[name] = route
+            }
+        }
         var seen: [String: Route] = [:]
         for route in routes {
             guard case let .manifest(file, line) = route.source else { continue }
