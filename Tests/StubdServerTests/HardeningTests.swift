@@ -189,27 +189,29 @@ import Testing
         }
     }
 
-    @Test func listeningBeyondLoopbackIsAWarningEvenAtWarningLevel() throws {
+    @Test func listeningBeyondLoopbackIsAWarningEvenAtWarningLevel() async throws {
+        // Output to a file, read with a deadline: a pipe read could wait forever for a line that never comes.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-warning-\(UUID().uuidString).log")
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = stubdBinary
         process.arguments = ["serve", "--stubs", exampleStubs.path, "--host", "0.0.0.0", "--port", "0", "--no-watch", "--log-level", "warning"]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "STUBD_ADMIN_TOKEN")
         process.environment = env
-        let out = Pipe()
-        process.standardOutput = out
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
         try process.run()
+        defer { if process.isRunning { process.terminate() } }
         var text = ""
-        let deadline = Date().addingTimeInterval(5)
-        while !text.contains("reachable from other machines"), Date() < deadline {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        _ = await eventually(within: 5) {
+            text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            return text.contains("reachable from other machines")
         }
-        process.terminate()
-        _ = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         #expect(text.contains("warning"), "\(text)")
         #expect(text.contains("admin API is closed until you give --admin-token"), "\(text)")
     }
+
 }
