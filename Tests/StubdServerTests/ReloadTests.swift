@@ -23,6 +23,26 @@ import Testing
         }
     }
 
+    /// A file written 20 times a second never leaves a quiet period; reloads still come (issue 11).
+    @Test func continuousWritesStillReloadAtLeastOnceASecond() async throws {
+        let stubs = try TempStubs(["a.json": #"{"v": 0}"#, "busy.txt": "0"])
+        try await withServer(stubs.url, options: watching()) { server in
+            let writer = Task.detached {
+                var i = 0
+                while !Task.isCancelled {
+                    i += 1
+                    try? stubs.write("busy.txt", "\(i)")
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            defer { writer.cancel() }
+            try await Task.sleep(for: .milliseconds(200))
+            try stubs.write("a.json", #"{"v": 1}"#)
+            let served = try await eventually(within: 2.5) { try await get(server.baseURL, "/a.json").text == #"{"v": 1}"# }
+            #expect(served, "no reload while another file kept changing")
+        }
+    }
+
     @Test func aBrokenEditKeepsTheLastGoodCatalogAndSaysWhy() async throws {
         let stubs = try TempStubs(["a.json": #"{"v": 1}"#])
         let failures = Mutex<[String]>([])

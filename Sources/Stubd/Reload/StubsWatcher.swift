@@ -25,6 +25,9 @@ final class StubsWatcher: Sendable {
         thread.start()
     }
 
+    /// A reload happens at least this often while changes keep coming.
+    static let longestWaitNanoseconds: UInt64 = 1_000_000_000
+
     func stop() { stopping.store(true, ordering: .relaxed) }
 
     /// Watches every directory (inotify is not recursive); called again after each change, for new folders.
@@ -50,8 +53,12 @@ final class StubsWatcher: Sendable {
         while !stopping.load(ordering: .relaxed) {
             guard poll(&pollfd, 1, 200) > 0 else { continue }
             drain(&buffer)
-            // Wait for the burst of events to end, then reload once.
-            while poll(&pollfd, 1, quietPeriodMilliseconds) > 0, !stopping.load(ordering: .relaxed) { drain(&buffer) }
+            // Wait for the burst of events to end, then reload once; but never longer than a second
+            // from the first change: a file written 20 times a second would otherwise starve the
+            // quiet period and no reload would happen at all.
+            let firstChange = DispatchTime.now().uptimeNanoseconds
+            while DispatchTime.now().uptimeNanoseconds - firstChange < StubsWatcher.longestWaitNanoseconds,
+                  poll(&pollfd, 1, quietPeriodMilliseconds) > 0, !stopping.load(ordering: .relaxed) { drain(&buffer) }
             if stopping.load(ordering: .relaxed) { break }
             addWatches()
             onChange()
