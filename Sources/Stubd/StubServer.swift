@@ -40,6 +40,8 @@ public final class StubServer: Sendable {
         /// Request headers whose values the journal (`/__stubd/requests`) shows masked, besides
         /// `Authorization`, `Cookie` and `Proxy-Authorization`.
         public var maskedHeaders: [String] = []
+        /// Runtime stubs (`POST /__stubd/stubs`) one session may hold.
+        public var maxRuntimeStubs: Int = 10_000
         /// Told of server events worth a log line, such as an evicted session.
         public var notice: (@Sendable (String) -> Void)?
         /// Reload the directory when it changes.
@@ -96,7 +98,7 @@ public final class StubServer: Sendable {
         responses = ResponseStore()
         responses.prepare(catalog)
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
-                            maskedHeaders: options.maskedHeaders, notice: options.notice)
+                            maskedHeaders: options.maskedHeaders, maxRuntimeStubs: options.maxRuntimeStubs, notice: options.notice)
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))

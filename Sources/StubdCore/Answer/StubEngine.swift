@@ -87,9 +87,13 @@ public final class StubEngine: Sendable {
     private let notice: (@Sendable (String) -> Void)?
     /// Lower-cased names of request headers the journal shows masked.
     let maskedHeaders: Set<String>
+    /// Runtime stubs one session may hold: each add rebuilds the session's matcher, so an unbounded
+    /// number would let one client slow every request of that session to a crawl.
+    public let maxRuntimeStubs: Int
 
     public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
-                notice: (@Sendable (String) -> Void)? = nil) {
+                maxRuntimeStubs: Int = 10_000, notice: (@Sendable (String) -> Void)? = nil) {
+        self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.journalCapacity = journalCapacity
         self.maskedHeaders = JournalEntry.alwaysMasked.union(maskedHeaders.map { $0.lowercased() })
         self.maxSessions = max(1, maxSessions)
@@ -243,6 +247,11 @@ public final class StubEngine: Sendable {
 
     /// Adds a route given as manifest-shaped JSON; returns its id.
     public func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
+        guard session.runtimeStubCount < maxRuntimeStubs else {
+            throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+                file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
+                hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")])
+        }
         let id = "s\(nextStubID.add(1, ordering: .relaxed).oldValue)"
         let route = try catalog.parseRuntimeStub(json, id: id)
         if let name = route.name,

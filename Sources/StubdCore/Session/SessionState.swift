@@ -149,6 +149,7 @@ public final class SessionState: Sendable {
     // MARK: Runtime stubs
 
     var hasRuntimeStubs: Bool { runtimeCount.load(ordering: .relaxed) > 0 }
+    var runtimeStubCount: Int { runtimeCount.load(ordering: .relaxed) }
 
     func addRuntime(_ route: Route, id: String) {
         runtime.withLock { r in
