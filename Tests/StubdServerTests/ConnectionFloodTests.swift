@@ -73,15 +73,7 @@ func listeningPort(_ log: URL) async -> UInt16? {
 func openConnections(port: UInt16, count: Int, sending bytes: String) -> [Int32] {
     var fds: [Int32] = []
     for _ in 0..<count {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { break }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_port = port.bigEndian
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        guard connected == 0 else { close(fd); break }
+        guard let fd = connectLoopback(port: port) else { break }
         _ = bytes.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         fds.append(fd)
     }
