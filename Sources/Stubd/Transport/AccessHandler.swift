@@ -100,7 +100,7 @@ final class RequestRouter: @unchecked Sendable {
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
             let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
-            if let declared, declaredLengthExceeds(declared, maxBodyBytes.multipliedReportingOverflow(by: 16).partialValue) {
+            if let declared, declaredLengthExceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16) {
                 // Far past the limit (up to 2^64): answered before reading a byte of it. Queueing now
                 // makes libmicrohttpd close after the answer; a client still sending may see a reset
                 // rather than the 413, so a body only somewhat too large is read and dropped instead.
@@ -480,8 +480,9 @@ func declaredLengthExceeds(_ value: UnsafePointer<CChar>, _ limit: Int) -> Bool 
     var p = value
     while p.pointee == 0x20 || p.pointee == 0x09 { p += 1 }
     while p.pointee >= 0x30, p.pointee <= 0x39 {
-        n = n * 10 + Int(p.pointee - 0x30)
-        if n > limit { return true }
+        let (tens, overflow) = n.multipliedReportingOverflow(by: 10)
+        guard !overflow, tens <= limit - Int(p.pointee - 0x30) else { return true }
+        n = tens + Int(p.pointee - 0x30)
         p += 1
     }
     return false

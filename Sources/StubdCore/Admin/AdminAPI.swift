@@ -18,7 +18,7 @@ public struct RequestTarget: Sendable, Equatable {
 
     /// `/__s/t1/api/x` → session t1, path /api/x. A session header counts when there is no prefix,
     /// and `sessionQuery` (`?session=`) only for an admin call with neither.
-    public static func resolve(path: String, sessionHeader: String?, sessionQuery: String?) -> RequestTarget {
+    public static func resolve(path: String, sessionHeader: String?, sessionQuery: @autoclosure () -> String?) -> RequestTarget {
         var session = sessionHeader ?? ""
         var rest = path
         if path.hasPrefix("/__s/") {
@@ -29,7 +29,8 @@ public struct RequestTarget: Sendable, Equatable {
             if rest.isEmpty { rest = "/" }
         }
         if rest == "/__stubd" || rest.hasPrefix("/__stubd/") {
-            if session.isEmpty, let q = sessionQuery { session = q }
+            // Looked up only here: a stub request does not pay for a query scan it never uses.
+            if session.isEmpty, let q = sessionQuery() { session = q }
             let call = rest.dropFirst("/__stubd".count).drop { $0 == "/" }
             return RequestTarget(session: session, path: rest, adminCall: String(call))
         }
