@@ -95,10 +95,10 @@ public final class StubServer: Sendable {
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
         let catalog = try StubCatalog.load(stubs: stubs)
         stubsDirectory = stubs
-        responses = ResponseStore()
-        responses.prepare(catalog)
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maskedHeaders: options.maskedHeaders, maxRuntimeStubs: options.maxRuntimeStubs, notice: options.notice)
+        responses = ResponseStore()
+        responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
@@ -112,7 +112,7 @@ public final class StubServer: Sendable {
         let socket: ListeningSocket
         do { socket = try ListeningSocket.open(host: host, port: port) } catch {
             Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
-            responses.destroyAll()
+            responses.releaseAll()
             throw error
         }
         // One daemon per worker thread, fed by our acceptor (see Acceptor for why not MHD's pool).
@@ -137,7 +137,7 @@ public final class StubServer: Sendable {
                 for d in started { MHD_stop_daemon(d) }
                 close(socket.fd)
                 Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
-                responses.destroyAll()
+                responses.releaseAll()
                 throw BindError(description: "libmicrohttpd could not start a worker for \(socket.host):\(socket.port)")
             }
             started.append(daemon)
@@ -169,8 +169,7 @@ public final class StubServer: Sendable {
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
     private static func reload(_ stubs: URL, _ engine: StubEngine, _ responses: ResponseStore) throws(CatalogLoadError) -> StubCatalog {
         let catalog = try StubCatalog.load(stubs: stubs)
-        responses.prepare(catalog)
-        engine.install(catalog)
+        responses.install(catalog) { engine.install(catalog) }
         return catalog
     }
 
@@ -193,7 +192,7 @@ public final class StubServer: Sendable {
             usleep(1000)
         }
         for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
-        responses.destroyAll()
+        responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }
 

@@ -162,8 +162,8 @@ import Testing
 }
 
 @Suite struct EngineTests {
-    /// The default session charges a route's only fixed-key quota through `SoleQuota`; a named session
-    /// takes the general loop. The same calls at the same times must get the same answers.
+    /// Sessions charge a route's only fixed-key quota through `SoleQuota`; a session built without
+    /// the shortcut takes the general loop. The same calls at the same times must get the same answers.
     @Test func theSoleQuotaShortcutAnswersAsTheGeneralPathDoes() throws {
         let stubs = try TempStubs([
             "weather/now.json": "{}",
@@ -175,8 +175,10 @@ import Testing
         ])
         let engine = StubEngine(catalog: try stubs.load())
         let route = try #require(engine.catalog.route("GET", "/weather/now.json"))
-        #expect(route.defaultSoleQuota != nil, "the shortcut is not taken, so this test compares nothing")
-        let (shortcut, general) = (engine.defaultSession, engine.session("named"))
+        let shortcut = engine.defaultSession
+        #expect(shortcut.state(for: route, generation: engine.catalog.generation).soleQuota != nil,
+                "the shortcut is not taken, so this test compares nothing")
+        let general = SessionState(id: "general", clock: engine.catalog.clock, journalCapacity: 10, takesShortcuts: false)
         func answer(_ session: SessionState) -> (status: Int, headers: [String]) {
             let outcome = engine.respond(to: RequestHead(method: "GET", path: "/weather/now.json"), in: session)
             switch outcome.answer {

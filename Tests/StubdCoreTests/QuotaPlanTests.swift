@@ -111,10 +111,10 @@ import Testing
               - { name: get-only, routes: ["GET /any/**"], limits: ["5/minute"] }
             """,
         ]).load()
-        _ = StubEngine(catalog: catalog)
+        let session = StubEngine(catalog: catalog).defaultSession
         func sole(_ path: String) throws -> String? {
             let route = try #require(catalog.route("GET", path))
-            return route.defaultSoleQuota.map { "\($0.quota.name) \($0.key)" }
+            return session.state(for: route, generation: catalog.generation).soleQuota.map { "\($0.quota.name) \($0.key)" }
         }
         #expect(try sole("/g/x.json") == "global ")
         #expect(try sole("/api/DEMO/x.json") == "literal DEMO")

@@ -128,6 +128,8 @@ let quotaStubs: [String: String] = [
         quotas:
           - { name: owm, routes: ["GET /open.json"], limits: ["1/minute"], exceeded: { profile: openweathermap }, advertise: none }
           - { name: gh, routes: ["GET /api/**"], limits: ["1/hour"], exceeded: { profile: github }, advertise: github }
+        # A virtual clock: on the wall clock the two calls could fall either side of a minute.
+        clock: { virtual: "2016-08-30T00:00:10Z" }
         """
         try await withServer(try TempStubs(files).url) { server in
             let first = try await get(server.baseURL, "/open.json")

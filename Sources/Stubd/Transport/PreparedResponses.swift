@@ -4,12 +4,19 @@ import StubdCore
 import Synchronization
 
 /// A canned answer in libmicrohttpd's form: the body copied once into memory that never moves,
-/// headers added once, then queued by any number of requests at once (MHD reference-counts it).
+/// headers added once, then queued by any number of requests at once.
+///
+/// Lifetime: libmicrohttpd reference-counts a response (each queueing holds one until that
+/// connection is done with it). This object holds one more; its `deinit` gives that up, and the
+/// free callback frees the body once the last connection is done. A variant (the same body with
+/// rate-limit headers) holds a retain on this object until libmicrohttpd frees the variant, so the
+/// shared body outlives every response that points into it. A request holds this object from lookup
+/// to queueing, so a reload can drop it at any moment.
 final class PreparedResponse: @unchecked Sendable {
     let canned: CannedResponse
     let response: OpaquePointer
-    let body: UnsafeMutableRawPointer
-    let length: Int
+    private let body: UnsafeMutableRawPointer
+    private let length: Int
     /// The canned headers as C strings, converted once: the shared response and every variant add them.
     private let cHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
 
@@ -21,13 +28,16 @@ final class PreparedResponse: @unchecked Sendable {
         self.length = length
         self.body = body
         cHeaders = canned.headers.map { (strdup($0.name)!, strdup($0.value)!) }
-        response = MHD_create_response_from_buffer(length, body, .RESPMEM_PERSISTENT)!
+        response = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { body in body?.deallocate() }, body)!
         for header in cHeaders { MHD_add_response_header(response, header.name, header.value) }
     }
 
     /// The same body with per-request headers (rate limits), sharing the buffer; the caller destroys it after queueing.
     func variant(adding extra: [(name: String, value: String)]) -> OpaquePointer {
-        let r = MHD_create_response_from_buffer(length, body, .RESPMEM_PERSISTENT)!
+        let owner = Unmanaged.passRetained(self).toOpaque()
+        let r = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { owner in
+            Unmanaged<PreparedResponse>.fromOpaque(owner!).release()
+        }, owner)!
         for header in cHeaders { MHD_add_response_header(r, header.name, header.value) }
         // withCString, not the implicit conversion: that allocates a copy of every small string.
         for header in extra {
@@ -36,42 +46,59 @@ final class PreparedResponse: @unchecked Sendable {
         return r
     }
 
-    /// Only after MHD_stop_daemon: no request can still be sending from the buffer.
-    func destroy() {
-        MHD_destroy_response(response)
-        body.deallocate()
+    deinit {
+        // libmicrohttpd copied the headers; the body goes when the last connection using it is done.
         for header in cHeaders { free(header.name); free(header.value) }
+        MHD_destroy_response(response)
     }
 }
 
-/// Every prepared answer of this server, kept until it stops. A reload's old answers are kept too:
-/// a worker may still be queueing one, and 0.9.75 has no way to know when it is done.
+/// One catalog's answers in libmicrohttpd's form, indexed like `StubCatalog.responses`.
+final class PreparedCatalog: Sendable {
+    let generation: UInt64
+    let answers: [PreparedResponse]
+
+    init(_ catalog: StubCatalog) {
+        generation = catalog.generation
+        answers = catalog.responses.map(PreparedResponse.init)
+    }
+
+    init() {
+        generation = 0
+        answers = []
+    }
+}
+
+/// The prepared answers of the catalog in force. Replaced as a whole by a reload; the old ones go
+/// as soon as no request holds them (see `PreparedResponse` for how queued ones are kept).
 final class ResponseStore: Sendable {
-    private let all = Mutex<[PreparedResponse]>([])
+    private let current = PublishedValue(PreparedCatalog())
+    /// Prepare-and-install is one step: two reloads at once must not leave the engine on one
+    /// catalog and this store on the other.
+    private let installing = Mutex(())
 
+    /// The prepared form of a canned answer: the catalog's, or a one-off for an answer outside the
+    /// catalog in force (a runtime stub's, or one matched just before a reload).
     func prepared(_ canned: CannedResponse) -> PreparedResponse {
-        if let handle = canned.transportHandle {
-            return Unmanaged<PreparedResponse>.fromOpaque(handle).takeUnretainedValue()
+        if let slot = canned.slot {
+            let prepared = current.value
+            if prepared.generation == slot.generation { return prepared.answers[slot.index] }
         }
-        let fresh = PreparedResponse(canned)
-        let handle = Unmanaged.passUnretained(fresh).toOpaque()
-        let winner = canned.adoptTransportHandle(handle)
-        if winner == handle {
-            all.withLock { $0.append(fresh) }
-            return fresh
-        }
-        fresh.destroy()
-        return Unmanaged<PreparedResponse>.fromOpaque(winner).takeUnretainedValue()
+        return PreparedResponse(canned)
     }
 
-    /// Prepares a whole catalog before it is published, so the first request pays nothing.
-    func prepare(_ catalog: StubCatalog) {
-        for route in catalog.routes { for r in route.responses { _ = prepared(r) } }
+    /// Prepares every answer of `catalog` (so the first request pays nothing), then runs `install`.
+    func install(_ catalog: StubCatalog, _ install: () -> Void) {
+        let prepared = PreparedCatalog(catalog)
+        installing.withLock { _ in
+            current.publish(prepared)
+            install()
+        }
     }
 
-    func destroyAll() {
-        let items = all.withLock { list in defer { list.removeAll() }; return list }
-        for item in items { item.destroy() }
+    /// After the daemons stop: every prepared answer is released.
+    func releaseAll() {
+        current.publish(PreparedCatalog())
     }
 }
 

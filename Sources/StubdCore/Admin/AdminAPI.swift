@@ -152,9 +152,9 @@ extension StubEngine {
             if let unknown = unknownHitTarget(target, in: session) { return unknown }
             return .json(200, .object(["route": .string(target), "hits": .number(Double(session.hits(for: target)))]))
         }
-        let counts = session.id.isEmpty ? nil : session.routeCounts()
+        let counts = session.routeCounts()
         let routes: [JSONValue] = catalog.routes.map { r in
-            let n = counts.map { $0[r.key] ?? 0 } ?? r.defaultCounter.count
+            let n = counts[r.key] ?? 0
             return .object(["route": .string(r.key), "signature": .string(r.signature), "hits": .number(Double(n)),
                             "source": .string(r.source.description)])
         } + session.runtimeStubs().map { entry in

@@ -73,10 +73,8 @@ enum QuotaNote: Sendable, CustomStringConvertible {
 public final class StubEngine: Sendable {
     public static let version = "0.1.0"
 
-    /// The catalog in force, as a retained pointer read without a lock. Replaced catalogs are kept
-    /// (in `retired`) until the engine goes away: a request may still be using one.
-    private let current: Atomic<UInt>
-    private let retired = Mutex<[StubCatalog]>([])
+    /// The catalog in force. A replaced one is freed when the last request using it is done.
+    private let current: PublishedValue<StubCatalog>
     public let defaultSession: SessionState
     private let sessions = Mutex<[String: SessionState]>([:])
     private let nextStubID = Atomic<Int>(1)
@@ -87,8 +85,7 @@ public final class StubEngine: Sendable {
     private let notice: (@Sendable (String) -> Void)?
     /// Lower-cased names of request headers the journal shows masked.
     let maskedHeaders: Set<String>
-    /// Runtime stubs one session may hold: each add rebuilds the session's matcher, so an unbounded
-    /// number would let one client slow every request of that session to a crawl.
+    /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
     public let maxRuntimeStubs: Int
 
     public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
@@ -99,27 +96,17 @@ public final class StubEngine: Sendable {
         self.maxSessions = max(1, maxSessions)
         self.notice = notice
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
-        defaultSession.adopt(catalog.routes)
-        self.current = Atomic(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()))
-    }
-
-    deinit {
-        Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!).release()
+        self.current = PublishedValue(catalog)
     }
 
     /// The catalog requests are answered from now.
-    public var catalog: StubCatalog {
-        Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: current.load(ordering: .acquiring))!).takeUnretainedValue()
-    }
+    public var catalog: StubCatalog { current.value }
 
     /// Swaps in a reloaded catalog atomically: a request sees the old one or the new one, never a mix.
-    /// Hit counts of routes that survive (same name, or same method and pattern) carry over.
+    /// Hit counts of routes that survive (same name, or same method and pattern) carry over: sessions
+    /// keep them by route key.
     public func install(_ catalog: StubCatalog) {
-        defaultSession.adopt(catalog.routes)
-        let old = current.exchange(UInt(bitPattern: Unmanaged.passRetained(catalog).toOpaque()), ordering: .acquiringAndReleasing)
-        let previous = Unmanaged<StubCatalog>.fromOpaque(UnsafeRawPointer(bitPattern: old)!)
-        retired.withLock { $0.append(previous.takeUnretainedValue()) }
-        previous.release()
+        current.publish(catalog)
     }
 
     /// The session a request or admin call belongs to ("" is the default one). The transport
@@ -173,7 +160,8 @@ public final class StubEngine: Sendable {
         case .matched(let route, let parameters):
             // Nil when a concurrent request took the last of the route's `times` since matching:
             // match again, and let that pass count and journal the request (once).
-            guard let answered = answer(route, parameters, request, session, wall) else { return respond(to: request, in: session) }
+            let state = session.state(for: route, generation: catalog.generation)
+            guard let answered = answer(route, state, parameters, request, session, wall) else { return respond(to: request, in: session) }
             outcome = answered
         case .wrongMethod(let allowed, let near):
             session.unmatched.add(1, ordering: .relaxed)
@@ -199,12 +187,11 @@ public final class StubEngine: Sendable {
         return outcome
     }
 
-    private func answer(_ route: Route, _ parameters: [String: String], _ request: RequestHead, _ session: SessionState,
-                        _ wall: Date) -> Outcome? {
+    private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
+                        _ session: SessionState, _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
-        session.recordHit(route, request)
-        if session.id.isEmpty, let sole = route.defaultSoleQuota,
-           let accepted = answer(route, response, sole, now: session.clock.now(wall: wall)) {
+        session.recordHit(route, state, request)
+        if let sole = state.soleQuota, let accepted = answer(route, response, sole, now: session.clock.now(wall: wall)) {
             return accepted
         }
         let plans = route.quotaPlans
@@ -212,14 +199,12 @@ public final class StubEngine: Sendable {
 
         var headers = ExtraHeaders.none
         var notes = QuotaNote.Notes()
-        let ledgers = session.id.isEmpty && route.defaultLedgers.count == plans.count ? route.defaultLedgers : nil
-        let cells = ledgers != nil && route.defaultCells.count == plans.count ? route.defaultCells : nil
         for (i, plan) in plans.enumerated() {
             guard let key = plan.key(for: request, parameters: parameters, route: route) else { continue }
             let quota = plan.quota
             let now = session.clock.now(wall: wall)
-            let ledger = ledgers?[i] ?? session.ledger(for: quota)
-            let charge = if let cell = cells?[i] ?? nil, key == plan.constantKey {
+            let ledger = state.ledgers[i]
+            let charge = if let cell = state.cells[i], key == plan.constantKey {
                 ledger.charge(cell, key: key, at: now)
             } else {
                 ledger.charge(key: key, at: now)
@@ -234,7 +219,7 @@ public final class StubEngine: Sendable {
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
     }
 
-    /// `answer` for a route whose only quota has a fixed key, in the default session (see `SoleQuota`),
+    /// `answer` for a route whose only quota has a fixed key (see `SoleQuota`),
     /// when the request fits in a fixed window. Nil, with nothing counted against the quota, when it
     /// does not or the quota has other windows: the general path then decides.
     private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome? {
@@ -252,15 +237,15 @@ public final class StubEngine: Sendable {
                 file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
                 hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")])
         }
-        let id = "s\(nextStubID.add(1, ordering: .relaxed).oldValue)"
-        let route = try catalog.parseRuntimeStub(json, id: id)
-        if let name = route.name,
-           let taken = (catalog.routes + session.runtimeStubs().map(\.route)).first(where: { $0.name == name }) {
+        let number = nextStubID.add(1, ordering: .relaxed).oldValue
+        let id = "s\(number)"
+        let catalog = self.catalog
+        let route = try catalog.parseRuntimeStub(json, id: id, index: -number)
+        if let taken = route.name.flatMap(catalog.route(named:)) ?? session.addRuntime(route, id: id) {
             throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
-                file: "stub", message: "route name '\(name)' is already used by \(taken.source)",
+                file: "stub", message: "route name '\(route.name ?? "")' is already used by \(taken.source)",
                 hint: "give the runtime stub its own name, or remove the other first")])
         }
-        session.addRuntime(route, id: id)
         return (id, route)
     }
 

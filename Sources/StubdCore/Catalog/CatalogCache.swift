@@ -9,19 +9,19 @@ import Synchronization
 /// Test suites start a server per test on the same, unchanged Stubs folder. Parsing it again
 /// each time (YAML, JSON validation) would be most of a fixture's start-up, so the last few
 /// catalogs are kept, keyed by a fingerprint of every entry's path, type, size and modification
-/// time, and a hit hands out a fresh copy (routes carry per-server counters).
+/// time. A catalog holds no runtime state, so servers share one.
 enum CatalogCache {
     private static let entries = Mutex<[(root: String, fingerprint: [UInt64], catalog: StubCatalog)]>([])
     private static let capacity = 8
 
     static func lookup(root: String, fingerprint: [UInt64]) -> StubCatalog? {
-        entries.withLock { list in list.first { $0.root == root && $0.fingerprint == fingerprint }?.catalog }?.clone()
+        entries.withLock { list in list.first { $0.root == root && $0.fingerprint == fingerprint }?.catalog }
     }
 
     static func store(root: String, fingerprint: [UInt64], catalog: StubCatalog) {
         entries.withLock { list in
             list.removeAll { $0.root == root }
-            list.insert((root, fingerprint, catalog.clone()), at: 0)
+            list.insert((root, fingerprint, catalog), at: 0)
             if list.count > capacity { list.removeLast() }
         }
     }
@@ -54,21 +54,5 @@ enum CatalogCache {
             }
         }
         return result.sorted()
-    }
-}
-
-extension StubCatalog {
-    /// The same routes and answers in new objects: fresh counters and transport handles,
-    /// sharing the (immutable) bodies.
-    func clone() -> StubCatalog {
-        let routes = self.routes.map { r in
-            Route(name: r.name, method: r.method, pattern: r.pattern, conditions: r.conditions,
-                  responses: r.responses.map { c in
-                      CannedResponse(status: c.status, headers: c.headers, body: c.body, delay: c.delay, fault: c.fault,
-                                     bytesPerSecond: c.bytesPerSecond, bodySource: c.bodySource)
-                  },
-                  cycle: r.cycle, times: r.times, priority: r.priority, source: r.source)
-        }
-        return StubCatalog(root: root, routes: routes, quotas: quotas, clock: clock, fileCount: fileCount)
     }
 }

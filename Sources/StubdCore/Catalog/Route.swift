@@ -149,24 +149,18 @@ public final class CannedResponse: Sendable {
     public let bytesPerSecond: Int?
     /// Where the body came from, for the admin API.
     public let bodySource: String?
+    /// Where this answer sits in its catalog (`StubCatalog.responses`): the transport keeps its
+    /// prepared form of each answer under this. Nil for a runtime stub's answers.
+    public let slot: ResponseSlot?
 
-    /// The transport's prepared form of this answer (libmicrohttpd's response object), set once
-    /// and never changed after. The core does not look inside.
-    private let transportSlot = Atomic<UInt>(0)
-
-    public var transportHandle: UnsafeMutableRawPointer? {
-        UnsafeMutableRawPointer(bitPattern: transportSlot.load(ordering: .acquiring))
-    }
-
-    /// Sets the handle if none is set yet; returns the handle in force (this one or the earlier one).
-    public func adoptTransportHandle(_ handle: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        let (exchanged, original) = transportSlot.compareExchange(expected: 0, desired: UInt(bitPattern: handle),
-                                                                 ordering: .acquiringAndReleasing)
-        return exchanged ? handle : UnsafeMutableRawPointer(bitPattern: original)!
-    }
-
-    public init(status: Int, headers: [(name: String, value: String)], body: Data,
+    public convenience init(status: Int, headers: [(name: String, value: String)], body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil) {
+        self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
+                  bodySource: bodySource, slot: nil)
+    }
+
+    private init(status: Int, headers: [(name: String, value: String)], body: Data, delay: Delay?, fault: Fault?,
+                 bytesPerSecond: Int?, bodySource: String?, slot: ResponseSlot?) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -174,10 +168,23 @@ public final class CannedResponse: Sendable {
         self.fault = fault
         self.bytesPerSecond = bytesPerSecond
         self.bodySource = bodySource
+        self.slot = slot
+    }
+
+    /// The same answer, filed at `slot` of a catalog being built (the body is shared, not copied).
+    func placed(at slot: ResponseSlot) -> CannedResponse {
+        CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, slot: slot)
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault or throttle.
     public var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil }
+}
+
+/// An answer's place: which catalog (`StubCatalog.generation`) and where in its `responses`.
+public struct ResponseSlot: Sendable, Hashable {
+    public let generation: UInt64
+    public let index: Int
 }
 
 /// A counter that can be carried from one catalog to the next when a route survives a reload.
@@ -189,8 +196,10 @@ public final class HitCounter: Sendable {
     func reset() { value.store(0, ordering: .relaxed) }
 }
 
-/// A request pattern and what to answer: one file of the convention, one manifest route, or one runtime stub.
-public final class Route: @unchecked Sendable, CustomStringConvertible {
+/// A request pattern and what to answer: one file of the convention, one manifest route, or one
+/// runtime stub. Immutable: what a session counts about a route lives in the session
+/// (`SessionState`), found by the route's `index`.
+public final class Route: Sendable, CustomStringConvertible {
     public let name: String?
     public let method: MethodMatch
     public let pattern: PathPattern
@@ -203,28 +212,21 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
     /// Lower wins. Defaults: runtime stubs 1, manifest routes 5, convention files 10.
     public let priority: Int
     public let source: RouteSource
-    /// Position in the catalog, for stable ordering.
-    public internal(set) var order: Int = 0
-    /// The default session's counter, set before the catalog is published (see `StubEngine.install`).
-    public internal(set) var defaultCounter = HitCounter()
-    /// The quotas whose selectors cover this route, set before the route is published.
-    public internal(set) var quotas: [QuotaDefinition] {
-        get { quotaPlans.map(\.quota) }
-        set { quotaPlans = newValue.map { QuotaPlan($0, for: self) } }
-    }
-    /// One per quota: how a request on this route finds its key (see `QuotaPlan`).
-    private(set) var quotaPlans: [QuotaPlan] = []
-    /// The default session's ledger for each of `quotaPlans`, hung here like `defaultCounter`
-    /// so a request finds it without a lookup (see `SessionState.adopt`).
-    var defaultLedgers: [QuotaLedger] = []
-    /// For plans whose key is the same on every request: that key's cell in `defaultLedgers`.
-    var defaultCells: [KeyCell?] = []
-    /// Set when the route has one quota whose key is fixed: the default session's cell for it, so a
-    /// request is charged without the general loop (see `StubEngine.answer`).
-    var defaultSoleQuota: SoleQuota?
+    /// Position in its catalog (`StubCatalog.routes`), for declaration order and for a session's
+    /// per-route state. A runtime stub's is negative and falls as stubs are added, so the newest wins ties.
+    public let index: Int
+    /// One per quota whose selectors cover this route: how a request on it finds its key (see `QuotaPlan`).
+    let quotaPlans: [QuotaPlan]
 
-    public init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
+    public convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {
+        self.init(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
+                  times: times, priority: priority, source: source, index: 0, quotas: [])
+    }
+
+    private init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions,
+                 responses: [CannedResponse], cycle: Bool, times: Int?, priority: Int, source: RouteSource,
+                 index: Int, quotas: [QuotaDefinition]) {
         self.name = name
         self.method = method
         self.pattern = pattern
@@ -234,10 +236,25 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
         self.times = times
         self.priority = priority
         self.source = source
+        self.index = index
         let shown = pattern.optionalExtension.map { pattern.text + $0 } ?? pattern.text
         signature = "\(method) \(shown)"
         key = name ?? signature
+        quotaPlans = quotas.map { QuotaPlan($0, routeName: name, pattern: pattern) }
     }
+
+    /// The same route as a catalog files it: at `index`, with the quotas covering it, and its answers
+    /// at their slots (`firstSlot` and on).
+    func placed(index: Int, quotas: [QuotaDefinition], firstSlot: ResponseSlot?) -> Route {
+        let answers = firstSlot.map { first in
+            responses.enumerated().map { $1.placed(at: ResponseSlot(generation: first.generation, index: first.index + $0)) }
+        } ?? responses
+        return Route(name: name, method: method, pattern: pattern, conditions: conditions, responses: answers, cycle: cycle,
+                     times: times, priority: priority, source: source, index: index, quotas: quotas)
+    }
+
+    /// The quotas whose selectors cover this route.
+    public var quotas: [QuotaDefinition] { quotaPlans.map(\.quota) }
 
     /// `GET /api/{key}/conditions/q/CA/{city}.json`
     public let signature: String
@@ -256,7 +273,7 @@ public final class Route: @unchecked Sendable, CustomStringConvertible {
         if (method == .any) != (other.method == .any) { return other.method == .any }
         if conditions.isEmpty != other.conditions.isEmpty { return !conditions.isEmpty }
         if source.tieRank != other.source.tieRank { return source.tieRank < other.source.tieRank }
-        return order < other.order
+        return index < other.index
     }
 }
 

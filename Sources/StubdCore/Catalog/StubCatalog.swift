@@ -1,11 +1,20 @@
 import Foundation
+import Synchronization
 
 /// Everything a Stubs directory says: its routes (files and manifest), quotas and clock.
-/// Loaded whole and immutable; a reload builds a new catalog and swaps it in.
+/// Loaded whole and immutable, with no runtime state: hits, sequences and quotas live in sessions,
+/// the transport's prepared answers in the transport. A reload builds a new catalog and swaps it in.
 public final class StubCatalog: Sendable {
     public let root: URL
-    /// Manifest routes first, then convention files in path order.
+    /// Identifies this catalog among every one this process has built: sessions and the transport
+    /// key what they keep per route or per answer by it.
+    public let generation: UInt64
+    /// Manifest routes first, then convention files in path order; `routes[i].index == i`.
     public let routes: [Route]
+    /// Every route's answers in one list; `responses[i].slot?.index == i`.
+    public let responses: [CannedResponse]
+    /// Named routes by name.
+    private let named: [String: Route]
     public let quotas: [QuotaDefinition]
     public let clock: ClockSetting
     /// How many files the convention scan read.
@@ -14,17 +23,24 @@ public final class StubCatalog: Sendable {
     /// Whether any quota counts per client address (the transport only formats it then).
     public let usesClientAddress: Bool
 
+    private static let generations = Atomic<UInt64>(0)
+
     init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int) {
         self.root = root
-        for (i, route) in routes.enumerated() {
-            route.order = i
-            route.quotas = StubCatalog.quotas(in: quotas, covering: route)
+        let generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
+        self.generation = generation
+        var nextSlot = 0
+        self.routes = routes.enumerated().map { i, route in
+            defer { nextSlot += route.responses.count }
+            return route.placed(index: i, quotas: StubCatalog.quotas(in: quotas, covering: route),
+                                firstSlot: ResponseSlot(generation: generation, index: nextSlot))
         }
-        self.routes = routes
+        self.responses = self.routes.flatMap(\.responses)
+        self.named = Dictionary(self.routes.compactMap { r in r.name.map { ($0, r) } }, uniquingKeysWith: { first, _ in first })
         self.quotas = quotas
         self.clock = clock
         self.fileCount = fileCount
-        self.matcher = RouteMatcher(routes: routes)
+        self.matcher = RouteMatcher(routes: self.routes)
         self.usesClientAddress = quotas.contains { $0.key == .ip }
     }
 
@@ -77,16 +93,19 @@ public final class StubCatalog: Sendable {
                            fileCount: scanner.fileCount)
     }
 
-    /// Parses a runtime stub (the JSON shape of a manifest route). Files it names are read from this catalog's root.
-    public func parseRuntimeStub(_ json: String, id: String) throws(CatalogLoadError) -> Route {
+    /// The route with this name, if any.
+    public func route(named name: String) -> Route? { named[name] }
+
+    /// Parses a runtime stub (the JSON shape of a manifest route). Files it names are read from this
+    /// catalog's root. `index` orders it among the session's runtime stubs (lower wins ties).
+    public func parseRuntimeStub(_ json: String, id: String, index: Int) throws(CatalogLoadError) -> Route {
         var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
         let route = parser.parseRuntimeRoute(json, id: id)
         guard let route, parser.problems.isEmpty else {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty
                 ? [LoadProblem(file: "stub", message: "not a route")] : parser.problems.items)
         }
-        route.quotas = StubCatalog.quotas(in: quotas, covering: route)
-        return route
+        return route.placed(index: index, quotas: StubCatalog.quotas(in: quotas, covering: route), firstSlot: nil)
     }
 
     /// The quotas whose selectors cover `route`, set on each route before it is published.

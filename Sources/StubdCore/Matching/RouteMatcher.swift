@@ -18,71 +18,156 @@ public enum MatchResult: Sendable {
     case notFound(misses: [NearMiss])
 }
 
-/// Finds the route that answers a request: literal paths by hash lookup, patterns by a scan of
-/// the (usually few) routes with parameters, then ordered by priority and specificity.
+/// Finds the route that answers a request by walking a tree of path segments: literal children by
+/// hash, one child per distinct `{param}` segment (affixes included), and the routes that end in
+/// `**` at each node. A request visits as many nodes as its path has segments (times the few
+/// parameter branches at each), whatever the number of routes; the routes it reaches are then
+/// ordered by `Route.outranks` (priority, specificity, method, conditions, declaration order).
+///
+/// Values, not objects: a catalog builds one and never changes it; a session's runtime stubs keep
+/// theirs behind the session's lock and insert or remove one route at a time.
 struct RouteMatcher: Sendable {
-    /// All-literal routes by every path they answer (`/a/b` and `/a/b.json`), best first.
-    private let literal: [String: [Route]]
-    /// Routes with `{param}` or `**` segments, by their first segment when it is literal
-    /// (so a request only tries the patterns that can match its first segment)...
-    private let patternedByFirst: [Substring: [Route]]
-    /// ...and those whose first segment is not literal.
-    private let patternedAnyFirst: [Route]
-    let all: [Route]
+    private var nodes: [Node] = [Node()]
+    /// Routes in the tree (a convention route reached with and without its extension counts once).
+    private(set) var count = 0
 
-    init(routes: [Route]) {
-        all = routes
-        var literal: [String: [Route]] = [:]
-        var patterned: [Route] = []
-        for route in routes {
-            let isLiteral = route.pattern.segments.allSatisfy { if case .literal = $0 { true } else { false } }
-            guard isLiteral else { patterned.append(route); continue }
-            let base = route.pattern.segments.isEmpty ? "/" : "/" + route.pattern.segments.map {
-                if case .literal(let s) = $0 { s } else { "" }
-            }.joined(separator: "/")
-            literal[base, default: []].append(route)
-            if let ext = route.pattern.optionalExtension { literal[base + ext, default: []].append(route) }
-        }
-        self.literal = literal.mapValues { $0.sorted { $0.outranks($1) } }
-        var byFirst: [Substring: [Route]] = [:]
-        var anyFirst: [Route] = []
-        for route in patterned.sorted(by: { $0.outranks($1) }) {
-            if case .literal(let first)? = route.pattern.segments.first, route.pattern.segments.count > 1 {
-                byFirst[Substring(first), default: []].append(route)
-            } else {
-                anyFirst.append(route)
-            }
-        }
-        patternedByFirst = byFirst
-        patternedAnyFirst = anyFirst
+    private struct Node: Sendable {
+        var literal: [Substring: Int] = [:]
+        var parameters: [(segment: PatternSegment, child: Int)] = []
+        /// Routes whose pattern ends here.
+        var terminal: [Route] = []
+        /// Routes whose pattern ends here with `/**`: they take this path and everything below it.
+        var wildcard: [Route] = []
+        /// `literal`'s keys in order, for nodes with many: the nearest-miss search looks at the
+        /// neighbours of a mistyped segment instead of at every sibling. Nil until `seal()`.
+        var sortedLiterals: [Substring]?
     }
 
-    var isEmpty: Bool { all.isEmpty }
+    init() {}
 
-    /// Every route whose method and path fit, best first, each with its parameters.
-    func candidates(for request: RequestHead) -> [(route: Route, parameters: [String: String])] {
-        let exact = literal[request.normalizedPath] ?? []
-        let sameFirst = patternedByFirst.isEmpty ? nil : patternedByFirst[request.firstSegment]
-        if sameFirst == nil, patternedAnyFirst.isEmpty { return exact.map { ($0, [:]) } }
-        let segments = request.segments
-        var found = exact.map { (route: $0, parameters: [String: String]()) }
-        for route in (sameFirst ?? []) + patternedAnyFirst {
-            if let params = route.pattern.match(segments) { found.append((route, params)) }
+    init(routes: [Route]) {
+        for route in routes { insert(route) }
+        seal()
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    // MARK: Building
+
+    mutating func insert(_ route: Route) {
+        count += 1
+        for path in Self.paths(of: route.pattern) {
+            var node = 0
+            for segment in path {
+                node = child(of: node, for: segment)
+            }
+            if route.pattern.segments.last == .wildcard {
+                nodes[node].wildcard.append(route)
+            } else {
+                nodes[node].terminal.append(route)
+            }
         }
+    }
+
+    /// Removes a route inserted before (by identity). Emptied nodes stay: a session that removes
+    /// runtime stubs usually adds others at the same places.
+    mutating func remove(_ route: Route) {
+        var removed = false
+        for path in Self.paths(of: route.pattern) {
+            var node = 0
+            var found = true
+            for segment in path {
+                guard let next = existingChild(of: node, for: segment) else { found = false; break }
+                node = next
+            }
+            guard found else { continue }
+            let before = nodes[node].terminal.count + nodes[node].wildcard.count
+            nodes[node].terminal.removeAll { $0 === route }
+            nodes[node].wildcard.removeAll { $0 === route }
+            if nodes[node].terminal.count + nodes[node].wildcard.count < before { removed = true }
+        }
+        if removed { count -= 1 }
+    }
+
+    /// Sorts the literal keys of crowded nodes, for `nearest`. Called once a catalog's tree is built.
+    mutating func seal() {
+        for i in nodes.indices where nodes[i].literal.count > 16 {
+            nodes[i].sortedLiterals = nodes[i].literal.keys.sorted()
+        }
+    }
+
+    /// The segment paths a route is filed under, without its trailing `**`: a convention route's
+    /// last literal segment with and without its optional extension (`City.json` and `City`).
+    private static func paths(of pattern: PathPattern) -> [[PatternSegment]] {
+        var path = pattern.segments
+        if path.last == .wildcard { path.removeLast() }
+        guard let ext = pattern.optionalExtension, case .literal(let last)? = path.last else { return [path] }
+        return [path, path.dropLast() + [.literal(last + ext)]]
+    }
+
+    private mutating func child(of node: Int, for segment: PatternSegment) -> Int {
+        if let existing = existingChild(of: node, for: segment) { return existing }
+        let fresh = nodes.count
+        nodes.append(Node())
+        switch segment {
+        case .literal(let text):
+            nodes[node].literal[Substring(text)] = fresh
+            nodes[node].sortedLiterals = nil
+        case .parameter:
+            nodes[node].parameters.append((segment, fresh))
+        case .wildcard:
+            preconditionFailure("'**' ends a pattern; it is not a tree node")
+        }
+        return fresh
+    }
+
+    private func existingChild(of node: Int, for segment: PatternSegment) -> Int? {
+        switch segment {
+        case .literal(let text): return nodes[node].literal[Substring(text)]
+        case .parameter: return nodes[node].parameters.first { $0.segment == segment }?.child
+        case .wildcard: return nil
+        }
+    }
+
+    // MARK: Matching
+
+    /// Every route whose path fits, best first, each with its parameters.
+    func candidates(for request: RequestHead) -> [(route: Route, parameters: [String: String])] {
+        let segments = request.segments
+        var found: [(route: Route, parameters: [String: String])] = []
+        collect(from: 0, depth: 0, segments, into: &found)
         if found.count > 1 { found.sort { $0.route.outranks($1.route) } }
         return found
     }
 
+    private func collect(from node: Int, depth: Int, _ segments: [Substring],
+                         into found: inout [(route: Route, parameters: [String: String])]) {
+        let here = nodes[node]
+        for route in here.wildcard {
+            if let params = route.pattern.match(segments) { found.append((route, params)) }
+        }
+        if depth == segments.count {
+            for route in here.terminal {
+                if route.pattern.isLiteral {
+                    found.append((route, [:]))
+                } else if let params = route.pattern.match(segments) {
+                    found.append((route, params))
+                }
+            }
+            return
+        }
+        let segment = segments[depth]
+        if let next = here.literal[segment] { collect(from: next, depth: depth + 1, segments, into: &found) }
+        let isLast = depth == segments.count - 1
+        for (parameter, next) in here.parameters where isLast || parameter.capture(segment) != nil {
+            // The last segment may carry a convention route's optional extension, which the
+            // capture alone cannot judge: the route's own match decides.
+            collect(from: next, depth: depth + 1, segments, into: &found)
+        }
+    }
+
     /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up `times`).
     func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
-        // The common case, a literal path with no pattern that could also match: no array built.
-        if let exact = literal[request.normalizedPath], patternedAnyFirst.isEmpty,
-           patternedByFirst.isEmpty || patternedByFirst[request.firstSegment] == nil {
-            for route in exact where route.method.accepts(request.method)
-                && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
-                return .matched(route, parameters: [:])
-            }
-        }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
             && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
@@ -92,9 +177,11 @@ struct RouteMatcher: Sendable {
             var allowed = Set<String>()
             for (route, _) in found { allowed.formUnion(route.method.allowed) }
             allowed.insert("OPTIONS")
-            return .wrongMethod(allowed: allowed.sorted(), misses: found.map { NearMiss(route: $0.route, reason: RouteMatcher.explain($0.route, request), distance: 1) })
+            return .wrongMethod(allowed: allowed.sorted(), misses: found.map {
+                NearMiss(route: $0.route, reason: RouteMatcher.explain($0.route, request), distance: 1)
+            })
         }
-        return .notFound(misses: nearest(to: request, among: found.map(\.route)))
+        return .notFound(misses: nearest(to: request))
     }
 
     static func conditionsHold(_ conditions: RequestConditions, _ request: RequestHead) -> Bool {
@@ -164,28 +251,119 @@ struct RouteMatcher: Sendable {
         return failedCondition(route.conditions, request) ?? "used up (times: \(route.times ?? 0))"
     }
 
-    /// The three routes nearest to a request that none answers.
-    func nearest(to request: RequestHead, among pathMatches: [Route]) -> [NearMiss] {
+    // MARK: Nearest misses
+
+    /// The three routes nearest to a request that none answers. The tree is walked as far as the
+    /// request's path goes; the routes there, under the siblings nearest to the segment that
+    /// differs, and under the parameter branches are scored. The work is bounded (a few hundred
+    /// routes at most) whatever the catalog's size.
+    func nearest(to request: RequestHead) -> [NearMiss] {
         let got = request.segments
-        var scored: [NearMiss] = []
-        let pool = all.count > 20_000 ? Array(all.prefix(20_000)) : all
+        var pool: [Route] = []
+        var seen = Set<ObjectIdentifier>()
+        func take(_ route: Route) {
+            if seen.insert(ObjectIdentifier(route)).inserted { pool.append(route) }
+        }
+        for (node, depth) in deepestReach(of: got) {
+            let here = nodes[node]
+            here.terminal.forEach(take)
+            here.wildcard.forEach(take)
+            var branches: [Int] = []
+            if depth < got.count {
+                branches += neighbours(of: got[depth], among: here).compactMap { here.literal[$0] }
+                branches += here.parameters.prefix(8).map(\.child)
+            } else {
+                branches += here.literal.values.prefix(8)
+                branches += here.parameters.prefix(8).map(\.child)
+            }
+            for branch in branches { routes(under: branch, limit: 8).forEach(take) }
+        }
+
+        var scored: [(miss: NearMiss, edits: Int)] = []
         for route in pool {
-            var distance = 0
+            // `distance` counts differing segments, roughly weighted; `edits` (letters changed) breaks its ties.
+            var distance = 0, edits = 0
             let want = route.pattern.segments
             for i in 0..<max(want.count, got.count) {
                 if i < want.count, case .wildcard = want[i] { break }
                 guard i < want.count, i < got.count else { distance += 2; continue }
                 switch want[i] {
                 case .literal(let s):
-                    if got[i] != s { distance += got[i].lowercased() == s.lowercased() ? 1 : min(4, 1 + editDistance(String(got[i]), s) / 2) }
+                    guard got[i] != s else { continue }
+                    if got[i].lowercased() == s.lowercased() { distance += 1; continue }
+                    var changed = editDistance(String(got[i]), s)
+                    if let ext = route.pattern.optionalExtension, i == want.count - 1 {
+                        changed = min(changed, editDistance(String(got[i]), s + ext))
+                    }
+                    distance += min(4, 1 + changed / 2)
+                    edits += changed
                 case .parameter: if want[i].capture(got[i]) == nil { distance += 1 }
                 case .wildcard: break
                 }
             }
             if !route.method.accepts(request.method) { distance += 1 }
             if distance > max(6, got.count * 2) { continue }
-            scored.append(NearMiss(route: route, reason: RouteMatcher.explain(route, request), distance: distance))
+            scored.append((NearMiss(route: route, reason: RouteMatcher.explain(route, request), distance: distance), edits))
         }
-        return Array(scored.sorted { $0.distance < $1.distance || ($0.distance == $1.distance && $0.route.order < $1.route.order) }.prefix(3))
+        scored.sort { a, b in (a.miss.distance, a.edits, a.miss.route.index) < (b.miss.distance, b.edits, b.miss.route.index) }
+        return scored.prefix(3).map(\.miss)
+    }
+
+    /// The nodes where a walk along `segments` stops (path used up, or no child takes the next
+    /// segment), deepest first: at most four, from at most 64 visited.
+    private func deepestReach(of segments: [Substring]) -> [(node: Int, depth: Int)] {
+        var stops: [(node: Int, depth: Int)] = []
+        var frontier = [(node: 0, depth: 0)]
+        var visited = 0
+        while let (node, depth) = frontier.popLast(), visited < 64 {
+            visited += 1
+            guard depth < segments.count else { stops.append((node, depth)); continue }
+            let here = nodes[node]
+            var advanced = false
+            if let next = here.literal[segments[depth]] { frontier.append((next, depth + 1)); advanced = true }
+            for (parameter, next) in here.parameters where parameter.capture(segments[depth]) != nil {
+                frontier.append((next, depth + 1))
+                advanced = true
+            }
+            if !advanced { stops.append((node, depth)) }
+        }
+        return Array(stops.sorted { $0.depth > $1.depth }.prefix(4))
+    }
+
+    /// The literal children whose text is nearest to `segment`: its neighbours in sorted order
+    /// (a typo near the end of a name lands beside the name), or the first few of a small node.
+    private func neighbours(of segment: Substring, among node: Node) -> [Substring] {
+        guard let sorted = node.sortedLiterals else { return Array(node.literal.keys.prefix(16)) }
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < segment { low = mid + 1 } else { high = mid }
+        }
+        return Array(sorted[max(0, low - 6)..<min(sorted.count, low + 6)])
+    }
+
+    /// Up to `limit` routes at or below `node`, nearest levels first.
+    private func routes(under node: Int, limit: Int) -> [Route] {
+        var found: [Route] = []
+        var queue = [node]
+        var next = 0
+        while next < queue.count, found.count < limit {
+            let here = nodes[queue[next]]
+            next += 1
+            found += here.terminal.prefix(limit - found.count)
+            found += here.wildcard.prefix(max(0, limit - found.count))
+            if queue.count < 4 * limit {
+                queue += here.literal.values.prefix(limit)
+                queue += here.parameters.prefix(limit).map(\.child)
+            }
+        }
+        return found
+    }
+}
+
+extension PathPattern {
+    /// No parameter and no `**`: a request that reaches the route in the tree matches it.
+    var isLiteral: Bool {
+        segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 }

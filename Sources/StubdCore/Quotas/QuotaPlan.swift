@@ -26,10 +26,11 @@ struct QuotaPlan: Sendable {
         case perRequest
     }
 
-    init(_ quota: QuotaDefinition, for route: Route) {
+    init(_ quota: QuotaDefinition, routeName: String?, pattern: PathPattern) {
         self.quota = quota
         // The first selector that applies wins (as in `matchedKey`), so only the first may be planned.
-        guard let first = quota.selectors.first, let captures = first.captures(alwaysCovering: route) else {
+        guard let first = quota.selectors.first,
+              let captures = first.captures(alwaysCovering: pattern, named: routeName) else {
             key = .perRequest
             method = .any
             return
@@ -83,14 +84,14 @@ struct QuotaPlan: Sendable {
 }
 
 /// A route's only quota when its key is the same for every request the route answers (`global`, or
-/// a literal path segment), with the default session's cell for that key: the usual shape, charged
-/// by `StubEngine.answer` without the general loop over plans, ledgers and cells.
+/// a literal path segment), with a session's cell for that key: the usual shape, charged by
+/// `StubEngine.answer` without the general loop over plans, ledgers and cells.
 ///
-/// The references are not retained: the route holds the plan, ledger and cell for as long as it
-/// exists, and retaining them would make every worker write to the same reference counts on every
-/// request. Even `unowned(unsafe)` references are retained around a call, so the ledger and cell
-/// are called through `Unmanaged` (see `chargeIfRoom`).
-struct SoleQuota {
+/// The references are not retained: the `RouteState` that holds this also holds the ledger and
+/// cell, and the route holds the quota; retaining them would make every worker write to the same
+/// reference counts on every request. Even `unowned(unsafe)` references are retained around a
+/// call, so the ledger and cell are called through `Unmanaged` (see `chargeIfRoom`).
+struct SoleQuota: @unchecked Sendable {
     unowned(unsafe) let quota: QuotaDefinition
     private let ledgerReference: Unmanaged<QuotaLedger>
     private let cellReference: Unmanaged<KeyCell>
@@ -104,25 +105,24 @@ struct SoleQuota {
     }
 
     /// Nil unless the route has exactly one quota plan, with a constant key, whose selector's method
-    /// covers every method the route answers.
-    init?(_ route: Route) {
-        guard route.quotaPlans.count == 1, route.defaultLedgers.count == 1, route.defaultCells.count == 1,
-              let plan = route.quotaPlans.first, let key = plan.constantKey, let cell = route.defaultCells[0] else { return nil }
+    /// covers every method the route answers. `ledger` and `cell` are the session's for that key.
+    init?(_ route: Route, ledger: QuotaLedger, cell: KeyCell) {
+        guard route.quotaPlans.count == 1, let plan = route.quotaPlans.first, let key = plan.constantKey else { return nil }
         guard plan.method == .any || plan.method == route.method else { return nil }
-        (quota, ledgerReference, cellReference, self.key) = (plan.quota, .passUnretained(route.defaultLedgers[0]), .passUnretained(cell), key)
+        (quota, ledgerReference, cellReference, self.key) = (plan.quota, .passUnretained(ledger), .passUnretained(cell), key)
     }
 }
 
 extension RouteSelector {
     /// For a selector whose pattern matches every path the route answers: where each of its
     /// parameters' values comes from. Nil when that depends on the request.
-    func captures(alwaysCovering route: Route) -> [String: QuotaPlan.Key]? {
-        if let routeName { return route.name == routeName ? [:] : nil }
+    func captures(alwaysCovering routePattern: PathPattern, named name: String?) -> [String: QuotaPlan.Key]? {
+        if let routeName { return name == routeName ? [:] : nil }
         guard let pattern, pattern.optionalExtension == nil else { return nil }
-        let own = route.pattern.segments
+        let own = routePattern.segments
         // A convention route answers its last segment with and without the extension, so that
         // segment is not one fixed text.
-        let variableLast = route.pattern.optionalExtension == nil ? -1 : own.count - 1
+        let variableLast = routePattern.optionalExtension == nil ? -1 : own.count - 1
         var found: [String: QuotaPlan.Key] = [:]
         for (i, segment) in pattern.segments.enumerated() {
             if case .wildcard = segment { return found }

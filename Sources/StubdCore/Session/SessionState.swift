@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// Everything a test can observe or change about one session: hits, sequence positions, quotas,
-/// the clock, the journal and runtime stubs. The default session (id "") is the one without a prefix.
+/// the clock, the journal and runtime stubs. The default session (id "") is the one without a
+/// prefix, and otherwise a session like any other. Routes are shared and immutable; everything a
+/// session counts about them is here, found by route index (`state(for:generation:)`) or key.
 public final class SessionState: Sendable {
     public let id: String
     public let clock: SessionClock
@@ -11,8 +13,12 @@ public final class SessionState: Sendable {
     /// When a request or admin call last named this session (uptime nanoseconds), for eviction.
     let lastUsed = Atomic<UInt64>(0)
 
-    /// Route key → counter. The default session's counters are also hung on each route, so counting is one atomic add.
+    /// Route key → counter: a route that survives a reload (same name, or same method and pattern)
+    /// keeps counting where it was.
     private let routeCounters = Mutex<[String: HitCounter]>([:])
+    /// Each route's counter, ledgers and cells, found by route index without building a key; one
+    /// cache per worker thread (see `ThreadStripe`), emptied when a new catalog comes into force.
+    private let routeStates: [RouteStateStripe] = (0..<ThreadStripe.count).map { _ in RouteStateStripe() }
     /// "GET /concrete/path" → hits, one table per worker thread (see `ThreadStripe`); a count is the sum.
     private let pathCounts: [PathCountStripe] = (0..<ThreadStripe.count).map { _ in PathCountStripe() }
     let unmatched = Atomic<Int>(0)
@@ -22,22 +28,51 @@ public final class SessionState: Sendable {
     private let runtime = Mutex<RuntimeStubs>(RuntimeStubs())
     private let runtimeCount = Atomic<Int>(0)
 
+    /// This session's own routes, added through the admin API. Requests of the session match them
+    /// under the lock; adding or removing one changes the tree at one place, whatever the count.
     struct RuntimeStubs {
-        var routes: [(id: String, route: Route)] = []
-        var matcher = RouteMatcher(routes: [])
+        var byID: [String: Route] = [:]
+        var byName: [String: Route] = [:]
+        var matcher = RouteMatcher()
     }
 
-    init(id: String, clock: ClockSetting, journalCapacity: Int) {
+    /// Whether route states charge a sole fixed-key quota directly (see `SoleQuota`); off only in
+    /// the test that compares that shortcut with the general path.
+    let takesShortcuts: Bool
+
+    init(id: String, clock: ClockSetting, journalCapacity: Int, takesShortcuts: Bool = true) {
         self.id = id
+        self.takesShortcuts = takesShortcuts
         self.clock = SessionClock(clock)
         self.journal = RequestJournal(capacity: journalCapacity)
     }
 
-    // MARK: Hits
+    // MARK: Per-route state
+
+    /// This session's state for `route`, a route of the catalog with `generation` (or a runtime stub).
+    func state(for route: Route, generation: UInt64) -> RouteState {
+        let stripe = routeStates[ThreadStripe.current]
+        if let known = stripe.cache.withLock({ $0.generation == generation ? $0.states[route.index] : nil }) { return known }
+        let fresh = makeState(for: route)
+        stripe.cache.withLock { cache in
+            if cache.generation != generation {
+                // A request still on the previous catalog must not empty the cache of the new one.
+                guard generation > cache.generation else { return }
+                cache = RouteStateCache(generation: generation)
+            }
+            cache.states[route.index] = fresh
+        }
+        return fresh
+    }
+
+    private func makeState(for route: Route) -> RouteState {
+        let counter = counter(for: route)
+        let ledgers = route.quotaPlans.map { ledger(for: $0.quota) }
+        return RouteState(route: route, counter: counter, ledgers: ledgers, shortcut: takesShortcuts)
+    }
 
     func counter(for route: Route) -> HitCounter {
-        if id.isEmpty { return route.defaultCounter }
-        return routeCounters.withLock { table in
+        routeCounters.withLock { table in
             if let c = table[route.key] { return c }
             let c = HitCounter()
             table[route.key] = c
@@ -45,23 +80,8 @@ public final class SessionState: Sendable {
         }
     }
 
-    /// Hangs the default session's counters and quota ledgers on a new catalog's routes, keeping the
-    /// counts of routes and quotas that survive.
-    func adopt(_ routes: [Route]) {
-        routeCounters.withLock { table in
-            for route in routes {
-                if let existing = table[route.key] { route.defaultCounter = existing } else { table[route.key] = route.defaultCounter }
-            }
-        }
-        for route in routes {
-            route.defaultLedgers = route.quotaPlans.map { ledger(for: $0.quota) }
-            route.defaultCells = zip(route.quotaPlans, route.defaultLedgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
-            route.defaultSoleQuota = SoleQuota(route)
-        }
-    }
-
-    func recordHit(_ route: Route, _ request: RequestHead) {
-        counter(for: route).increment()
+    func recordHit(_ route: Route, _ state: RouteState, _ request: RequestHead) {
+        state.counter.increment()
         // Keyed by the path the request already carries, then the method: no string is built per request.
         pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
         if waiters.hasPending { waiters.notify(route: route, request: request) { hits(for: $0) } }
@@ -143,7 +163,7 @@ public final class SessionState: Sendable {
 
     func existingLedgers() -> [String: QuotaLedger] { ledgers.withLock { $0 } }
 
-    /// Emptied in place: the default session's routes hold on to their ledgers.
+    /// Emptied in place: route states hold on to their ledgers.
     func resetQuotas() { ledgers.withLock { table in for ledger in table.values { ledger.reset() } } }
 
     // MARK: Runtime stubs
@@ -151,30 +171,38 @@ public final class SessionState: Sendable {
     var hasRuntimeStubs: Bool { runtimeCount.load(ordering: .relaxed) > 0 }
     var runtimeStubCount: Int { runtimeCount.load(ordering: .relaxed) }
 
-    func addRuntime(_ route: Route, id: String) {
+    /// Adds a parsed runtime stub unless its name is taken here; returns the route holding the name.
+    func addRuntime(_ route: Route, id: String) -> Route? {
         runtime.withLock { r in
-            r.routes.insert((id, route), at: 0)
-            for (i, entry) in r.routes.enumerated() { entry.route.order = i }
-            r.matcher = RouteMatcher(routes: r.routes.map(\.route))
-            runtimeCount.store(r.routes.count, ordering: .relaxed)
+            if let name = route.name {
+                if let taken = r.byName[name] { return taken }
+                r.byName[name] = route
+            }
+            r.byID[id] = route
+            r.matcher.insert(route)
+            runtimeCount.store(r.byID.count, ordering: .relaxed)
+            return nil
         }
     }
 
     func removeRuntime(id: String) -> Bool {
         runtime.withLock { r in
-            guard let i = r.routes.firstIndex(where: { $0.id == id }) else { return false }
-            r.routes.remove(at: i)
-            r.matcher = RouteMatcher(routes: r.routes.map(\.route))
-            runtimeCount.store(r.routes.count, ordering: .relaxed)
+            guard let route = r.byID.removeValue(forKey: id) else { return false }
+            if let name = route.name { r.byName[name] = nil }
+            r.matcher.remove(route)
+            runtimeCount.store(r.byID.count, ordering: .relaxed)
+            for stripe in routeStates { stripe.cache.withLock { _ = $0.states.removeValue(forKey: route.index) } }
             return true
         }
     }
 
-    func runtimeStubs() -> [(id: String, route: Route)] { runtime.withLock { $0.routes } }
+    /// Newest first, as they take precedence.
+    func runtimeStubs() -> [(id: String, route: Route)] {
+        runtime.withLock { r in r.byID.map { (id: $0.key, route: $0.value) } }.sorted { $0.route.index < $1.route.index }
+    }
 
     func runtimeMatch(_ request: RequestHead) -> MatchResult {
-        let matcher = runtime.withLock { $0.matcher }
-        return matcher.match(request) { self.isAvailable($0) }
+        runtime.withLock { r in r.matcher.match(request) { self.isAvailable($0) } }
     }
 
     // MARK: Reset
@@ -182,6 +210,7 @@ public final class SessionState: Sendable {
     /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs and the clock.
     func reset() {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
+        for stripe in routeStates { stripe.cache.withLock { $0 = RouteStateCache(generation: $0.generation) } }
         for stripe in pathCounts { stripe.table.withLock { $0 = PathCounts() } }
         unmatched.store(0, ordering: .relaxed)
         served.withLock { $0 = [:] }
@@ -192,6 +221,35 @@ public final class SessionState: Sendable {
         clock.reset()
         waiters.fireAll()
     }
+}
+
+/// What a session keeps about one route: made on the route's first request in the session and
+/// kept for as long as its catalog is in force.
+final class RouteState: Sendable {
+    let counter: HitCounter
+    /// One per `route.quotaPlans`.
+    let ledgers: [QuotaLedger]
+    /// For plans whose key is the same on every request: that key's cell in `ledgers`.
+    let cells: [KeyCell?]
+    /// Set when the route has one quota whose key is fixed: charged without the general loop (see `StubEngine.answer`).
+    let soleQuota: SoleQuota?
+
+    init(route: Route, counter: HitCounter, ledgers: [QuotaLedger], shortcut: Bool) {
+        self.counter = counter
+        self.ledgers = ledgers
+        cells = zip(route.quotaPlans, ledgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
+        soleQuota = shortcut && ledgers.count == 1 ? cells[0].flatMap { SoleQuota(route, ledger: ledgers[0], cell: $0) } : nil
+    }
+}
+
+/// One worker's route states for the catalog in force (`generation`), by route index.
+struct RouteStateCache {
+    var generation: UInt64 = 0
+    var states: [Int: RouteState] = [:]
+}
+
+final class RouteStateStripe: Sendable {
+    let cache = Mutex(RouteStateCache())
 }
 
 /// One of the locks concrete-path counts are spread over.
