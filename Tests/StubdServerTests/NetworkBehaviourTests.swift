@@ -43,7 +43,8 @@ let behaviourStubs: [String: String] = [
             let wall = Date().timeIntervalSince(start)
             #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
             #expect(wall >= 0.2)
-            #expect(wall < 0.8, "200 delayed answers took \(wall) s")
+            // Held worker threads would take 200 × 0.2 s / 2 threads = 20 s; 2 s leaves room for a busy machine.
+            #expect(wall < 2, "200 delayed answers took \(wall) s")
             #expect(plain < 0.05, "a plain route took \(plain) s while 200 answers were delayed")
         }
     }

@@ -70,6 +70,62 @@ do {
     print(String(format: "10,000 stub files: cold load %.0f ms (%d routes); engine.respond %.0f ns per request", loadMs, catalog.routes.count, perRequest))
 }
 
+// 1d. Patterned routes shaped like the weather example (`api/{key}/conditions/q/CA/City_N.json`):
+// the core's cost per request at 10, 100 and 10,000 of them, and of a miss with its nearest routes.
+do {
+    func folder(_ count: Int) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-bench-patterned-\(count)-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent("api/{key}/conditions/q/CA")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for i in 0..<count {
+            try Data(#"{"current_observation": {"temp_f": 76.5, "city": "City \#(i)"}}"#.utf8).write(to: dir.appendingPathComponent("City_\(i).json"))
+        }
+        return root
+    }
+    func nanoseconds(_ engine: StubEngine, _ path: String, calls: Int) -> Double {
+        let request = RequestHead(method: "GET", path: path)
+        return median((0..<5).map { _ in
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<calls { _ = engine.respond(to: request, in: engine.defaultSession) }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls)
+        })
+    }
+    var hit: [Int: Double] = [:], miss: [Int: Double] = [:]
+    for count in [10, 100, 10_000] {
+        let root = try folder(count)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let engine = StubEngine(catalog: try StubCatalog.load(stubs: root))
+        hit[count] = nanoseconds(engine, "/api/KEY/conditions/q/CA/City_\(count - 1).json", calls: 100_000)
+        miss[count] = nanoseconds(engine, "/api/KEY/conditions/q/CA/Citty_\(count / 2).json", calls: 2_000)
+    }
+    for count in [10, 100, 10_000] {
+        print(String(format: "patterned routes ×%d: engine.respond %.0f ns (%.2f× of ×10); a miss with its nearest routes %.1f µs",
+                     count, hit[count]!, hit[10]! / hit[count]!, miss[count]! / 1000))
+    }
+}
+
+// 1e. Adding a runtime stub to a session that holds 1, 1,000 or 30,000 already: the cost of one add.
+do {
+    let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs), maxRuntimeStubs: 40_000)
+    let session = engine.session("runtime-bench")
+    var perAdd: [Int: Double] = [:]
+    var added = 0
+    for target in [1, 1_000, 30_000] {
+        while added < target {
+            _ = try engine.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
+            added += 1
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<200 {
+            _ = try engine.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
+            added += 1
+        }
+        perAdd[target] = Double(DispatchTime.now().uptimeNanoseconds - start) / 200 / 1000
+    }
+    print(String(format: "runtime stubs: one add with 1 held %.1f µs, with 1,000 %.1f µs, with 30,000 %.1f µs (%.2f× of 1)",
+                 perAdd[1]!, perAdd[1_000]!, perAdd[30_000]!, perAdd[30_000]! / perAdd[1]!))
+}
+
 // 2. The in-process fixture: start on port 0, one GET, stop.
 let cycles = 100
 var times: [Double] = []

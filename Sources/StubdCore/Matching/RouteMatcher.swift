@@ -30,6 +30,10 @@ struct RouteMatcher: Sendable {
     private var nodes: [Node] = [Node()]
     /// Routes in the tree (a convention route reached with and without its extension counts once).
     private(set) var count = 0
+    /// Set by `seal()`: the all-literal routes by every full path they answer, best first, and the
+    /// first segments under which a patterned route lives. A request whose first segment has no
+    /// patterned route is answered by one hash lookup of its path, without splitting it.
+    private var literalShortcut: (byPath: [String: [Route]], patternedFirst: Set<Substring>)?
 
     private struct Node: Sendable {
         var literal: [Substring: Int] = [:]
@@ -56,6 +60,7 @@ struct RouteMatcher: Sendable {
 
     mutating func insert(_ route: Route) {
         count += 1
+        literalShortcut = nil
         for path in Self.paths(of: route.pattern) {
             var node = 0
             for segment in path {
@@ -72,6 +77,7 @@ struct RouteMatcher: Sendable {
     /// Removes a route inserted before (by identity). Emptied nodes stay: a session that removes
     /// runtime stubs usually adds others at the same places.
     mutating func remove(_ route: Route) {
+        literalShortcut = nil
         var removed = false
         for path in Self.paths(of: route.pattern) {
             var node = 0
@@ -89,11 +95,30 @@ struct RouteMatcher: Sendable {
         if removed { count -= 1 }
     }
 
-    /// Sorts the literal keys of crowded nodes, for `nearest`. Called once a catalog's tree is built.
+    /// Sorts the literal keys of crowded nodes, for `nearest`, and builds the literal shortcut.
+    /// Called once a catalog's tree is built; an insert or remove afterwards drops the shortcut.
     mutating func seal() {
         for i in nodes.indices where nodes[i].literal.count > 16 {
             nodes[i].sortedLiterals = nodes[i].literal.keys.sorted()
         }
+        var byPath: [String: [Route]] = [:]
+        var patternedFirst = Set<Substring>()
+        var seen = Set<ObjectIdentifier>()
+        for node in nodes {
+            for route in node.terminal + node.wildcard where seen.insert(ObjectIdentifier(route)).inserted {
+                let segments = route.pattern.segments
+                guard route.pattern.isLiteral else {
+                    // A pattern starting with a parameter or `**` may answer any first segment: no shortcut at all.
+                    guard segments.count > 1, case .literal(let first) = segments[0] else { literalShortcut = nil; return }
+                    patternedFirst.insert(Substring(first))
+                    continue
+                }
+                let path = "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
+                byPath[path, default: []].append(route)
+                if let ext = route.pattern.optionalExtension, !segments.isEmpty { byPath[path + ext, default: []].append(route) }
+            }
+        }
+        literalShortcut = (byPath.mapValues { $0.sorted { $0.outranks($1) } }, patternedFirst)
     }
 
     /// The segment paths a route is filed under, without its trailing `**`: a convention route's
@@ -168,6 +193,14 @@ struct RouteMatcher: Sendable {
 
     /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up `times`).
     func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+        // The common case, a literal path no pattern could also answer: no split, no array built.
+        if let shortcut = literalShortcut, let routes = shortcut.byPath[request.normalizedPath],
+           shortcut.patternedFirst.isEmpty || !shortcut.patternedFirst.contains(request.firstSegment) {
+            for route in routes where route.method.accepts(request.method)
+                && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
+                return .matched(route, parameters: [:])
+            }
+        }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
             && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
