@@ -61,7 +61,7 @@ import Testing
     @Test func aReplacedCatalogIsFreed() async throws {
         let stubs = try TempStubs(["a.json": #"{"v": 0}"#])
         try await withServer(stubs.url) { server in
-            weak var first = server.engine.catalog
+            weak let first = server.engine.catalog
             #expect(first != nil)
             #expect(try await get(server.baseURL, "/a.json").json["v"] as? Int == 0)
             for v in 1...3 {

@@ -45,7 +45,7 @@ import Testing
 
     @Test func aBrokenEditKeepsTheLastGoodCatalogAndSaysWhy() async throws {
         let stubs = try TempStubs(["a.json": #"{"v": 1}"#])
-        let failures = Mutex<[String]>([])
+        let failures = Locked<[String]>([])
         var options = watching()
         options.reloadLog = { result in if case .failure(let e) = result { failures.withLock { $0.append(e.description) } } }
         try await withServer(stubs.url, options: options) { server in

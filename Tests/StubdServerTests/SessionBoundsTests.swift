@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func sessionsPastTheCapEvictTheOneUnusedLongest() async throws {
-        let notices = Mutex<[String]>([])
+        let notices = Locked<[String]>([])
         var options = StubServer.Options()
         options.maxSessions = 20
         options.notice = { message in notices.withLock { $0.append(message) } }

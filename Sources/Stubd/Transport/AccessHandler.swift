@@ -57,7 +57,7 @@ final class RequestRouter: @unchecked Sendable {
     let log: (@Sendable (RequestLogLine) -> Void)?
     let adminAccess: AdminAccess
     let active = Atomic<Int>(0)
-    private let suspended = Mutex<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
+    private let suspended = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
 
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     private let departures: any DispatchSourceTimer

@@ -75,7 +75,7 @@ final class ResponseStore: Sendable {
     private let current = PublishedValue(PreparedCatalog())
     /// Prepare-and-install is one step: two reloads at once must not leave the engine on one
     /// catalog and this store on the other.
-    private let installing = Mutex(())
+    private let installing = Locked(())
 
     /// The prepared form of a canned answer: the catalog's, or a one-off for an answer outside the
     /// catalog in force (a runtime stub's, or one matched just before a reload).

@@ -76,7 +76,7 @@ public final class StubEngine: Sendable {
     /// The catalog in force. A replaced one is freed when the last request using it is done.
     private let current: PublishedValue<StubCatalog>
     public let defaultSession: SessionState
-    private let sessions = Mutex<[String: SessionState]>([:])
+    private let sessions = Locked<[String: SessionState]>([:])
     private let nextStubID = Atomic<Int>(1)
     let journalCapacity: Int
     /// Named sessions held at once; a new one past it evicts the one unused longest.

@@ -11,7 +11,7 @@ import Synchronization
 /// catalogs are kept, keyed by a fingerprint of every entry's path, type, size and modification
 /// time. A catalog holds no runtime state, so servers share one.
 enum CatalogCache {
-    private static let entries = Mutex<[(root: String, fingerprint: [UInt64], catalog: StubCatalog)]>([])
+    private static let entries = Locked<[(root: String, fingerprint: [UInt64], catalog: StubCatalog)]>([])
     private static let capacity = 8
 
     static func lookup(root: String, fingerprint: [UInt64]) -> StubCatalog? {

@@ -80,10 +80,10 @@ final class KeyCell: Sendable {
         /// Whether anything counted here since the last reset (the admin API lists only these).
         var touched = false
     }
-    fileprivate let state: Mutex<State>
+    fileprivate let state: Locked<State>
 
     fileprivate init(limitCount: Int) {
-        state = Mutex(State(limits: Array(repeating: LimitState(), count: limitCount)))
+        state = Locked(State(limits: Array(repeating: LimitState(), count: limitCount)))
     }
 }
 
@@ -91,7 +91,7 @@ final class KeyCell: Sendable {
 /// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
 public final class QuotaLedger: Sendable {
     public let quota: QuotaDefinition
-    private let cells = Mutex<CellTable>(CellTable())
+    private let cells = Locked<CellTable>(CellTable())
     private let isUTC: Bool
     /// The zone's offset for the hour last asked about, packed as `hour << 32 | offset + 2^31`:
     /// asking the zone database is slow, and offsets only change on hour boundaries.

@@ -89,7 +89,7 @@ final class HitWaiters: Sendable {
 
     private let pending = Atomic<Int>(0)
     private let nextID = Atomic<Int>(1)
-    private let index = Mutex(Index())
+    private let index = Locked(Index())
 
     var hasPending: Bool { pending.load(ordering: .relaxed) > 0 }
 

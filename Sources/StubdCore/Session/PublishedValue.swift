@@ -9,13 +9,13 @@ import Synchronization
 /// (A single atomic pointer cannot be read and retained safely while another thread releases it.)
 public final class PublishedValue<Value: Sendable>: Sendable {
     private final class Stripe: Sendable {
-        let slot: Mutex<Value>
-        init(_ value: Value) { slot = Mutex(value) }
+        let slot: Locked<Value>
+        init(_ value: Value) { slot = Locked(value) }
     }
 
     private let stripes: [Stripe]
     /// One publisher at a time, so every stripe ends with the same value.
-    private let publishing = Mutex(())
+    private let publishing = Locked(())
 
     public init(_ value: Value) {
         stripes = (0..<ThreadStripe.count).map { _ in Stripe(value) }

@@ -58,7 +58,7 @@ public final class RequestJournal: Sendable {
         var next = 0
     }
     private final class Stripe: Sendable {
-        let ring = Mutex(Ring())
+        let ring = Locked(Ring())
     }
     private let stripes: [Stripe]
     private let sequence = Atomic<Int>(0)

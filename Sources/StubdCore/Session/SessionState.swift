@@ -15,7 +15,7 @@ public final class SessionState: Sendable {
 
     /// Route key → counter: a route that survives a reload (same name, or same method and pattern)
     /// keeps counting where it was.
-    private let routeCounters = Mutex<[String: HitCounter]>([:])
+    private let routeCounters = Locked<[String: HitCounter]>([:])
     /// Each route's counter, ledgers and cells, found by route index without building a key; one
     /// cache per worker thread (see `ThreadStripe`), emptied when a new catalog comes into force.
     private let routeStates: [RouteStateStripe] = (0..<ThreadStripe.count).map { _ in RouteStateStripe() }
@@ -23,9 +23,9 @@ public final class SessionState: Sendable {
     private let pathCounts: [PathCountStripe] = (0..<ThreadStripe.count).map { _ in PathCountStripe() }
     let unmatched = Atomic<Int>(0)
     /// Route key → answers served (sequence position and `times`).
-    private let served = Mutex<[String: Int]>([:])
-    private let ledgers = Mutex<[String: QuotaLedger]>([:])
-    private let runtime = Mutex<RuntimeStubs>(RuntimeStubs())
+    private let served = Locked<[String: Int]>([:])
+    private let ledgers = Locked<[String: QuotaLedger]>([:])
+    private let runtime = Locked<RuntimeStubs>(RuntimeStubs())
     private let runtimeCount = Atomic<Int>(0)
 
     /// This session's own routes, added through the admin API. Requests of the session match them
@@ -249,12 +249,12 @@ struct RouteStateCache {
 }
 
 final class RouteStateStripe: Sendable {
-    let cache = Mutex(RouteStateCache())
+    let cache = Locked(RouteStateCache())
 }
 
 /// One of the locks concrete-path counts are spread over.
 final class PathCountStripe: Sendable {
-    let table = Mutex(PathCounts())
+    let table = Locked(PathCounts())
 }
 
 /// One worker's hits per concrete path and method. Requests mostly repeat the path and method of
