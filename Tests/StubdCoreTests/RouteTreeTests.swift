@@ -45,6 +45,12 @@ import Testing
         #expect(!misses.isEmpty)
         #expect(misses.contains { $0.route.pattern.text.hasSuffix("/City_42") }, "\(misses.map { "\($0) \($0.distance)" })")
         #expect(misses.allSatisfy { $0.reason.contains("segment 6") }, "\(misses)")
+        // A typo at the start of the name.
+        guard case .notFound(let atStart) = Self.tenThousand.match(RequestHead(method: "GET", path: "/api/K/conditions/q/CA/Citty_7363.json")) else {
+            Issue.record("a typo matched something")
+            return
+        }
+        #expect(atStart.first?.route.pattern.text.hasSuffix("/City_7363") == true, "\(atStart)")
         // A typo earlier in the path still finds routes under the part that matched.
         guard case .notFound(let early) = Self.tenThousand.match(RequestHead(method: "GET", path: "/api/K/conditons/q/CA/City_1.json")) else {
             Issue.record("a typo matched something")

@@ -42,9 +42,11 @@ struct RouteMatcher: Sendable {
         var terminal: [Route] = []
         /// Routes whose pattern ends here with `/**`: they take this path and everything below it.
         var wildcard: [Route] = []
-        /// `literal`'s keys in order, for nodes with many: the nearest-miss search looks at the
-        /// neighbours of a mistyped segment instead of at every sibling. Nil until `seal()`.
+        /// `literal`'s keys in order, and in the order of their reversed text, for nodes with many:
+        /// the nearest-miss search looks at the neighbours of a mistyped segment in both (a typo near
+        /// the end of a name, or near its start) instead of at every sibling. Nil until `seal()`.
         var sortedLiterals: [Substring]?
+        var sortedReversed: [(reversed: String, key: Substring)]?
     }
 
     init() {}
@@ -100,6 +102,7 @@ struct RouteMatcher: Sendable {
     mutating func seal() {
         for i in nodes.indices where nodes[i].literal.count > 16 {
             nodes[i].sortedLiterals = nodes[i].literal.keys.sorted()
+            nodes[i].sortedReversed = nodes[i].literal.keys.map { (String($0.reversed()), $0) }.sorted { $0.reversed < $1.reversed }
         }
         var byPath: [String: [Route]] = [:]
         var patternedFirst = Set<Substring>()
@@ -138,6 +141,7 @@ struct RouteMatcher: Sendable {
         case .literal(let text):
             nodes[node].literal[Substring(text)] = fresh
             nodes[node].sortedLiterals = nil
+            nodes[node].sortedReversed = nil
         case .parameter:
             nodes[node].parameters.append((segment, fresh))
         case .wildcard:
@@ -363,16 +367,24 @@ struct RouteMatcher: Sendable {
         return Array(stops.sorted { $0.depth > $1.depth }.prefix(4))
     }
 
-    /// The literal children whose text is nearest to `segment`: its neighbours in sorted order
-    /// (a typo near the end of a name lands beside the name), or the first few of a small node.
+    /// The literal children whose text is nearest to `segment`: its neighbours in sorted order and
+    /// in reversed-text order (so a typo near either end of a name lands beside the name), or the
+    /// first few children of a small node.
     private func neighbours(of segment: Substring, among node: Node) -> [Substring] {
-        guard let sorted = node.sortedLiterals else { return Array(node.literal.keys.prefix(16)) }
-        var low = 0, high = sorted.count
-        while low < high {
-            let mid = (low + high) / 2
-            if sorted[mid] < segment { low = mid + 1 } else { high = mid }
+        guard let sorted = node.sortedLiterals, let reversed = node.sortedReversed else { return Array(node.literal.keys.prefix(16)) }
+        func insertionPoint(count: Int, isBefore: (Int) -> Bool) -> Int {
+            var low = 0, high = count
+            while low < high {
+                let mid = (low + high) / 2
+                if isBefore(mid) { low = mid + 1 } else { high = mid }
+            }
+            return low
         }
-        return Array(sorted[max(0, low - 6)..<min(sorted.count, low + 6)])
+        let forward = insertionPoint(count: sorted.count) { sorted[$0] < segment }
+        let backwardText = String(segment.reversed())
+        let backward = insertionPoint(count: reversed.count) { reversed[$0].reversed < backwardText }
+        return Array(sorted[max(0, forward - 6)..<min(sorted.count, forward + 6)])
+            + reversed[max(0, backward - 6)..<min(reversed.count, backward + 6)].map(\.key)
     }
 
     /// Up to `limit` routes at or below `node`, nearest levels first.
