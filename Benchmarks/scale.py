@@ -11,7 +11,10 @@ Prints one PASS/FAIL line per bar with the figure and the bar:
     and p90 of 200 requests over one keep-alive connection;
   - RSS across RELOADS reloads of a 2 MB folder under `--watch` (one file rewritten each time, the
     next write only once the server serves the new content);
-  - a quota keyed by a path parameter (the weather API key) against the same route shape without one.
+  - a quota keyed by a path parameter (the weather API key) against the same route shape without one;
+  - the request log (issue 13): default `stubd serve` (info, one line per request, to a file) against
+    `--log-level warning`; and with standard output a pipe nobody reads, 10,000 keep-alive requests
+    all answered and SIGTERM exiting 0 within 1 s.
 Environment: STUBD_BIN, WRK_DURATION (3s), ROUNDS (3), RELOADS (1000). Loopback only; every process
 and folder it makes is removed before it exits.
 """
@@ -46,9 +49,9 @@ def cities(count, prefix="api"):
 
 
 class Server:
-    def __init__(self, stubs, *flags):
+    def __init__(self, stubs, *flags, level="warning"):
         self.log = tempfile.NamedTemporaryFile(prefix="stubd-scale-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([STUBD, "serve", "--stubs", stubs, "--port", "0", "--log-level", "warning", *flags],
+        self.proc = subprocess.Popen([STUBD, "serve", "--stubs", stubs, "--port", "0", "--log-level", level, *flags],
                                      stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -176,6 +179,49 @@ def keyed_quota():
         server.stop()
 
 
+def logging():
+    root = folder({"bench/payload.json": BODY})
+    logged, quiet = Server(root, "--no-watch", level="info"), Server(root, "--no-watch")
+    try:
+        urls = (logged.url("/bench/payload.json"), quiet.url("/bench/payload.json"))
+        wrk(urls[0], "1s"), wrk(urls[1], "1s")
+        pairs = [(wrk(urls[0]), wrk(urls[1])) for _ in range(max(3, ROUNDS))]
+        ratio = statistics.median(a / b for a, b in pairs)
+        lines = sum(1 for _ in open(logged.log.name))
+        print(f"      info log to a file {statistics.median(a for a, _ in pairs):,.0f} req/s ({lines:,} lines written), "
+              f"--log-level warning {statistics.median(b for _, b in pairs):,.0f} req/s")
+        report("default request log vs --log-level warning", f"{ratio:.2f}×", "≥ 0.7×", ratio >= 0.7)
+    finally:
+        logged.stop()
+        quiet.stop()
+
+    proc = subprocess.Popen([STUBD, "serve", "--stubs", root, "--port", "0", "--no-watch"], stdout=subprocess.PIPE)
+    try:
+        port = int(re.search(rb":(\d+) ", proc.stdout.readline()).group(1))
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        answered = 0
+        try:
+            for _ in range(10_000):
+                if get(conn, "/bench/payload.json")[0] == 200:
+                    answered += 1
+        except OSError:
+            pass
+        start = time.time()
+        proc.send_signal(signal.SIGTERM)
+        try:
+            code = proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = "none (killed after 5 s)"
+        seconds = time.time() - start
+        report("stdout an undrained pipe", f"{answered:,} of 10,000 keep-alive requests answered; SIGTERM exit {code} in {seconds * 1000:.0f} ms",
+               "all answered, exit 0 < 1 s", answered == 10_000 and code == 0 and seconds < 1)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+
 if __name__ == "__main__":
     if not os.access(STUBD, os.X_OK):
         raise SystemExit(f"no stubd at {STUBD}: swift build -c release --product stubd")
@@ -183,6 +229,7 @@ if __name__ == "__main__":
         print(f"stubd scale benchmark: {os.cpu_count()} CPU(s), wrk -t2 -c32 -d{WRK_DURATION}, {ROUNDS} round(s)")
         patterned()
         keyed_quota()
+        logging()
         reloads()
     finally:
         for d in folders:

@@ -35,7 +35,7 @@ struct Serve: ParsableCommand {
     var maxSessions: Int = 1000
 
     @Option(name: .long, help: ArgumentHelp("Token every admin call but health must send as Authorization: Bearer (env STUBD_ADMIN_TOKEN). Without one, a server listening beyond loopback keeps its admin API closed.", valueName: "token"))
-    var adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]
+    var adminToken: String = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"] ?? ""
 
     @Option(name: .long, help: ArgumentHelp("A Host name admin calls may use besides localhost and IP addresses, e.g. a compose service name (repeatable; env STUBD_ALLOWED_HOSTS, comma-separated).", valueName: "name"))
     var allowHost: [String] = (ProcessInfo.processInfo.environment["STUBD_ALLOWED_HOSTS"] ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
@@ -54,18 +54,20 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let logger = makeLogger(format: logFormat, level: logLevel)
+        let writer = LogWriter(json: logFormat == .json)
+        let logger = makeLogger(writer: writer, level: logLevel)
         var options = StubServer.Options()
         options.threads = threads
         options.maxConnections = maxConnections
         options.maxSessions = maxSessions
-        options.adminToken = adminToken
+        options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.maskedHeaders = maskHeader
         options.notice = { message in logger.notice("\(message)") }
         options.watch = watch
         if logLevel <= .info {
-            options.requestLog = { line in logger.info(RequestLogFormat.message(line), metadata: RequestLogFormat.metadata(line)) }
+            // Straight to the writer: the worker only stamps the time; the line is built on the writer's thread.
+            options.requestLog = { line in writer.enqueue(.request(line, time: Date())) }
         }
         options.reloadLog = { result in
             switch result {
@@ -89,7 +91,7 @@ struct Serve: ParsableCommand {
         print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
         fflush(nil)
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
-            let admin = (adminToken ?? "").isEmpty
+            let admin = adminToken.isEmpty
                 ? "its admin API is closed until you give --admin-token or STUBD_ADMIN_TOKEN"
                 : "admin calls need the admin token"
             logger.warning("listening on \(host): reachable from other machines; \(admin)")
@@ -97,6 +99,8 @@ struct Serve: ParsableCommand {
         ShutdownSignals.wait()
         server.stopSynchronously()
         logger.notice("stopped")
+        // Bounded: with output blocked, what is still queued is lost rather than the exit.
+        writer.flush(within: 0.3)
         fflush(nil)
     }
 }

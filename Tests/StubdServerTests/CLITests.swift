@@ -62,6 +62,66 @@ import Testing
         #expect(json?["route"] == "GET /ok.json")
     }
 
+    /// A parent that reads only the first line and keeps the pipe open: the log fills the pipe, and
+    /// the server must go on answering (lines are dropped and counted) and still stop on SIGTERM.
+    @Test func anUndrainedStdoutPipeNeitherFreezesNorPinsTheServer() async throws {
+        let stubs = try TempStubs(["ok.json": "{}"])
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let firstLine = readLine(out.fileHandleForReading)
+        let port = try #require(UInt16(firstLine.split(separator: ":").last?.split(separator: " ").first ?? ""))
+        // ~100 bytes of log per request: 3,000 of them are several times what a pipe holds (64 KiB).
+        let fd = try #require(connectLoopback(port: port))
+        var answered = 0
+        var pending: [UInt8] = []
+        let request = Array("GET /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        for _ in 0..<3_000 {
+            guard send(fd, request, request.count, 0) == request.count else { break }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: pending, as: UTF8.self).contains("\r\n\r\n{}") {
+                let n = recv(fd, &buffer, buffer.count, 0)
+                guard n > 0 else { break }
+                pending += buffer[0..<n]
+            }
+            guard String(decoding: pending, as: UTF8.self).hasPrefix("HTTP/1.1 200") else { break }
+            pending.removeAll()
+            answered += 1
+        }
+        close(fd)
+        #expect(answered == 3_000, "the server stopped answering after \(answered) requests")
+        let signalled = Date()
+        process.terminate()
+        let exited = await eventually(within: 3) { !process.isRunning }
+        #expect(exited, "SIGTERM did not stop a server whose output is blocked")
+        #expect(Date().timeIntervalSince(signalled) < bound(1))
+        if exited { #expect(process.terminationStatus == 0) } else { process.interrupt(); kill(process.processIdentifier, SIGKILL) }
+        _ = out.fileHandleForReading.readDataToEndOfFile()
+    }
+
+    /// A path with a newline in it (`%0A`) is one log line, escaped, not two.
+    @Test func controlCharactersInAPathCannotForgeALogLine() async throws {
+        let stubs = try TempStubs(["ok.json": "{}"])
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let url = String(readLine(out.fileHandleForReading).split(separator: " ")[3])
+        _ = try curl(["-s", "-o", "/dev/null", url + "/x%0A2026-01-01T00:00:00.000Z%20info%20GET%20/forged%20200"])
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!log.split(separator: "\n").contains { $0.hasPrefix("2026-01-01") }, "\(log)")
+        #expect(log.contains(#"GET /x\n2026-01-01T00:00:00.000Z info GET /forged 200 404"#), "\(log)")
+    }
+
     @Test func environmentVariablesStandInForFlags() throws {
         var env = ProcessInfo.processInfo.environment
         env["STUBD_STUBS"] = exampleStubs.path
