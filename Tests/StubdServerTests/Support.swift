@@ -155,8 +155,9 @@ func eventually(within seconds: Double = 3, _ condition: () async throws -> Bool
     return try await condition()
 }
 
-/// A wall-clock bound for a test, stretched under a sanitizer (scripts/test sets STUBD_SANITIZER):
-/// ThreadSanitizer makes every memory access slower, and the bound is about behaviour, not speed.
+/// A bound on time or memory for a test, stretched under a sanitizer (scripts/test sets
+/// STUBD_SANITIZER): ThreadSanitizer makes every access slower and shadows all memory, and these
+/// bounds are about behaviour (nothing held, nothing leaked), not about speed or size.
 func bound(_ seconds: Double) -> Double {
     ProcessInfo.processInfo.environment["STUBD_SANITIZER"] == nil ? seconds : seconds * 5
 }
