@@ -65,14 +65,7 @@ import Testing
     /// A parent that reads only the first line and keeps the pipe open: the log fills the pipe, and
     /// the server must go on answering (lines are dropped and counted) and still stop on SIGTERM.
     @Test func anUndrainedStdoutPipeNeitherFreezesNorPinsTheServer() async throws {
-        let stubs = try TempStubs(["ok.json": "{}"])
-        let process = Process()
-        process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let firstLine = readLine(out.fileHandleForReading)
+        let (process, out, firstLine) = try serveWithPipedOutput(try TempStubs(["ok.json": "{}"]))
         let port = try #require(UInt16(firstLine.split(separator: ":").last?.split(separator: " ").first ?? ""))
         // ~100 bytes of log per request: 3,000 of them are several times what a pipe holds (64 KiB).
         let fd = try #require(connectLoopback(port: port))
@@ -106,14 +99,8 @@ import Testing
 
     /// A path with a newline in it (`%0A`) is one log line, escaped, not two.
     @Test func controlCharactersInAPathCannotForgeALogLine() async throws {
-        let stubs = try TempStubs(["ok.json": "{}"])
-        let process = Process()
-        process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let url = String(readLine(out.fileHandleForReading).split(separator: " ")[3])
+        let (process, out, firstLine) = try serveWithPipedOutput(try TempStubs(["ok.json": "{}"]))
+        let url = String(firstLine.split(separator: " ")[3])
         _ = try curl(["-s", "-o", "/dev/null", url + "/x%0A2026-01-01T00:00:00.000Z%20info%20GET%20/forged%20200"])
         process.terminate()
         process.waitUntilExit()
@@ -128,6 +115,17 @@ import Testing
         let r = try run(stubdBinary.path, ["routes"], environment: env)
         #expect(r.status == 0)
         #expect(r.output.contains("london"))
+    }
+
+    /// `stubd serve` on `stubs` with its standard output on a pipe, and the pipe's first line.
+    private func serveWithPipedOutput(_ stubs: TempStubs) throws -> (Process, Pipe, String) {
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        return (process, out, readLine(out.fileHandleForReading))
     }
 
     private func readLine(_ handle: FileHandle) -> String {

@@ -10,7 +10,7 @@ import Testing
         raiseDescriptorLimit()
         let stubs = try TempStubs(["ok.json": "{}", "stubd.yml": "routes:\n  - { request: { path: /hang }, response: { fault: hang } }\n"])
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-flood-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let process = Process()
         process.executableURL = stubdBinary
         process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch", "--max-connections", "1000",

@@ -192,7 +192,7 @@ import Testing
     @Test func listeningBeyondLoopbackIsAWarningEvenAtWarningLevel() async throws {
         // Output to a file, read with a deadline: a pipe read could wait forever for a line that never comes.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-warning-\(UUID().uuidString).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = stubdBinary
