@@ -44,8 +44,9 @@ let behaviourStubs: [String: String] = [
             #expect(statuses.count == 200 && statuses.allSatisfy { $0 == 200 })
             #expect(wall >= 0.2)
             // Held worker threads would take 200 × 0.2 s / 2 threads = 20 s; 2 s leaves room for a busy machine.
-            #expect(wall < 2, "200 delayed answers took \(wall) s")
-            #expect(plain < 0.05, "a plain route took \(plain) s while 200 answers were delayed")
+            #expect(wall < bound(2), "200 delayed answers took \(wall) s")
+            // A held worker would make it wait out a 200 ms delay; 150 ms leaves room for a busy machine (CI saw 57 ms).
+            #expect(plain < bound(0.15), "a plain route took \(plain) s while 200 answers were delayed")
         }
     }
 
