@@ -27,6 +27,15 @@ import Testing
         #expect(r.error.contains("bad.json:1:2"))
     }
 
+    @Test func aStubFileGivenAsTheFolderIsNamedAsSuch() throws {
+        let stubs = try TempStubs(["ok.json": "{}"])
+        let file = stubs.url.appendingPathComponent("ok.json").path
+        let r = try run(stubdBinary.path, ["serve", "--stubs", file, "--port", "0"])
+        #expect(r.status == 1)
+        #expect(r.error.contains("is a file, not a folder"), "\(r.error)")
+        #expect(r.error.contains("--stubs \(stubs.url.path)"), "\(r.error)")
+    }
+
     @Test func serveNamesABadHost() throws {
         let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--host", "203.0.113.9", "--port", "0"])
         #expect(r.status == 1)

@@ -58,10 +58,14 @@ public final class StubCatalog: Sendable {
     private static func parse(stubs: URL) throws(CatalogLoadError) -> StubCatalog {
         let reader = StubFileReader(root: stubs)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: reader.root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        let exists = FileManager.default.fileExists(atPath: reader.root.path, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue else {
+            // A single stub file given where the folder goes is a common first try.
             throw CatalogLoadError(root: stubs.path, problems: [LoadProblem(
-                file: stubs.path, message: "no such directory",
-                hint: "pass --stubs with the folder of stub files (default ./Stubs)")])
+                file: stubs.path, message: exists ? "is a file, not a folder" : "no such directory",
+                hint: exists
+                    ? "pass the folder that holds it: --stubs \(stubs.deletingLastPathComponent().path)"
+                    : "pass --stubs with the folder of stub files (default ./Stubs)")])
         }
         var problems = ProblemList()
         var manifest = ManifestParser.Manifest()
