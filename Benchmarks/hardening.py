@@ -15,6 +15,7 @@ Environment: STUBD_BIN, RUNS (3), WRK_DURATION (3s), ROUNDS (3). Loopback only; 
 starts is stopped before it exits.
 """
 import json, os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib.request
+from stubd_process import StubdProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
@@ -39,41 +40,8 @@ def stubs_folder():
     return d
 
 
-class Server:
-    def __init__(self, stubs, *flags):
-        self.log = tempfile.NamedTemporaryFile(prefix="stubd-hardening-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([STUBD, "serve", "--stubs", stubs, "--port", "0", "--no-watch",
-                                      "--log-level", "warning", *flags], stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            with open(self.log.name) as f:
-                m = re.match(r"stubd listening on http://127\.0\.0\.1:(\d+)", f.readline())
-            if m:
-                self.port = int(m.group(1))
-                return
-            time.sleep(0.02)
-        self.stop()
-        raise SystemExit("stubd did not start: " + open(self.log.name).read())
-
-    @property
-    def url(self):
-        return f"http://127.0.0.1:{self.port}"
-
-    def rss_mb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) / 1024
-
-    def stop(self):
-        """SIGTERM; returns (seconds to exit, exit code)."""
-        start = time.time()
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            code = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            code = self.proc.wait()
-        os.unlink(self.log.name)
-        return time.time() - start, code
+def Server(stubs, *flags):
+    return StubdProcess(STUBD, stubs, "--no-watch", *flags)
 
 
 def connections(port, count, payload):

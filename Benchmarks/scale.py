@@ -19,6 +19,7 @@ Environment: STUBD_BIN, WRK_DURATION (3s), ROUNDS (3), RELOADS (1000). Loopback 
 and folder it makes is removed before it exits.
 """
 import http.client, json, os, re, shutil, signal, statistics, subprocess, sys, tempfile, time
+from stubd_process import StubdProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
@@ -48,39 +49,8 @@ def cities(count, prefix="api"):
     return {f"{prefix}/{{key}}/conditions/q/CA/City_{i}.json": BODY for i in range(count)}
 
 
-class Server:
-    def __init__(self, stubs, *flags, level="warning"):
-        self.log = tempfile.NamedTemporaryFile(prefix="stubd-scale-", suffix=".log", delete=False)
-        self.proc = subprocess.Popen([STUBD, "serve", "--stubs", stubs, "--port", "0", "--log-level", level, *flags],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            with open(self.log.name) as f:
-                m = re.match(r"stubd listening on http://127\.0\.0\.1:(\d+)", f.readline())
-            if m:
-                self.port = int(m.group(1))
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise SystemExit("stubd did not start: " + open(self.log.name).read())
-
-    def url(self, path):
-        return f"http://127.0.0.1:{self.port}{path}"
-
-    def rss_mb(self):
-        with open(f"/proc/{self.proc.pid}/status") as f:
-            return int(next(l for l in f if l.startswith("VmRSS")).split()[1]) / 1024
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        os.unlink(self.log.name)
+def Server(stubs, *flags, level="warning"):
+    return StubdProcess(STUBD, stubs, *flags, level=level)
 
 
 def wrk(url, duration=WRK_DURATION):
@@ -102,12 +72,12 @@ def patterned():
     servers = {n: Server(folder(cities(n)), "--no-watch") for n in counts}
     try:
         for n, s in servers.items():
-            wrk(s.url(f"/api/abc123/conditions/q/CA/City_{n - 1}.json"), "1s")
+            wrk(s.url + f"/api/abc123/conditions/q/CA/City_{n - 1}.json", "1s")
         rates = {(n, which): [] for n in counts for which in ("last", "first")}
         for _ in range(ROUNDS):
             for n, s in servers.items():
-                rates[(n, "last")].append(wrk(s.url(f"/api/abc123/conditions/q/CA/City_{n - 1}.json")))
-                rates[(n, "first")].append(wrk(s.url("/api/abc123/conditions/q/CA/City_0.json")))
+                rates[(n, "last")].append(wrk(s.url + f"/api/abc123/conditions/q/CA/City_{n - 1}.json"))
+                rates[(n, "first")].append(wrk(s.url + "/api/abc123/conditions/q/CA/City_0.json"))
         med = {k: statistics.median(v) for k, v in rates.items()}
         for n in counts:
             print(f"      {n:>6} patterned stubs: last city {med[(n, 'last')]:,.0f} req/s, first {med[(n, 'first')]:,.0f} req/s")
@@ -169,7 +139,7 @@ def keyed_quota():
                           '    limits: ["1000000000000/day"]\n')
     server = Server(folder(files), "--no-watch")
     try:
-        quota_url, plain_url = server.url("/api/KEY1/conditions/q/CA/City_3.json"), server.url("/free/KEY1/conditions/q/CA/City_3.json")
+        quota_url, plain_url = server.url + "/api/KEY1/conditions/q/CA/City_3.json", server.url + "/free/KEY1/conditions/q/CA/City_3.json"
         wrk(quota_url, "1s"), wrk(plain_url, "1s")
         pairs = [(wrk(quota_url), wrk(plain_url)) for _ in range(max(3, ROUNDS * 2))]
         ratio = statistics.median(q / p for q, p in pairs)
@@ -183,7 +153,7 @@ def logging():
     root = folder({"bench/payload.json": BODY})
     logged, quiet = Server(root, "--no-watch", level="info"), Server(root, "--no-watch")
     try:
-        urls = (logged.url("/bench/payload.json"), quiet.url("/bench/payload.json"))
+        urls = (logged.url + "/bench/payload.json", quiet.url + "/bench/payload.json")
         wrk(urls[0], "1s"), wrk(urls[1], "1s")
         pairs = [(wrk(urls[0]), wrk(urls[1])) for _ in range(max(3, ROUNDS))]
         ratio = statistics.median(a / b for a, b in pairs)

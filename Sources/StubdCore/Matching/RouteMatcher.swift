@@ -56,8 +56,6 @@ struct RouteMatcher: Sendable {
         seal()
     }
 
-    var isEmpty: Bool { count == 0 }
-
     // MARK: Building
 
     mutating func insert(_ route: Route) {
