@@ -191,6 +191,10 @@ public final class StubEngine: Sendable {
                         _ session: SessionState, _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
+        if response.quotaStatus != nil {
+            // Asking how much is left is never counted against what is left (GitHub's rule too).
+            return Outcome(answer: .generated(quotaStatus(response, request, parameters, session, wall)), route: route)
+        }
         if let sole = state.soleQuota, let accepted = answer(route, response, sole, now: session.clock.now(wall: wall)) {
             return accepted
         }
@@ -217,6 +221,16 @@ public final class StubEngine: Sendable {
             headers = headers.adding(quota, charge.tightest, now: now)
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
+    }
+
+    /// A `quotaStatus:` answer: the session's quotas as they stand for the key this request carries.
+    private func quotaStatus(_ response: CannedResponse, _ request: RequestHead, _ parameters: [String: String],
+                             _ session: SessionState, _ wall: Date) -> GeneratedResponse {
+        let now = session.clock.now(wall: wall)
+        let body = QuotaAnswers.githubStatus(catalog.quotas, statuses: { quota in
+            session.ledger(for: quota).statuses(of: quota.key.value(in: request, captured: [:], parameters), at: now)
+        }, now: now)
+        return GeneratedResponse(status: response.status, headers: response.headers, body: Data(body.serialized.utf8))
     }
 
     /// `answer` for a route whose only quota has a fixed key (see `SoleQuota`),

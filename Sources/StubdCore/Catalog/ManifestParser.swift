@@ -19,6 +19,7 @@ struct ManifestParser {
         var routes: [Route] = []
         var quotas: [QuotaDefinition] = []
         var clock: ClockSetting = .system
+        var queryNamesIgnoreCase = false
     }
 
     let file: String
@@ -26,6 +27,8 @@ struct ManifestParser {
     var problems = ProblemList()
     var defaultHeaders: [(name: String, value: String)] = []
     var defaultDelay: Delay?
+    /// `defaults.queryNames: any-case`: routes and quota keys compare query names in any case.
+    var defaultQueryNamesIgnoreCase = false
 
     init(file: String, reader: StubFileReader) {
         self.file = file
@@ -41,11 +44,13 @@ struct ManifestParser {
         checkKeys(top, ["defaults", "routes", "quotas", "clock"], in: "the manifest")
 
         if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
-            checkKeys(map, ["headers", "delay"], in: "defaults")
+            checkKeys(map, ["headers", "delay", "queryNames"], in: "defaults")
             if let h = map["headers"] { defaultHeaders = stringPairs(h, "defaults.headers") }
+            if let n = map["queryNames"] { defaultQueryNamesIgnoreCase = queryNames(n) ?? false }
             if let d = map["delay"] { defaultDelay = delay(d) }
             manifest.defaultHeaders = defaultHeaders
             manifest.defaultDelay = defaultDelay
+            manifest.queryNamesIgnoreCase = defaultQueryNamesIgnoreCase
         }
         if let routes = top["routes"] {
             if case .sequence(let items) = routes {
@@ -159,7 +164,7 @@ struct ManifestParser {
 
     private mutating func parseRequest(_ node: Node) -> (method: MethodMatch, pattern: PathPattern, conditions: RequestConditions)? {
         guard let map = mapping(node, "request") else { return nil }
-        checkKeys(map, ["method", "path", "query", "headers", "body"], in: "request")
+        checkKeys(map, ["method", "path", "query", "queryNames", "headers", "body"], in: "request")
         var method = MethodMatch.only("GET")
         if let m = map["method"], let text = string(m, "method") {
             let upper = text.uppercased()
@@ -178,8 +183,10 @@ struct ManifestParser {
             return nil
         }
         var conditions = RequestConditions()
+        conditions.queryNamesIgnoreCase = map["queryNames"].flatMap { queryNames($0) } ?? defaultQueryNamesIgnoreCase
         if let q = map["query"] {
-            conditions.query = stringPairs(q, "query").map { ($0.name, $0.value == "*" ? .present : .equals($0.value)) }
+            let anyCase = conditions.queryNamesIgnoreCase
+            conditions.query = queryConditions(q).map { (anyCase ? $0.name.lowercased() : $0.name, $0.value) }
         }
         if let h = map["headers"] {
             conditions.headers = stringPairs(h, "headers").map { ($0.name.lowercased(), $0.value == "*" ? .present : .equals($0.value)) }
@@ -195,7 +202,7 @@ struct ManifestParser {
 
     private mutating func parseResponse(_ node: Node, routeDelay: Delay?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
-        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle"], in: "a response")
+        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle", "quotaStatus"], in: "a response")
         var status = 200
         if let s = map["status"], let n = int(s, "status") {
             if (100...599).contains(n) { status = n } else { add(s, "status \(n) is not an HTTP status", hint: "use 100–599") }
@@ -210,8 +217,13 @@ struct ManifestParser {
             if let parsed = Fault(rawValue: text) { fault = parsed }
             else { add(f, "unknown fault '\(text)'", hint: "one of " + Fault.allCases.map(\.rawValue).joined(separator: ", ")) }
         }
-        let bodyKeys = ["file", "body", "json"].filter { map[$0] != nil }
-        if bodyKeys.count > 1 { add(node, "a response has one of 'file', 'body' or 'json', not \(bodyKeys.joined(separator: " and "))") }
+        let bodyKeys = ["file", "body", "json", "quotaStatus"].filter { map[$0] != nil }
+        if bodyKeys.count > 1 { add(node, "a response has one of 'file', 'body', 'json' or 'quotaStatus', not \(bodyKeys.joined(separator: " and "))") }
+        var quotaStatus: QuotaStatusStyle?
+        if let q = map["quotaStatus"], let text = string(q, "quotaStatus") {
+            if let style = QuotaStatusStyle(rawValue: text) { quotaStatus = style; contentType = ContentType.json }
+            else { add(q, "unknown quotaStatus '\(text)'", hint: "one of " + QuotaStatusStyle.allCases.map(\.rawValue).joined(separator: ", ")) }
+        }
         if let f = map["file"], let rel = string(f, "file") {
             switch reader.readReferenced(rel) {
             case .success(let found):
@@ -268,14 +280,14 @@ struct ManifestParser {
             if let n = bytesPerSecond, n < 1 { add(t, "bytes_per_second must be at least 1"); bytesPerSecond = nil }
         }
         return CannedResponse(status: status, headers: headers, body: body, delay: responseDelay, fault: fault,
-                              bytesPerSecond: bytesPerSecond, bodySource: bodySource)
+                              bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus)
     }
 
     // MARK: Quotas and clock
 
     private mutating func parseQuota(_ node: Node) -> QuotaDefinition? {
         guard let map = mapping(node, "a quota") else { return nil }
-        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone"], in: "a quota")
+        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone", "resource"], in: "a quota")
         let before = problems.items.count
         guard let nameNode = map["name"], let name = string(nameNode, "name") else {
             add(node, "a quota needs a 'name'", hint: "name: weather-api")
@@ -307,7 +319,9 @@ struct ManifestParser {
                         add(m["path"]!, "key { path: \(p) }: route pattern '\(s.text)' has no {\(p)} segment",
                             hint: "name a parameter of the pattern, e.g. " + (s.pattern!.parameterNames.first.map { "{ path: \($0) }" } ?? "{ query: appid }"))
                     }
-                } else if let q = m["query"].flatMap({ string($0, "query") }) { key = .query(q) }
+                } else if let q = m["query"].flatMap({ string($0, "query") }) {
+                    key = .query(defaultQueryNamesIgnoreCase ? q.lowercased() : q, ignoringCase: defaultQueryNamesIgnoreCase)
+                }
                 else if let h = m["header"].flatMap({ string($0, "header") }) { key = .header(h.lowercased()) }
             }
         }
@@ -351,9 +365,18 @@ struct ManifestParser {
             if let tz = TimeZone(identifier: text) { timeZone = tz }
             else { add(t, "unknown time zone '\(text)'", hint: "an IANA name such as UTC or America/New_York") }
         }
+        var resource = "core"
+        if let r = map["resource"], let text = string(r, "resource") {
+            resource = text
+            let github = advertise == .github || { if case .profile(.github) = exceeded { return true } else { return false } }()
+            if !github {
+                add(r, "'resource' names a GitHub rate-limit resource, and quota '\(name)' does not answer as GitHub",
+                    hint: "add exceeded: { profile: github } or advertise: github, or remove 'resource'")
+            }
+        }
         guard problems.items.count == before else { return nil }
         return QuotaDefinition(name: name, selectors: selectors, key: key, limits: limits, algorithm: algorithm,
-                               exceeded: exceeded, advertise: advertise, timeZone: timeZone,
+                               exceeded: exceeded, advertise: advertise, timeZone: timeZone, resource: resource,
                                source: "\(file):\(node.mark?.line ?? 0)")
     }
 
@@ -495,6 +518,44 @@ struct ManifestParser {
             pairs.append((name, value))
         }
         return pairs
+    }
+
+    /// `query: { q: London, appid: "*" }`; a list is a choice: `q: [London, "London,GB"]`.
+    private mutating func queryConditions(_ node: Node) -> [(name: String, value: RequestConditions.Value)] {
+        guard let map = mapping(node, "query") else { return [] }
+        var conditions: [(name: String, value: RequestConditions.Value)] = []
+        for (k, v) in map {
+            guard let name = k.string else { add(k, "query names must be strings"); continue }
+            if case .sequence(let items) = v {
+                let values = items.compactMap { item -> String? in
+                    guard case .scalar(let s) = item else { return nil }
+                    return s.string
+                }
+                guard values.count == items.count, !values.isEmpty else {
+                    add(v, "query \(name): a list must hold one or more single values", hint: "q: [London, \"London,GB\"]")
+                    continue
+                }
+                conditions.append((name, values.count == 1 ? .equals(values[0]) : .oneOf(values)))
+            } else if case .scalar(let s) = v {
+                conditions.append((name, s.string == "*" ? .present : .equals(s.string)))
+            } else {
+                add(v, "query values must be a single string or a list of strings",
+                    hint: "q: London, q: [London, \"London,GB\"], or \"*\" for any value")
+            }
+        }
+        return conditions
+    }
+
+    /// `exact` (the default) or `any-case`; nil, with a problem noted, for anything else.
+    private mutating func queryNames(_ node: Node) -> Bool? {
+        guard let text = string(node, "queryNames") else { return nil }
+        switch text.lowercased() {
+        case "exact": return false
+        case "any-case": return true
+        default:
+            add(node, "unknown queryNames '\(text)'", hint: "exact (the default: appid ≠ APPID) or any-case")
+            return nil
+        }
     }
 
     private mutating func mapping(_ node: Node, _ what: String) -> Node.Mapping? {

@@ -58,10 +58,28 @@ public enum MethodMatch: Sendable, Hashable, CustomStringConvertible {
 
 /// What a manifest route asks of a request beyond its method and path.
 public struct RequestConditions: Sendable, Hashable {
-    public enum Value: Sendable, Hashable {
+    public enum Value: Sendable, Hashable, CustomStringConvertible {
         case equals(String)
+        /// `[London, "London,GB"]`: equal to any one of these.
+        case oneOf([String])
         /// `"*"`: present with any value.
         case present
+
+        func accepts(_ value: String) -> Bool {
+            switch self {
+            case .equals(let want): return value == want
+            case .oneOf(let wants): return wants.contains(value)
+            case .present: return true
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .equals(let want): return "'\(want)'"
+            case .oneOf(let wants): return "one of " + wants.map { "'\($0)'" }.joined(separator: ", ")
+            case .present: return "present"
+            }
+        }
     }
     public enum Body: Sendable, Hashable {
         /// The body parses as JSON equal to this value (key order and whitespace do not matter).
@@ -71,6 +89,9 @@ public struct RequestConditions: Sendable, Hashable {
     }
 
     public var query: [(name: String, value: Value)] = []
+    /// `queryNames: any-case`: `APPID` satisfies `appid`, as OpenWeatherMap allows. Names in `query`
+    /// are then stored lower-cased. Values are always compared exactly.
+    public var queryNamesIgnoreCase = false
     /// Header names are stored lower-cased: HTTP compares them case-insensitively.
     public var headers: [(name: String, value: Value)] = []
     public var body: Body?
@@ -81,12 +102,14 @@ public struct RequestConditions: Sendable, Hashable {
 
     public static func == (a: Self, b: Self) -> Bool {
         a.query.map { "\($0.name)=\($0.value)" } == b.query.map { "\($0.name)=\($0.value)" }
+            && a.queryNamesIgnoreCase == b.queryNamesIgnoreCase
             && a.headers.map { "\($0.name)=\($0.value)" } == b.headers.map { "\($0.name)=\($0.value)" }
             && a.body == b.body
     }
 
     public func hash(into hasher: inout Hasher) {
         for q in query { hasher.combine(q.name); hasher.combine(q.value) }
+        hasher.combine(queryNamesIgnoreCase)
         for h in headers { hasher.combine(h.name); hasher.combine(h.value) }
         hasher.combine(body)
     }
@@ -149,18 +172,22 @@ public final class CannedResponse: Sendable {
     public let bytesPerSecond: Int?
     /// Where the body came from, for the admin API.
     public let bodySource: String?
+    /// `quotaStatus: github`: answered per request with the session's live quotas, in the shape of
+    /// GitHub's `GET /rate_limit`, instead of `body`.
+    public let quotaStatus: QuotaStatusStyle?
     /// Where this answer sits in its catalog (`StubCatalog.responses`): the transport keeps its
     /// prepared form of each answer under this. Nil for a runtime stub's answers.
     public let slot: ResponseSlot?
 
     public convenience init(status: Int, headers: [(name: String, value: String)], body: Data,
-                delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil) {
+                delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
+                quotaStatus: QuotaStatusStyle? = nil) {
         self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
-                  bodySource: bodySource, slot: nil)
+                  bodySource: bodySource, quotaStatus: quotaStatus, slot: nil)
     }
 
     private init(status: Int, headers: [(name: String, value: String)], body: Data, delay: Delay?, fault: Fault?,
-                 bytesPerSecond: Int?, bodySource: String?, slot: ResponseSlot?) {
+                 bytesPerSecond: Int?, bodySource: String?, quotaStatus: QuotaStatusStyle?, slot: ResponseSlot?) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -168,17 +195,18 @@ public final class CannedResponse: Sendable {
         self.fault = fault
         self.bytesPerSecond = bytesPerSecond
         self.bodySource = bodySource
+        self.quotaStatus = quotaStatus
         self.slot = slot
     }
 
     /// The same answer, filed at `slot` of a catalog being built (the body is shared, not copied).
     func placed(at slot: ResponseSlot) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, slot: slot)
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, slot: slot)
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault or throttle.
-    public var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil }
+    public var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil }
 }
 
 /// An answer's place: which catalog (`StubCatalog.generation`) and where in its `responses`.

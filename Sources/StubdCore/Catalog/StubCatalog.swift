@@ -17,6 +17,8 @@ public final class StubCatalog: Sendable {
     private let named: [String: Route]
     public let quotas: [QuotaDefinition]
     public let clock: ClockSetting
+    /// `defaults.queryNames: any-case`; runtime stubs follow it too.
+    let queryNamesIgnoreCase: Bool
     /// How many files the convention scan read.
     public let fileCount: Int
     let matcher: RouteMatcher
@@ -25,7 +27,8 @@ public final class StubCatalog: Sendable {
 
     private static let generations = Atomic<UInt64>(0)
 
-    init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int) {
+    init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int,
+         queryNamesIgnoreCase: Bool = false) {
         self.root = root
         let generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
         self.generation = generation
@@ -39,6 +42,7 @@ public final class StubCatalog: Sendable {
         self.named = Dictionary(self.routes.compactMap { r in r.name.map { ($0, r) } }, uniquingKeysWith: { first, _ in first })
         self.quotas = quotas
         self.clock = clock
+        self.queryNamesIgnoreCase = queryNamesIgnoreCase
         self.fileCount = fileCount
         self.matcher = RouteMatcher(routes: self.routes)
         self.usesClientAddress = quotas.contains { $0.key == .ip }
@@ -94,7 +98,7 @@ public final class StubCatalog: Sendable {
         validate(routes: manifest.routes, quotas: manifest.quotas, all: routes, problems: &problems)
         guard problems.isEmpty else { throw CatalogLoadError(root: stubs.path, problems: problems.items) }
         return StubCatalog(root: reader.root, routes: routes, quotas: manifest.quotas, clock: manifest.clock,
-                           fileCount: scanner.fileCount)
+                           fileCount: scanner.fileCount, queryNamesIgnoreCase: manifest.queryNamesIgnoreCase)
     }
 
     /// The route with this name, if any.
@@ -104,6 +108,7 @@ public final class StubCatalog: Sendable {
     /// catalog's root. `index` orders it among the session's runtime stubs (lower wins ties).
     public func parseRuntimeStub(_ json: String, id: String, index: Int) throws(CatalogLoadError) -> Route {
         var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
+        parser.defaultQueryNamesIgnoreCase = queryNamesIgnoreCase
         let route = parser.parseRuntimeRoute(json, id: id)
         guard let route, parser.problems.isEmpty else {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty

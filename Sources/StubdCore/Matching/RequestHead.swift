@@ -61,6 +61,15 @@ public struct RequestHead: Sendable {
         return .some(item.value)
     }
 
+    /// `queryValue`, with names compared in any case: `lowercasedName` must be lower-case.
+    public func queryValue(_ lowercasedName: String, ignoringCase: Bool) -> String?? {
+        guard ignoringCase else { return queryValue(lowercasedName) }
+        guard let item = query.first(where: {
+            $0.name.utf8.count == lowercasedName.utf8.count && $0.name.lowercased() == lowercasedName
+        }) else { return nil }
+        return .some(item.value)
+    }
+
     /// `/api/KEY/x.json` → `["api", "KEY", "x.json"]`
     public var segments: [Substring] { PathPattern.split(normalizedPath) }
 

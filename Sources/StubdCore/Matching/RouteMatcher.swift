@@ -227,19 +227,20 @@ struct RouteMatcher: Sendable {
     /// The first condition the request fails, as a sentence; nil when all hold.
     static func failedCondition(_ conditions: RequestConditions, _ request: RequestHead) -> String? {
         for (name, expected) in conditions.query {
-            switch (expected, request.queryValue(name)) {
-            case (_, nil): return "query parameter \(name) is missing"
+            switch (expected, request.queryValue(name, ignoringCase: conditions.queryNamesIgnoreCase)) {
+            case (_, nil):
+                return "query parameter \(name) is missing" + (conditions.queryNamesIgnoreCase ? " (in any case)" : "")
             case (.present, _?): continue
-            case (.equals(let want), let got?):
-                if got != want { return "query \(name) is \(got.map { "'\($0)'" } ?? "empty"), expected '\(want)'" }
+            case (_, let got?):
+                if !expected.accepts(got ?? "") { return "query \(name) is \(got.map { "'\($0)'" } ?? "empty"), expected \(expected)" }
             }
         }
         for (name, expected) in conditions.headers {
             switch (expected, request.header(name)) {
             case (_, nil): return "header \(name) is missing"
             case (.present, _?): continue
-            case (.equals(let want), let got?):
-                if got != want { return "header \(name) is '\(got)', expected '\(want)'" }
+            case (_, let got?):
+                if !expected.accepts(got) { return "header \(name) is '\(got)', expected \(expected)" }
             }
         }
         switch conditions.body {

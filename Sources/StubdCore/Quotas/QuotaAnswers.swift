@@ -62,13 +62,50 @@ enum QuotaAnswers {
                 ("X-RateLimit-Reset", String(t.resetsIn))]
     }
 
-    /// GitHub's headers: the reset is an epoch time, and the resource is the quota's name.
+    /// GitHub's headers: the reset is an epoch time (on the session's clock), the resource GitHub's
+    /// name for what is limited (`core` unless the quota says `resource:`).
     static func github(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> [(name: String, value: String)] {
         guard let t = tightest else { return [] }
         let reset = Int(now.timeIntervalSince1970) + t.resetsIn
         return [("x-ratelimit-limit", String(t.limit.count)), ("x-ratelimit-remaining", String(t.remaining)),
                 ("x-ratelimit-used", String(t.used)), ("x-ratelimit-reset", String(reset)),
-                ("x-ratelimit-resource", quota.name)]
+                ("x-ratelimit-resource", quota.resource)]
+    }
+
+    /// GitHub's over-limit message. GitHub names the caller's address, or the user ID behind a token;
+    /// a token itself must never come back in an answer (it would land in logs and recordings), so
+    /// a token-like key becomes a stable number.
+    static func githubExceededMessage(_ v: QuotaVerdict) -> String {
+        if v.quota.key == .ip {
+            return "API rate limit exceeded for \(v.key). (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher.
+        for byte in v.key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return "API rate limit exceeded for user ID \(hash % 100_000_000)."
+    }
+
+    /// A `quotaStatus: github` answer: GitHub's `GET /rate_limit`, from the live quotas of the
+    /// session. Each GitHub-speaking quota (every quota, when none is) is filed under its resource,
+    /// for the key this request would be counted under; a resource several quotas share shows the
+    /// one nearest to running out. `rate` repeats `core`, as GitHub's does.
+    static func githubStatus(_ quotas: [QuotaDefinition], statuses: (QuotaDefinition) -> [LimitStatus], now: Date) -> JSONValue {
+        let shown = quotas.contains(where: \.speaksGitHub) ? quotas.filter(\.speaksGitHub) : quotas
+        var tightest: [String: LimitStatus] = [:]
+        for quota in shown {
+            guard let t = statuses(quota).min(by: { ($0.remaining, $0.resetsIn) < ($1.remaining, $1.resetsIn) }) else { continue }
+            if let held = tightest[quota.resource], (held.remaining, held.resetsIn) <= (t.remaining, t.resetsIn) { continue }
+            tightest[quota.resource] = t
+        }
+        let epoch = Int(now.timeIntervalSince1970)
+        var resources: [String: JSONValue] = [:]
+        for (resource, t) in tightest {
+            resources[resource] = .object(["limit": .number(Double(t.limit.count)), "used": .number(Double(t.used)),
+                                           "remaining": .number(Double(t.remaining)),
+                                           "reset": .number(Double(epoch + t.resetsIn)), "resource": .string(resource)])
+        }
+        var body: [String: JSONValue] = ["resources": .object(resources)]
+        if let core = resources["core"] { body["rate"] = core }
+        return .object(body)
     }
 
     /// The answer to a request over the quota, mimicking the API the profile names.
@@ -91,7 +128,7 @@ enum QuotaAnswers {
         case .profile(.github):
             let headers = github(v.quota, v.tightest, now: v.now).map { h in h.name == "x-ratelimit-remaining" ? (h.name, "0") : h }
             return .json(403, .object([
-                "message": .string("API rate limit exceeded for \(v.key). (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"),
+                "message": .string(githubExceededMessage(v)),
                 "documentation_url": .string("https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")]),
                 headers: headers)
         case .profile(.wunderground):

@@ -69,7 +69,8 @@ public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
     case global
     case ip
     case path(String)
-    case query(String)
+    /// `ignoringCase` when the manifest's `defaults.queryNames` is `any-case`: the name is then lower-case.
+    case query(String, ignoringCase: Bool)
     case header(String)
 
     public var description: String {
@@ -77,7 +78,7 @@ public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
         case .global: return "global"
         case .ip: return "ip"
         case .path(let p): return "path \(p)"
-        case .query(let q): return "query \(q)"
+        case .query(let q, let ignoringCase): return "query \(q)" + (ignoringCase ? " (any case)" : "")
         case .header(let h): return "header \(h)"
         }
     }
@@ -95,6 +96,12 @@ public enum QuotaAlgorithm: String, Sendable, CaseIterable {
 /// Which real API's answer a rejected request gets.
 public enum QuotaProfile: String, Sendable, CaseIterable {
     case ietf, openweathermap, github, wunderground
+}
+
+/// The shape of a built-in answer that reports the session's live quotas (`quotaStatus:`).
+public enum QuotaStatusStyle: String, Sendable, CaseIterable {
+    /// GitHub's `GET /rate_limit`: `{"resources": {"core": {...}}, "rate": {...}}`.
+    case github
 }
 
 /// Which rate-limit headers successful answers carry.
@@ -126,7 +133,8 @@ public struct RouteSelector: Sendable, CustomStringConvertible {
 /// fields per request showed in profiles.
 public final class QuotaDefinition: Sendable {
     public init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
-                exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, source: String) {
+                exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, resource: String = "core",
+                source: String) {
         self.name = name
         self.selectors = selectors
         self.key = key
@@ -135,6 +143,7 @@ public final class QuotaDefinition: Sendable {
         self.exceeded = exceeded
         self.advertise = advertise
         self.timeZone = timeZone
+        self.resource = resource
         self.source = source
         shape = limits.map(\.description).joined(separator: ",") + " " + algorithm.rawValue + " " + timeZone.identifier
         ietfPolicy = limits.map { "\"\($0.name)\";q=\($0.count);w=\($0.windowSeconds)" }.joined(separator: ", ")
@@ -154,5 +163,14 @@ public final class QuotaDefinition: Sendable {
     public let advertise: AdvertiseStyle
     /// For calendar-aligned windows. UTC unless the manifest says otherwise (`timezone: America/New_York`).
     public let timeZone: TimeZone
+    /// The GitHub resource this quota stands for (`core`, `search`, `graphql`…): what the github
+    /// profile sends as `x-ratelimit-resource` and files it under in a `quotaStatus: github` answer.
+    public let resource: String
     public let source: String
+
+    /// Whether it answers in GitHub's words: the github profile, or GitHub's headers.
+    var speaksGitHub: Bool {
+        if case .profile(.github) = exceeded { return true }
+        return advertise == .github
+    }
 }

@@ -262,6 +262,16 @@ public final class QuotaLedger: Sendable {
         }
     }
 
+    /// How every limit stands for `key` now, without counting anything: a key never seen has
+    /// every limit untouched.
+    func statuses(of key: String, at date: Date) -> [LimitStatus] {
+        let t = date.timeIntervalSince1970
+        let existing = cells.withLock { $0.byKey[key] }
+        var limits = existing?.state.withLock { $0.limits } ?? Array(repeating: LimitState(), count: quota.limits.count)
+        for i in quota.limits.indices { refresh(&limits[i], quota.limits[i], t) }
+        return quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
+    }
+
     /// Pre-fills usage (`{"day": 500}`) so a test reaches the failure path without 500 calls.
     /// Returns the policy names that do not exist.
     func setUsed(key: String, used: [String: Int], at date: Date) -> [String] {

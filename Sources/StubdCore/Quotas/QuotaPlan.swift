@@ -73,11 +73,19 @@ struct QuotaPlan: Sendable {
 
     /// The quota's key for a request its selector applies to, given what the selector captured.
     private func keyValue(_ request: RequestHead, captured: [String: String], _ parameters: [String: String]) -> String {
-        switch quota.key {
+        quota.key.value(in: request, captured: captured, parameters)
+    }
+}
+
+extension QuotaKeySource {
+    /// Whose request this is: the key's value in `request`, with path parameters from what a
+    /// quota's selector `captured` or, failing that, from the route's own `parameters`.
+    func value(in request: RequestHead, captured: [String: String], _ parameters: [String: String]) -> String {
+        switch self {
         case .global: return ""
         case .ip: return request.clientAddress
         case .path(let name): return captured[name] ?? parameters[name] ?? ""
-        case .query(let name): return (request.queryValue(name) ?? nil) ?? ""
+        case .query(let name, let ignoringCase): return (request.queryValue(name, ignoringCase: ignoringCase) ?? nil) ?? ""
         case .header(let name): return request.header(name) ?? ""
         }
     }
