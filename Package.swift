@@ -23,12 +23,15 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
 
+        // What the server and its clients agree on: the admin API's documents. Foundation only.
+        .target(name: "StubdProtocol", swiftSettings: strict),
+
         // Talks to a running stubd over the admin API. Foundation only, so an app can link it.
-        .target(name: "StubdClient", swiftSettings: strict),
+        .target(name: "StubdClient", dependencies: ["StubdProtocol"], swiftSettings: strict),
 
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",
-                dependencies: [.product(name: "Yams", package: "Yams")],
+                dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams")],
                 swiftSettings: strict),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.

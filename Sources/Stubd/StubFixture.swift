@@ -18,15 +18,17 @@ public enum StubFixture {
     }
 
     /// An in-process `StubServer` on 127.0.0.1 with a free port or, when `STUBD_URL` is set, a fresh
-    /// session (a UUID) on the daemon it names, after checking that `/__stubd/health` answers.
+    /// session (a UUID) on the daemon it names, after checking that `/__stubd/health` answers and
+    /// that the daemon serves the same folder as `stubs` (same files, same bytes).
     ///
     /// Throws `CatalogLoadError` (every problem in `stubs`), `StubdError.badConfiguration` when
-    /// `STUBD_URL` is not an http URL, or `StubdError.unreachable` naming the URL when nothing answers.
+    /// `STUBD_URL` is not an http URL, `StubdError.unreachable` naming the URL when nothing answers,
+    /// or `StubdError.otherFolder` naming both folders when the daemon serves another one.
     public static func start(stubs: URL,
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started {
         if let text = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
             let daemon = StubdClient(baseURL: try daemonURL(text))
-            _ = try await daemon.health()
+            try checkServesSameFolder(try await daemon.health(), stubs: stubs, daemon: daemon.baseURL)
             let id = UUID().uuidString
             let session = daemon.session(id)
             return Started(control: session,
@@ -36,6 +38,22 @@ public enum StubFixture {
         let server = try await StubServer.start(stubs: stubs)
         return Started(control: server, teardown: { await server.stop() },
                        description: "in-process at \(server.baseURL.absoluteString)")
+    }
+
+    /// Throws `StubdError.otherFolder` unless the daemon's folder has the fingerprint of `stubs`:
+    /// against another folder the tests would fail with 404s that say nothing of the cause.
+    public static func checkServesSameFolder(_ health: HealthReport, stubs: URL, daemon: URL) throws {
+        guard let served = health.stubs else {
+            throw StubdError.otherFolder(daemon: daemon.absoluteString, served: "an unknown folder (stubd \(health.version) reports no fingerprint; update it)",
+                                         expected: stubs.path, expectedFingerprint: "")
+        }
+        guard let local = StubsFingerprint.of(folder: stubs) else {
+            throw StubdError.badConfiguration("the test's stubs folder \(stubs.path) does not exist or cannot be read, so it cannot be compared with the folder \(daemon.absoluteString) (\(environmentVariable)) serves, \(served.folder)")
+        }
+        guard local == served.fingerprint else {
+            throw StubdError.otherFolder(daemon: daemon.absoluteString, served: "\(served.folder) (\(served.fingerprint))",
+                                         expected: stubs.path, expectedFingerprint: local.description)
+        }
     }
 
     /// Parses `$STUBD_URL`: an absolute http(s) URL with a host, such as `http://127.0.0.1:8080`.

@@ -34,6 +34,8 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
     case badConfiguration(String)
     /// A hit count asked about a name, pattern or path that names no route of the session.
     case unknownRoute(route: String, nearest: [String])
+    /// The daemon behind `STUBD_URL` serves another folder than the test's `stubs:`.
+    case otherFolder(daemon: String, served: String, expected: String, expectedFingerprint: String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,10 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
             return StubdError.hitMessage(route: route, expected: expected, actual: actual, unmatched: unmatched, nearest: nearest)
         case .badConfiguration(let message):
             return message
+        case let .otherFolder(daemon, served, expected, expectedFingerprint):
+            return "The stubd at \(daemon) (STUBD_URL) serves \(served), not this test's folder \(expected)"
+                + (expectedFingerprint.isEmpty ? "" : " (\(expectedFingerprint))")
+                + ". Start it on the test's folder (stubd serve --stubs \(expected)), point the test's stubs: at the folder it serves, or unset STUBD_URL to run an in-process server."
         case let .unknownRoute(route, nearest):
             return "No route '\(route)' in this session's catalog, so its hits would always be 0"
                 + (nearest.isEmpty ? "; the catalog has no routes" : "; did you mean " + nearest.map { "'\($0)'" }.joined(separator: ", ") + "?")

@@ -1,4 +1,6 @@
 import Foundation
+// The documents it exchanges with the server (HealthReport, StubsFingerprint) come with it.
+@_exported import StubdProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -124,9 +126,16 @@ public struct StubdClient: StubControl {
         return (count, nearest)
     }
 
-    /// The server's health document (`status`, `routes`, `version`); throws `unreachable` when nothing answers.
-    public func health() async throws -> [String: Any] {
-        try await call("GET", "health")
+    /// The server's health document: version, routes, and the folder it serves with its fingerprint;
+    /// throws `unreachable` when nothing answers.
+    public func health() async throws -> HealthReport {
+        let (status, data) = try await fetch("GET", "health")
+        guard (200..<300).contains(status) else {
+            throw StubdError.rejected(call: "GET /__stubd/health", status: status, detail: String(decoding: data.prefix(200), as: UTF8.self))
+        }
+        do { return try JSONDecoder().decode(HealthReport.self, from: data) } catch {
+            throw StubdError.badConfiguration("\(serverURL.absoluteString) answered /__stubd/health with something other than stubd's health document; is STUBD_URL pointing at stubd?")
+        }
     }
 
     // MARK: HTTP
@@ -148,6 +157,13 @@ public struct StubdClient: StubControl {
 
     private func raw(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
                      requestTimeout: Double = 10) async throws -> (Int, [String: Any]) {
+        let (status, data) = try await fetch(method, path, query: query, body: body, requestTimeout: requestTimeout)
+        let json = (data.isEmpty ? nil : try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return (status, json)
+    }
+
+    private func fetch(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+                       requestTimeout: Double = 10) async throws -> (Int, Data) {
         var components = URLComponents(url: baseURL.appendingPathComponent("__stubd").appendingPathComponent(path),
                                         resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
@@ -166,9 +182,7 @@ public struct StubdClient: StubControl {
         } catch {
             throw StubdError.unreachable(url: serverURL.absoluteString, reason: error.localizedDescription)
         }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let json = (data.isEmpty ? nil : try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return (status, json)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
     private static func detail(_ json: [String: Any]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// What an admin call needs from the transport: an answer now, or a long-poll for hits.
 public enum AdminReply: Sendable {
@@ -51,8 +52,7 @@ extension StubEngine {
         let parts = call.split(separator: "/").map(String.init)
         switch (method, parts.first ?? "", parts.count) {
         case ("GET", "health", 1), ("HEAD", "health", 1):
-            return .response(.json(200, .object(["status": .string("ok"), "routes": .number(Double(catalog.routes.count)),
-                                                 "version": .string(StubEngine.version)])))
+            return .response(health())
         case ("GET", "routes", 1):
             return .response(.json(200, .object(["routes": .array(catalog.routes.map(describe))])))
         case ("GET", "hits", 1):
@@ -223,6 +223,24 @@ extension StubEngine {
             return .problem(400, title: "Unknown policy", detail: "quota '\(name)' has no policy \(unknown.joined(separator: ", ")); its policies: " + quota.limits.map(\.name).joined(separator: ", "))
         }
         return .json(200, quotasJSON(session))
+    }
+
+    /// The health document, with the folder's fingerprint (read once per catalog: a reload makes a
+    /// new one). The fingerprint is of the folder as it is on disk when first asked.
+    private func health() -> GeneratedResponse {
+        let catalog = self.catalog
+        let fingerprint = healthFingerprint.withLock { cached -> StubsFingerprint? in
+            if let cached = cached, cached.generation == catalog.generation { return cached.fingerprint }
+            guard let fresh = StubsFingerprint.of(folder: catalog.root) else { return nil }
+            cached = (catalog.generation, fresh)
+            return fresh
+        }
+        let report = HealthReport(version: StubEngine.version, routes: catalog.routes.count,
+                                  stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let body = (try? encoder.encode(report)) ?? Data(#"{"status":"ok"}"#.utf8)
+        return GeneratedResponse(status: 200, headers: [("Content-Type", ContentType.json)], body: body)
     }
 
     private func clockJSON(_ session: SessionState) -> JSONValue {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// How one request was answered, for the transport to send and the log to show.
@@ -85,6 +86,8 @@ public final class StubEngine: Sendable {
     private let notice: (@Sendable (String) -> Void)?
     /// Lower-cased names of request headers the journal shows masked.
     let maskedHeaders: Set<String>
+    /// The folder fingerprint `/__stubd/health` reports, with the catalog generation it is of.
+    let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
     /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
     public let maxRuntimeStubs: Int
 
