@@ -9,7 +9,8 @@ extension XCTestCase {
     ///
     /// The teardown is registered here: the server is stopped, or the session reset, after the test.
     /// A failure to start (a `CatalogLoadError` listing every problem, an unreachable `STUBD_URL`) is
-    /// recorded at the call site and rethrown.
+    /// recorded at the call site, then thrown as `StubServerDidNotStart` (the original error inside)
+    /// so the test stops there without the problems being listed twice.
     ///
     /// ```swift
     /// let server = try await startStubServer(stubs: stubsURL)
@@ -21,7 +22,9 @@ extension XCTestCase {
             fixture = try await StubFixture.start(stubs: stubs)
         } catch {
             XCTFail("startStubServer(stubs: \(stubs.path)) failed: \(error)", file: file, line: line)
-            throw error
+            // XCTest records a thrown error as a failure of its own: it points back here rather than
+            // listing every problem of the folder a second time.
+            throw StubServerDidNotStart(underlying: error)
         }
         let teardown = fixture.teardown
         addTeardownBlock { await teardown() }
@@ -52,6 +55,14 @@ extension XCTestCase {
         addTeardownBlock { wait.cancel() }
         return expectation
     }
+}
+
+/// What `startStubServer` throws after recording why at its call site: the test stops, and the
+/// harness's own report of the error points back to that failure instead of repeating it.
+public struct StubServerDidNotStart: Error, CustomStringConvertible {
+    /// The `CatalogLoadError` or `StubdError` that was recorded.
+    public let underlying: any Error
+    public var description: String { "the stub server did not start; why is recorded where startStubServer was called" }
 }
 
 /// Asserts that `route` (a name, a pattern such as `GET /api/{key}/**`, or a concrete path) has exactly

@@ -76,7 +76,7 @@ struct Hits: AsyncParsableCommand {
                 print("\n\(unmatched.count) unmatched request(s)" + (unmatched.nearest.isEmpty ? "" : "; latest: " + unmatched.nearest.prefix(3).joined(separator: "; ")))
             }
         } catch {
-            printError("stubd hits: \(error)")
+            printError("stubd hits: " + server.explain(error))
             throw ExitCode(1)
         }
     }
@@ -92,7 +92,7 @@ struct Reset: AsyncParsableCommand {
             try await client.reset()
             print("reset \(server.session.map { "session \($0)" } ?? "all sessions") at \(server.url)")
         } catch {
-            printError("stubd reset: \(error)")
+            printError("stubd reset: " + server.explain(error))
             throw ExitCode(1)
         }
     }

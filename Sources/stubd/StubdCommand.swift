@@ -37,6 +37,16 @@ struct ServerOption: ParsableArguments {
         return session.map(root.sessionClient) ?? root
     }
 
+    /// A failure worded for the command line: with nothing listening, how to start a server (the
+    /// client's own wording is for test fixtures, where unsetting STUBD_URL is the other way out).
+    func explain(_ error: any Error) -> String {
+        if case StubdError.unreachable(let at, let reason)? = error as? StubdError {
+            return "no stubd answers at \(at) (\(reason)). Start one in another terminal with `stubd serve` "
+                + "(or `swift run stubd serve`), or point at a running one with --url or STUBD_URL."
+        }
+        return "\(error)"
+    }
+
     func validate() throws {
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
             throw ValidationError("--url '\(url)' is not a URL like http://127.0.0.1:8080")

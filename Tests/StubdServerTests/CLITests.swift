@@ -36,6 +36,23 @@ import Testing
         #expect(r.error.contains("--stubs \(stubs.url.path)"), "\(r.error)")
     }
 
+    @Test func aStrictJSONManifestRejectsATrailingComma() throws {
+        let stubs = try TempStubs(["stubd.json": "{\"routes\": [\n  {\"request\": {\"path\": \"/x\"}, \"response\": {\"status\": 204}},\n]}\n"])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(r.status == 1, "a trailing comma YAML would take: \(r.output)")
+        #expect(r.error.contains("stubd.json:3:1: not valid JSON"), "\(r.error)")
+        #expect(r.error.contains("stubd.yml takes YAML"), "\(r.error)")
+    }
+
+    @Test(arguments: ["hits", "reset"])
+    func withNoServerTheCommandSaysHowToStartOne(command: String) throws {
+        let r = try run(stubdBinary.path, [command, "--url", "http://127.0.0.1:9"])
+        #expect(r.status == 1)
+        #expect(r.error.contains("no stubd answers at http://127.0.0.1:9"), "\(r.error)")
+        #expect(r.error.contains("stubd serve"), "\(r.error)")
+        #expect(!r.error.contains("unset STUBD_URL"), "that advice is for test fixtures: \(r.error)")
+    }
+
     @Test func serveNamesABadHost() throws {
         let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--host", "203.0.113.9", "--port", "0"])
         #expect(r.status == 1)

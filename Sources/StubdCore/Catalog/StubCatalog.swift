@@ -83,9 +83,20 @@ public final class StubCatalog: Sendable {
         if let name = manifestNames.first {
             let path = reader.root.appendingPathComponent(name).path
             if let data = FileManager.default.contents(atPath: path) {
-                var parser = ManifestParser(file: name, reader: reader)
-                manifest = parser.parse(String(decoding: data, as: UTF8.self))
-                for p in parser.problems.items { problems.add(p) }
+                // YAML would take a stubd.json with trailing commas or comments; a JSON file is held to
+                // JSON, as JSON stub files are, so it parses the same in every other tool.
+                var strictJSON: JSONSyntaxError?
+                if name == "stubd.json" {
+                    do { _ = try JSONParser.parse(data) } catch { strictJSON = error }
+                }
+                if let error = strictJSON {
+                    problems.add(name, line: error.line, column: error.column, "not valid JSON: \(error.message)",
+                                 hint: "stubd.json must be strict JSON (no trailing commas or comments); stubd.yml takes YAML")
+                } else {
+                    var parser = ManifestParser(file: name, reader: reader)
+                    manifest = parser.parse(String(decoding: data, as: UTF8.self))
+                    for p in parser.problems.items { problems.add(p) }
+                }
             } else {
                 problems.add(name, "cannot read the manifest", hint: "check its permissions")
             }
