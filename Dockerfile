@@ -8,7 +8,9 @@
 # docker-compose v1 and plain `docker build` without BuildKit both build it.
 
 # ---- build ------------------------------------------------------------------
-FROM swift:6.1-bookworm AS build
+# The toolchain the suite is tested on (scripts/test, .ci/run): Swift 6.3.1.
+ARG SWIFT_IMAGE=swift:6.3.1-bookworm
+FROM ${SWIFT_IMAGE} AS build
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
@@ -22,12 +24,13 @@ WORKDIR /src
 COPY Package.* ./
 RUN swift package resolve
 
-# Package.swift declares targets under Tests/ and Examples/ as well. SwiftPM
-# checks that every target's directory exists, even when it builds only one
-# product, so those directories are copied too.
+# Package.swift declares targets under Tests/, Examples/ and Benchmarks/ as
+# well. SwiftPM checks that every target's directory exists, even when it
+# builds only one product, so those directories are copied too.
 COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Examples ./Examples
+COPY Benchmarks/Sources ./Benchmarks/Sources
 RUN swift build -c release --product stubd --static-swift-stdlib \
     && mkdir -p /staging \
     && cp "$(swift build -c release --show-bin-path)/stubd" /staging/stubd

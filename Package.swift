@@ -3,9 +3,14 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// The in-process server, only on the platforms libmicrohttpd runs on.
+let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .when(platforms: [.linux, .macOS]))
+
 let package = Package(
     name: "stubd",
-    platforms: [.macOS(.v15)],
+    // macOS 15 for the server (Synchronization's Atomic). The client-side products need only
+    // async/await and Duration, so an iOS 16 app's test bundle can use them.
+    platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .executable(name: "stubd", targets: ["stubd"]),
         .library(name: "Stubd", targets: ["Stubd"]),
@@ -21,9 +26,9 @@ let package = Package(
     targets: [
         // The C that Swift cannot import: a module map and a shim header, nothing else.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-                       providers: [.apt(["libmicrohttpd-dev"])]),
+                       providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
-        // What the server and its clients agree on: the admin API's documents. Foundation only.
+        // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation only.
         .target(name: "StubdProtocol", swiftSettings: strict),
 
         // Talks to a running stubd over the admin API. Foundation only, so an app can link it.
@@ -40,8 +45,10 @@ let package = Package(
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
 
-        .target(name: "StubdXCTest", dependencies: ["Stubd", "StubdClient"], swiftSettings: strict),
-        .target(name: "StubdTesting", dependencies: ["Stubd", "StubdClient"], swiftSettings: strict),
+        // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test
+        // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.
+        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
+        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
 
         .executableTarget(name: "stubd",
                           dependencies: ["Stubd",

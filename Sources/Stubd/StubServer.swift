@@ -1,6 +1,8 @@
 import CMicroHTTPD
 import Foundation
 @_exported import StubdCore
+// StubServer is a StubControl; a test that starts one needs the client-side types with it.
+@_exported import StubdClient
 import Synchronization
 
 /// A stub server: a Stubs directory served over HTTP by libmicrohttpd, in this process.
@@ -13,7 +15,7 @@ import Synchronization
 public final class StubServer: Sendable {
     /// How the server runs. The defaults suit tests; `stubd serve` sets them from its flags.
     public struct Options: Sendable {
-        /// Worker threads: one libmicrohttpd daemon (epoll) each, fed round-robin. Two measured best on two cores.
+        /// Worker threads: one libmicrohttpd daemon (epoll on Linux) each, fed round-robin. Two measured best on two cores.
         public var threads: Int = 2
         /// Larger request bodies get 413.
         public var maxBodyBytes: Int = 1 << 20
@@ -69,7 +71,7 @@ public final class StubServer: Sendable {
     private let router: RequestRouter
     private let routerHandle: CPointer
     private let responses: ResponseStore
-    private let watcher: StubsWatcher?
+    private let watcher: (any FolderWatcher)?
     private let stopped = Atomic<Bool>(false)
     private let connections: ConnectionBudget
 
@@ -129,7 +131,7 @@ public final class StubServer: Sendable {
                 MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
-            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
             guard let daemon = items.withUnsafeMutableBufferPointer({
                 shim_start_daemon(UInt32(flags), 0, accessHandler, routerHandle.raw, $0.baseAddress)
@@ -150,7 +152,7 @@ public final class StubServer: Sendable {
 
         if options.watch {
             let engine = self.engine, responses = self.responses, log = options.reloadLog
-            watcher = StubsWatcher(root: stubs) {
+            watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
                 let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, engine, responses) }
                 log?(result)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A completion block that was never called within its deadline.
 public struct CompletionTimeout: Error, Sendable, CustomStringConvertible {
@@ -31,7 +30,7 @@ public func awaitCompletion<T: Sendable>(timeout: Duration = .seconds(2),
 
 /// Resumes a continuation exactly once, whichever of the callback and the deadline comes first.
 private final class Once<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, done: Bool)>((nil, false))
+    private let state = Locked<(continuation: CheckedContinuation<T, any Error>?, done: Bool)>((nil, false))
 
     func install(_ c: CheckedContinuation<T, any Error>) { state.withLock { $0.continuation = c } }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Generational hit analysis: run a scenario several times, `mark()` after each run, and check that
 /// the representative runs (all but the first and the last) made the same calls. A client that
@@ -13,7 +12,7 @@ import Synchronization
 /// ```
 public final class HitGenerations: Sendable {
     private let control: any StubControl
-    private let snapshots = Mutex<[[String: Int]]>([])
+    private let snapshots = Locked<[[String: Int]]>([])
 
     public init(_ control: any StubControl) {
         self.control = control

@@ -1,5 +1,7 @@
 import Foundation
+#if canImport(Stubd)
 import Stubd
+#endif
 import StubdClient
 import Testing
 
@@ -20,7 +22,11 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
                               _ body: (any StubControl) async throws -> R) async throws -> R {
     let fixture: StubFixture.Started
     do {
+        #if canImport(Stubd)
         fixture = try await StubFixture.start(stubs: stubs)
+        #else
+        fixture = try await StubFixture.startRemoteOnly(stubs: stubs)
+        #endif
     } catch {
         Issue.record(error, "withStubServer(stubs: \(stubs.path)) failed", sourceLocation: sourceLocation)
         throw error

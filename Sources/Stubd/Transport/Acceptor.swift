@@ -1,5 +1,7 @@
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import CMicroHTTPD
 import Foundation
@@ -43,6 +45,7 @@ final class Acceptor: @unchecked Sendable {
             }
             _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+            Sockets.suppressBrokenPipe(client)
             guard budget.admit() else {
                 Acceptor.turnAway(client, cap: budget.cap)
                 continue
@@ -70,12 +73,7 @@ final class Acceptor: @unchecked Sendable {
             + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
         var scratch = [UInt8](repeating: 0, count: 4096)
         _ = recv(client, &scratch, scratch.count, Int32(MSG_DONTWAIT))
-        #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
-        #else
-        let flags: Int32 = 0
-        #endif
-        _ = reply.withCString { send(client, $0, strlen($0), flags) }
+        _ = reply.withCString { send(client, $0, strlen($0), Sockets.noSignal) }
         shutdown(client, Int32(SHUT_WR))
         close(client)
     }

@@ -300,10 +300,7 @@ final class RequestRouter: @unchecked Sendable {
         case .connectionReset:
             // SO_LINGER with a zero timeout turns the close into an RST.
             let fd = shim_connection_fd(connection)
-            if fd >= 0 {
-                var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-                setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-            }
+            if fd >= 0 { Sockets.resetOnClose(fd) }
             return .NO
         case .emptyResponse, .hang:
             return .NO

@@ -26,7 +26,7 @@ struct ListeningSocket {
         guard isV4 || isV6 else {
             throw BindError(description: "--host \(host) is not an IP address; use 127.0.0.1 (the default), ::1, 0.0.0.0 or an address of this machine")
         }
-        let fd = socket(isV4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = Sockets.stream(family: isV4 ? AF_INET : AF_INET6)
         guard fd >= 0 else { throw BindError(description: "cannot create a socket: \(String(cString: strerror(errno)))") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -1,5 +1,6 @@
 import Foundation
-import StubdProtocol
+// The admin API's documents and `Locked` come from here; users of the core get them with it.
+@_exported import StubdProtocol
 import Synchronization
 
 /// How one request was answered, for the transport to send and the log to show.

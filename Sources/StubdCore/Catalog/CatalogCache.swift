@@ -44,8 +44,13 @@ enum CatalogCache {
                 hasher.combine(path)
                 hasher.combine(info.st_mode)
                 hasher.combine(info.st_size)
+                #if canImport(Darwin)
+                hasher.combine(info.st_mtimespec.tv_sec)
+                hasher.combine(info.st_mtimespec.tv_nsec)
+                #else
                 hasher.combine(info.st_mtim.tv_sec)
                 hasher.combine(info.st_mtim.tv_nsec)
+                #endif
                 hasher.combine(info.st_ino)
                 result.append(UInt64(bitPattern: Int64(hasher.finalize())))
                 if (info.st_mode & S_IFMT) == S_IFDIR { stack.append((path, depth + 1)) }

@@ -1,19 +1,18 @@
-#if canImport(Glibc)
+#if os(Linux)
 import Glibc
-#endif
 import Foundation
 import Synchronization
 
-/// Calls `onChange` when anything under a directory changes, through inotify (no polling),
-/// with a short quiet period so an editor's save-rename-chmod dance causes one reload.
-final class StubsWatcher: Sendable {
+/// The folder watcher on Linux: inotify, no polling. Every directory gets a watch (inotify is not
+/// recursive), renewed after each change so new folders are watched too.
+final class InotifyWatcher: FolderWatcher, Sendable {
     private let root: String
     private let fd: Int32
     private let stopping = Atomic<Bool>(false)
     private let onChange: @Sendable () -> Void
     private let quietPeriodMilliseconds: Int32
 
-    init?(root: URL, quietPeriodMilliseconds: Int32 = 60, onChange: @escaping @Sendable () -> Void) {
+    init?(root: URL, quietPeriodMilliseconds: Int32, onChange: @escaping @Sendable () -> Void) {
         self.root = root.standardizedFileURL.path
         self.onChange = onChange
         self.quietPeriodMilliseconds = quietPeriodMilliseconds
@@ -25,12 +24,8 @@ final class StubsWatcher: Sendable {
         thread.start()
     }
 
-    /// A reload happens at least this often while changes keep coming.
-    static let longestWaitNanoseconds: UInt64 = 1_000_000_000
-
     func stop() { stopping.store(true, ordering: .relaxed) }
 
-    /// Watches every directory (inotify is not recursive); called again after each change, for new folders.
     private func addWatches() {
         let mask = UInt32(IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_ATTRIB | IN_DELETE_SELF)
         var stack = [root]
@@ -53,11 +48,11 @@ final class StubsWatcher: Sendable {
         while !stopping.load(ordering: .relaxed) {
             guard poll(&pollfd, 1, 200) > 0 else { continue }
             drain(&buffer)
-            // Wait for the burst of events to end, then reload once; but never longer than a second
-            // from the first change: a file written 20 times a second would otherwise starve the
-            // quiet period and no reload would happen at all.
+            // Wait for the burst of events to end, then reload once; but never longer than
+            // `longestWait` from the first change: a file written 20 times a second would otherwise
+            // starve the quiet period and no reload would happen at all.
             let firstChange = DispatchTime.now().uptimeNanoseconds
-            while DispatchTime.now().uptimeNanoseconds - firstChange < StubsWatcher.longestWaitNanoseconds,
+            while DispatchTime.now().uptimeNanoseconds - firstChange < FolderWatcherTiming.longestWaitNanoseconds,
                   poll(&pollfd, 1, quietPeriodMilliseconds) > 0, !stopping.load(ordering: .relaxed) { drain(&buffer) }
             if stopping.load(ordering: .relaxed) { break }
             addWatches()
@@ -70,3 +65,4 @@ final class StubsWatcher: Sendable {
         while read(fd, &buffer, buffer.count) > 0 {}
     }
 }
+#endif

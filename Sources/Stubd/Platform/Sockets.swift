@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+
+/// What differs between Linux and Darwin below the server: socket flags and libmicrohttpd's
+/// polling mode. Everything else in the transport is plain POSIX.
+enum Sockets {
+    /// A TCP socket that is not inherited by child processes.
+    static func stream(family: Int32) -> Int32 {
+        #if os(Linux)
+        return socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        // No SOCK_CLOEXEC on Darwin: set the flag right after (stubd starts no processes in between).
+        let fd = socket(family, SOCK_STREAM, 0)
+        if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return fd
+        #endif
+    }
+
+    /// Makes the next close send an RST instead of a FIN (`SO_LINGER` with a zero timeout).
+    static func resetOnClose(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
+    /// Keeps a write to a connection the peer closed from raising SIGPIPE, on platforms where
+    /// `send` flags cannot (Darwin has SO_NOSIGPIPE per socket, and no MSG_NOSIGNAL).
+    static func suppressBrokenPipe(_ fd: Int32) {
+        #if canImport(Darwin)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    /// `send` flags that keep a closed peer from raising SIGPIPE (0 on Darwin: see `suppressBrokenPipe`).
+    static var noSignal: Int32 {
+        #if os(Linux)
+        return Int32(MSG_NOSIGNAL)
+        #else
+        return 0
+        #endif
+    }
+
+    /// libmicrohttpd's event loop: epoll on Linux (measured fastest there), and whatever the
+    /// library picks elsewhere (Homebrew's build has no epoll; it chooses poll or select).
+    static var daemonPollingFlag: UInt32 {
+        #if os(Linux)
+        return UInt32(MHD_USE_EPOLL.rawValue)
+        #else
+        return UInt32(MHD_USE_AUTO.rawValue)
+        #endif
+    }
+}

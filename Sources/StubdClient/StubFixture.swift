@@ -1,0 +1,95 @@
+import Foundation
+
+/// What the test helpers (`StubdXCTest`, `StubdTesting`) share: where a test's stubs come from, and
+/// how a hit-count assertion words its failure. Kept here so both frameworks behave the same.
+///
+/// This part needs only Foundation, so it builds in an iOS, tvOS or watchOS test bundle, where a
+/// test talks to a `stubd serve` running on the Mac. The in-process start (`StubFixture.start`)
+/// comes with the `Stubd` module, on Linux and macOS.
+public enum StubFixture {
+    /// The environment variable that points tests at a running `stubd serve` (e.g. docker-compose).
+    public static let environmentVariable = "STUBD_URL"
+
+    /// A started fixture: what the test talks to, and what undoes it.
+    public struct Started: Sendable {
+        /// The in-process server, or this test's own session on the daemon at `$STUBD_URL`.
+        public let control: any StubControl
+        /// Stops the in-process server, or resets the session; call it once, after the test.
+        public let teardown: @Sendable () async -> Void
+        /// `in-process at http://127.0.0.1:PORT` or `session ID on http://HOST:PORT`, for logs.
+        public let description: String
+
+        public init(control: any StubControl, teardown: @escaping @Sendable () async -> Void, description: String) {
+            self.control = control
+            self.teardown = teardown
+            self.description = description
+        }
+    }
+
+    /// A fresh session (a UUID) on the daemon `STUBD_URL` names, after checking that it answers and
+    /// serves the same folder as `stubs`; nil when `STUBD_URL` is not set.
+    public static func startRemote(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started? {
+        guard let text = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        let daemon = StubdClient(baseURL: try daemonURL(text))
+        try checkServesSameFolder(try await daemon.health(), stubs: stubs, daemon: daemon.baseURL)
+        let id = UUID().uuidString
+        let session = daemon.session(id)
+        return Started(control: session,
+                       teardown: { try? await session.reset() },
+                       description: "session \(id) on \(daemon.baseURL.absoluteString) (\(environmentVariable))")
+    }
+
+    /// `startRemote` where there is no in-process server (an iOS, tvOS or watchOS test bundle):
+    /// without `STUBD_URL` it throws what to run on the Mac and what to set in the scheme.
+    public static func startRemoteOnly(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started {
+        if let started = try await startRemote(stubs: stubs, environment: environment) { return started }
+        throw StubdError.badConfiguration(
+            "\(environmentVariable) is not set. Here stubd cannot run inside the test process (no libmicrohttpd on this platform): "
+            + "run `stubd serve --stubs \(stubs.path)` on the Mac, and set \(environmentVariable)=http://127.0.0.1:8080 "
+            + "in the scheme's Test action (Edit Scheme › Test › Arguments › Environment Variables). "
+            + "The simulator reaches the Mac's 127.0.0.1; a device needs the Mac's address and `stubd serve --host 0.0.0.0 --admin-token …`.")
+    }
+
+    /// Throws `StubdError.otherFolder` unless the daemon's folder has the fingerprint of `stubs`:
+    /// against another folder the tests would fail with 404s that say nothing of the cause.
+    /// Where the test's folder cannot be read (a test bundle on a device, which has no access to
+    /// the Mac's disk) there is nothing to compare, and the check is skipped.
+    public static func checkServesSameFolder(_ health: HealthReport, stubs: URL, daemon: URL) throws {
+        guard let served = health.stubs else {
+            throw StubdError.otherFolder(daemon: daemon.absoluteString, served: "an unknown folder (stubd \(health.version) reports no fingerprint; update it)",
+                                         expected: stubs.path, expectedFingerprint: "")
+        }
+        guard let local = StubsFingerprint.of(folder: stubs) else {
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            return
+            #else
+            throw StubdError.badConfiguration("the test's stubs folder \(stubs.path) does not exist or cannot be read, so it cannot be compared with the folder \(daemon.absoluteString) (\(environmentVariable)) serves, \(served.folder)")
+            #endif
+        }
+        guard local == served.fingerprint else {
+            throw StubdError.otherFolder(daemon: daemon.absoluteString, served: "\(served.folder) (\(served.fingerprint))",
+                                         expected: stubs.path, expectedFingerprint: local.description)
+        }
+    }
+
+    /// Parses `$STUBD_URL`: an absolute http(s) URL with a host, such as `http://127.0.0.1:8080`.
+    public static func daemonURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            throw StubdError.badConfiguration(
+                "\(environmentVariable)=\"\(text)\" is not an http URL; set it to the address `stubd serve` prints "
+                + "(e.g. http://127.0.0.1:8080), or unset \(environmentVariable) to run an in-process server")
+        }
+        return url
+    }
+
+    /// Nil when `route` has `expected` hits on `control`; otherwise the failure text, e.g.
+    /// `Expected 1 hit on GET /api/{key}/conditions/q/CA/{city}.json, but was 0 (2 unmatched requests; nearest: …)`.
+    public static func hitMismatch(_ control: any StubControl, _ route: String, expected: Int) async throws -> String? {
+        let actual = try await control.hits(route)
+        guard actual != expected else { return nil }
+        let report = try await StubdClient(baseURL: control.baseURL).unmatchedReport()
+        return StubdError.hitMessage(route: route, expected: expected, actual: actual,
+                                     unmatched: report.count, nearest: report.nearest)
+    }
+}

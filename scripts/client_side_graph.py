@@ -1,0 +1,39 @@
+"""Reads `swift package dump-package` on stdin; fails when a client-side product reaches CMicroHTTPD
+on a platform where libmicrohttpd cannot run, or when the test helpers lose the in-process server
+on macOS or Linux. Used by scripts/check-client-side."""
+import json, sys
+manifest = json.load(sys.stdin)
+targets = {t["name"]: t for t in manifest["targets"]}
+
+def deps(name, platform):
+    for d in targets[name]["dependencies"]:
+        kind, value = next(iter(d.items()))
+        dep, condition = value[0], value[-1]
+        if isinstance(condition, dict) and condition.get("platformNames") and platform not in condition["platformNames"]:
+            continue
+        if kind in ("target", "byName") and dep in targets:
+            yield dep
+
+def path_to(start, goal, platform):
+    stack = [(start, [start])]
+    while stack:
+        name, path = stack.pop()
+        if name == goal:
+            return path
+        stack.extend((d, path + [d]) for d in deps(name, platform))
+    return None
+
+failed = False
+for platform in ["ios", "tvos", "watchos", "visionos"]:
+    paths = [p for p in (path_to(product, "CMicroHTTPD", platform) for product in ["StubdClient", "StubdXCTest", "StubdTesting"]) if p]
+    for path in paths:
+        print(f"FAIL {platform}: {path[0]} reaches CMicroHTTPD: {' -> '.join(path)}")
+    if paths:
+        failed = True
+    else:
+        print(f"ok   {platform}: no path from StubdClient, StubdXCTest or StubdTesting to CMicroHTTPD")
+for product in ["StubdXCTest", "StubdTesting"]:
+    if not path_to(product, "CMicroHTTPD", "macos") or not path_to(product, "CMicroHTTPD", "linux"):
+        failed = True
+        print(f"FAIL {product} lost the in-process server on macOS or Linux")
+sys.exit(1 if failed else 0)
