@@ -49,91 +49,80 @@ public struct StubdClient: StubControl {
     // MARK: StubControl
 
     public func hits(_ route: String) async throws -> Int {
-        let (status, json) = try await raw("GET", "hits", query: ["route": route])
-        try Self.checkRouteKnown(route, status: status, json: json)
-        guard status == 200 else { throw StubdError.rejected(call: "GET /__stubd/hits", status: status, detail: Self.detail(json)) }
-        return (json["hits"] as? NSNumber)?.intValue ?? 0
-    }
-
-    /// A 404 "No such route" from a hit count: the name is wrong, not the count.
-    private static func checkRouteKnown(_ route: String, status: Int, json: [String: Any]) throws {
-        guard status == 404, json["title"] as? String == "No such route" else { return }
-        throw StubdError.unknownRoute(route: route, nearest: json["nearest"] as? [String] ?? [])
+        try await get(HitCount.self, "hits", query: ["route": route], route: route).hits
     }
 
     public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let (status, json) = try await raw("GET", "hits/wait",
-                                           query: ["route": route, "count": String(count), "timeout": String(seconds)],
-                                           requestTimeout: seconds + 10)
-        try Self.checkRouteKnown(route, status: status, json: json)
-        let hits = (json["hits"] as? NSNumber)?.intValue ?? 0
-        if status == 200 { return hits }
-        guard status == 408 else { throw StubdError.rejected(call: "hits/wait", status: status, detail: Self.detail(json)) }
+        let reply = try await fetch("GET", "hits/wait", query: ["route": route, "count": String(count), "timeout": String(seconds)],
+                                    requestTimeout: seconds + 10)
+        // 408 is the long-poll's "not yet": the same document, with the count so far.
+        guard reply.status == 408 else {
+            return try decode(HitWait.self, reply, call: "GET /__stubd/hits/wait", route: route).hits
+        }
+        let wait = try AdminCoding.decode(HitWait.self, from: reply.body)
         let report = try await unmatchedReport()
-        throw StubdError.waitTimedOut(route: route, expected: count, actual: hits, unmatched: report.count, nearest: report.nearest)
+        throw StubdError.waitTimedOut(route: route, expected: count, actual: wait.hits, unmatched: report.count, nearest: report.nearest)
     }
 
     public func reset() async throws {
-        _ = try await call("POST", "reset")
+        _ = try await send(ResetDone.self, "POST", "reset")
     }
 
     public func addStub(_ route: StubRoute) async throws -> String {
-        let json = try await call("POST", "stubs", body: Data(route.manifestJSON.utf8))
-        return json["id"] as? String ?? ""
+        try await send(StubAdded.self, "POST", "stubs", body: Data(route.manifestJSON.utf8)).id
     }
 
     public func removeStub(id: String) async throws {
-        _ = try await call("DELETE", "stubs/\(id)")
+        let reply = try await fetch("DELETE", "stubs/\(id)")
+        guard (200..<300).contains(reply.status) else { throw Self.rejection("DELETE /__stubd/stubs/\(id)", reply) }
     }
 
     public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
-        var object: [String: Any] = ["used": used]
-        if let key { object["key"] = key }
-        _ = try await call("PUT", "quotas/\(quota)", body: try JSONSerialization.data(withJSONObject: object))
+        _ = try await send(QuotasReport.self, "PUT", "quotas/\(quota)", body: AdminCoding.encode(QuotaFill(key: key, used: used)))
     }
 
     public func advanceClock(by duration: Duration) async throws {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        _ = try await call("POST", "clock/advance", body: try JSONSerialization.data(withJSONObject: ["seconds": seconds]))
+        _ = try await send(ClockReport.self, "POST", "clock/advance", body: AdminCoding.encode(ClockAdvance(seconds: seconds)))
     }
 
     // MARK: More
 
     /// Every route's hits in this session, by route name or signature.
     public func allHits() async throws -> [String: Int] {
-        let json = try await call("GET", "hits")
-        var result: [String: Int] = [:]
-        for case let entry as [String: Any] in json["routes"] as? [Any] ?? [] {
-            if let route = entry["route"] as? String { result[route] = (entry["hits"] as? NSNumber)?.intValue ?? 0 }
-        }
-        return result
+        let report = try await get(HitsReport.self, "hits")
+        return Dictionary(report.routes.map { ($0.route, $0.hits) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// How many requests matched nothing, and why the latest ones missed their nearest routes.
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) {
-        let hits = try await call("GET", "hits")
-        let count = (hits["unmatched"] as? NSNumber)?.intValue ?? 0
+        let count = try await get(HitsReport.self, "hits").unmatched
         guard count > 0 else { return (0, []) }
-        let journal = try await call("GET", "requests", query: ["limit": "50"])
-        var nearest: [String] = []
-        for case let entry as [String: Any] in (journal["requests"] as? [Any] ?? []).reversed() {
-            guard entry["route"] is NSNull || entry["route"] == nil,
-                  let misses = entry["nearest"] as? [String], let first = misses.first else { continue }
-            let request = "\(entry["method"] as? String ?? "") \(entry["path"] as? String ?? "")"
-            nearest.append("\(request) vs \(first)")
+        let journal = try await get(JournalReport.self, "requests", query: ["limit": "50"])
+        let nearest = journal.requests.reversed().compactMap { entry -> String? in
+            guard entry.route == nil, let first = entry.nearest?.first else { return nil }
+            return "\(entry.method) \(entry.path) vs \(first)"
         }
         return (count, nearest)
+    }
+
+    /// The session's quotas and how each key stands.
+    public func quotas() async throws -> QuotasReport {
+        try await get(QuotasReport.self, "quotas")
+    }
+
+    /// The latest requests of the session (`limit` at most), newest last.
+    public func requests(limit: Int = 100) async throws -> JournalReport {
+        try await get(JournalReport.self, "requests", query: ["limit": String(limit)])
     }
 
     /// The server's health document: version, routes, and the folder it serves with its fingerprint;
     /// throws `unreachable` when nothing answers.
     public func health() async throws -> HealthReport {
-        let (status, data) = try await fetch("GET", "health")
-        guard (200..<300).contains(status) else {
-            throw StubdError.rejected(call: "GET /__stubd/health", status: status, detail: String(decoding: data.prefix(200), as: UTF8.self))
-        }
-        do { return try JSONDecoder().decode(HealthReport.self, from: data) } catch {
+        let reply = try await fetch("GET", "health")
+        guard (200..<300).contains(reply.status) else { throw Self.rejection("GET /__stubd/health", reply) }
+        do { return try AdminCoding.decode(HealthReport.self, from: reply.body) } catch {
             throw StubdError.badConfiguration("\(serverURL.absoluteString) answered /__stubd/health with something other than stubd's health document; is STUBD_URL pointing at stubd?")
         }
     }
@@ -147,23 +136,43 @@ public struct StubdClient: StubControl {
         return URLSession(configuration: configuration)
     }()
 
-    private func call(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil) async throws -> [String: Any] {
-        let (status, json) = try await raw(method, path, query: query, body: body)
-        guard (200..<300).contains(status) else {
-            throw StubdError.rejected(call: "\(method) /__stubd/\(path)", status: status, detail: Self.detail(json))
-        }
-        return json
+    private struct Reply {
+        let status: Int
+        let body: Data
     }
 
-    private func raw(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
-                     requestTimeout: Double = 10) async throws -> (Int, [String: Any]) {
-        let (status, data) = try await fetch(method, path, query: query, body: body, requestTimeout: requestTimeout)
-        let json = (data.isEmpty ? nil : try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        return (status, json)
+    private func get<T: Decodable>(_ type: T.Type, _ path: String, query: [String: String] = [:], route: String? = nil) async throws -> T {
+        try decode(type, try await fetch("GET", path, query: query), call: "GET /__stubd/\(path)", route: route)
+    }
+
+    private func send<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, body: Data? = nil) async throws -> T {
+        try decode(type, try await fetch(method, path, body: body), call: "\(method) /__stubd/\(path)")
+    }
+
+    /// The document of a 2xx reply; otherwise the server's problem as an error. A hit count's 404
+    /// "No such route" means the name is wrong, not the count: `unknownRoute` with the nearest names.
+    private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, call: String, route: String? = nil) throws -> T {
+        guard (200..<300).contains(reply.status) else {
+            if let route, reply.status == 404, let problem = try? AdminCoding.decode(Problem.self, from: reply.body),
+               problem.title == Problem.noSuchRoute {
+                throw StubdError.unknownRoute(route: route, nearest: problem.nearest ?? [])
+            }
+            throw Self.rejection(call, reply)
+        }
+        do { return try AdminCoding.decode(type, from: reply.body) } catch {
+            throw StubdError.rejected(call: call, status: reply.status,
+                                      detail: "the answer is not the \(T.self) document this client expects (\(error)); are client and server the same version?")
+        }
+    }
+
+    private static func rejection(_ call: String, _ reply: Reply) -> StubdError {
+        let problem = try? AdminCoding.decode(Problem.self, from: reply.body)
+        let detail = problem.map { $0.detail.isEmpty ? $0.title : $0.detail } ?? "no detail"
+        return StubdError.rejected(call: call, status: reply.status, detail: detail)
     }
 
     private func fetch(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
-                       requestTimeout: Double = 10) async throws -> (Int, Data) {
+                       requestTimeout: Double = 10) async throws -> Reply {
         var components = URLComponents(url: baseURL.appendingPathComponent("__stubd").appendingPathComponent(path),
                                         resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
@@ -182,11 +191,7 @@ public struct StubdClient: StubControl {
         } catch {
             throw StubdError.unreachable(url: serverURL.absoluteString, reason: error.localizedDescription)
         }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-    }
-
-    private static func detail(_ json: [String: Any]) -> String {
-        json["detail"] as? String ?? json["title"] as? String ?? "no detail"
+        return Reply(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: data)
     }
 }
 
@@ -194,16 +199,11 @@ extension StubdClient {
     /// Quota standing as table rows (quota, key, policy, used/limit, resets in), header first.
     public func quotaTable() async throws -> [[String]] {
         var rows = [["QUOTA", "KEY", "POLICY", "USED", "RESETS IN"]]
-        let json = try await call("GET", "quotas")
-        for case let quota as [String: Any] in json["quotas"] as? [Any] ?? [] {
-            let name = quota["name"] as? String ?? ""
-            for case let key as [String: Any] in quota["keys"] as? [Any] ?? [] {
-                for case let limit as [String: Any] in key["limits"] as? [Any] ?? [] {
-                    let used = (limit["used"] as? NSNumber)?.intValue ?? 0
-                    let max = (limit["limit"] as? NSNumber)?.intValue ?? 0
-                    let resets = (limit["resets_in"] as? NSNumber)?.intValue ?? 0
-                    rows.append([name, (key["key"] as? String).map { $0.isEmpty ? "(global)" : $0 } ?? "",
-                                 limit["policy"] as? String ?? "", "\(used)/\(max)", "\(resets)s"])
+        for quota in try await quotas().quotas {
+            for key in quota.keys {
+                for limit in key.limits {
+                    rows.append([quota.name, key.key.isEmpty ? "(global)" : key.key, limit.policy,
+                                 "\(limit.used)/\(limit.limit)", "\(limit.resetsIn)s"])
                 }
             }
         }

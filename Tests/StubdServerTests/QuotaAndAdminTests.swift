@@ -139,7 +139,7 @@ let quotaStubs: [String: String] = [
             #expect((owm.json["cod"] as? NSNumber)?.intValue == 429)
             let ok = try await get(server.baseURL, "/api/K/conditions/q/CA/San_Francisco.json")
             #expect(ok.header("x-ratelimit-remaining") == "0")
-            #expect(ok.header("x-ratelimit-resource") == "gh")
+            #expect(ok.header("x-ratelimit-resource") == "core", "GitHub's resource name, not the quota's")
             let gh = try await get(server.baseURL, "/api/K/conditions/q/CA/San_Francisco.json")
             #expect(gh.status == 403)
             #expect((gh.json["message"] as? String)?.hasPrefix("API rate limit exceeded") == true)

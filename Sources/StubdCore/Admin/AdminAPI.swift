@@ -54,7 +54,7 @@ extension StubEngine {
         case ("GET", "health", 1), ("HEAD", "health", 1):
             return .response(health())
         case ("GET", "routes", 1):
-            return .response(.json(200, .object(["routes": .array(catalog.routes.map(describe))])))
+            return .response(.document(200, RoutesReport(routes: catalog.routes.map { describe($0) })))
         case ("GET", "hits", 1):
             return .response(hits(session, route: q("route"), path: q("path")))
         case ("GET", "hits", 2) where parts[1] == "wait":
@@ -72,21 +72,17 @@ extension StubEngine {
         case ("GET", "requests", 1):
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
-            return .response(.json(200, .object(["total": .number(Double(total)), "capacity": .number(Double(session.journal.capacity)),
-                                                 "requests": .array(entries.map { $0.json(masking: maskedHeaders) })])))
+            return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity,
+                                                          requests: entries.map { $0.document(masking: maskedHeaders) })))
         case ("POST", "reset", 1):
             reset(session)
-            return .response(.json(200, .object(["reset": .bool(true), "session": .string(session.id)])))
+            return .response(.document(200, ResetDone(session: session.id)))
         case ("GET", "stubs", 1):
-            return .response(.json(200, .object(["stubs": .array(session.runtimeStubs().map { entry in
-                var d = describe(entry.route)
-                if case .object(var m) = d { m["id"] = .string(entry.id); d = .object(m) }
-                return d
-            })])))
+            return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
         case ("POST", "stubs", 1):
             do {
                 let (id, route) = try addRuntimeStub(json: String(decoding: body, as: UTF8.self), to: session)
-                return .response(.json(201, .object(["id": .string(id), "route": .string(route.signature), "session": .string(session.id)])))
+                return .response(.document(201, StubAdded(id: id, route: route.signature, session: session.id)))
             } catch {
                 return .response(.problem(400, title: "Bad stub", detail: error.problems.map { p in
                     (p.line.map { "line \($0): " } ?? "") + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
@@ -96,31 +92,30 @@ extension StubEngine {
                 ? .response(GeneratedResponse(status: 204))
                 : .response(.problem(404, title: "No such stub", detail: "no runtime stub '\(parts[1])' in this session; GET /__stubd/stubs lists them"))
         case ("GET", "quotas", 1):
-            return .response(.json(200, quotasJSON(session)))
+            return .response(.document(200, quotasReport(session)))
         case ("POST", "quotas", 2) where parts[1] == "reset":
             session.resetQuotas()
-            return .response(.json(200, quotasJSON(session)))
+            return .response(.document(200, quotasReport(session)))
         case ("PUT", "quotas", 2):
             return .response(prefill(session, quota: parts[1], body: body))
         case ("GET", "clock", 1):
-            return .response(.json(200, clockJSON(session)))
+            return .response(.document(200, clockReport(session)))
         case ("POST", "clock", 2) where parts[1] == "advance":
-            guard let json = try? JSONParser.parse(body), case .object(let m) = json, case .number(let seconds)? = m["seconds"], seconds >= 0 else {
+            guard let move = try? adminRequest(ClockAdvance.self, body), move.seconds >= 0 else {
                 return .response(.problem(400, title: "Bad clock move", detail: #"send {"seconds": 61} (a non-negative number)"#))
             }
-            do { try session.clock.advance(by: seconds) } catch {
+            do { try session.clock.advance(by: move.seconds) } catch {
                 return .response(.problem(400, title: "Bad clock move", detail: error.description))
             }
-            return .response(.json(200, clockJSON(session)))
+            return .response(.document(200, clockReport(session)))
         case ("POST", "clock", 2) where parts[1] == "set":
-            guard let json = try? JSONParser.parse(body), case .object(let m) = json, case .string(let text)? = m["time"],
-                  let date = ManifestParser.parseDate(text) else {
+            guard let set = try? adminRequest(ClockSet.self, body), let date = ManifestParser.parseDate(set.time) else {
                 return .response(.problem(400, title: "Bad clock time", detail: #"send {"time": "2016-08-30T00:00:00-04:00"} (ISO 8601)"#))
             }
             do { try session.clock.set(to: date) } catch {
                 return .response(.problem(400, title: "Bad clock time", detail: error.description))
             }
-            return .response(.json(200, clockJSON(session)))
+            return .response(.document(200, clockReport(session)))
         default:
             let known = "health, routes, hits, hits/wait, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set"
             return .response(.problem(404, title: "No such admin call",
@@ -131,9 +126,8 @@ extension StubEngine {
     /// The answer to a finished long-poll: 200 when the count was reached, 408 with the count so far.
     public func hitsWaitResult(session: SessionState, query: String, count: Int) -> GeneratedResponse {
         let hits = session.hits(for: query)
-        let body: JSONValue = .object(["route": .string(query), "hits": .number(Double(hits)), "expected": .number(Double(count)),
-                                       "unmatched": .number(Double(session.unmatched.load(ordering: .relaxed)))])
-        return .json(hits >= count ? 200 : 408, body)
+        return .document(hits >= count ? 200 : 408, HitWait(route: query, hits: hits, expected: count,
+                                                            unmatched: session.unmatched.load(ordering: .relaxed)))
     }
 
     /// Registers a long-poll; nil when the count is already reached (answer at once).
@@ -147,56 +141,49 @@ extension StubEngine {
 
     // MARK: Pieces
 
+    /// A request document, held to strict JSON first (Foundation's decoder lets a lone surrogate
+    /// through, for one), as every other JSON stubd reads.
+    private func adminRequest<T: Decodable>(_ type: T.Type, _ body: Data) throws -> T {
+        _ = try JSONParser.parse(body)
+        return try AdminCoding.decode(type, from: body)
+    }
+
     private func hits(_ session: SessionState, route: String?, path: String?) -> GeneratedResponse {
         if let target = route ?? path {
             if let unknown = unknownHitTarget(target, in: session) { return unknown }
-            return .json(200, .object(["route": .string(target), "hits": .number(Double(session.hits(for: target)))]))
+            return .document(200, HitCount(route: target, hits: session.hits(for: target)))
         }
         let counts = session.routeCounts()
-        let routes: [JSONValue] = catalog.routes.map { r in
-            let n = counts[r.key] ?? 0
-            return .object(["route": .string(r.key), "signature": .string(r.signature), "hits": .number(Double(n)),
-                            "source": .string(r.source.description)])
+        let routes = catalog.routes.map { r in
+            HitsReport.RouteHits(route: r.key, signature: r.signature, hits: counts[r.key] ?? 0, source: r.source.description)
         } + session.runtimeStubs().map { entry in
-            .object(["route": .string(entry.route.key), "signature": .string(entry.route.signature),
-                     "hits": .number(Double(session.counter(for: entry.route).count)), "source": .string(entry.route.source.description)])
+            HitsReport.RouteHits(route: entry.route.key, signature: entry.route.signature,
+                                 hits: session.counter(for: entry.route).count, source: entry.route.source.description)
         }
-        let quotas = quotasJSON(session)
-        return .json(200, .object([
-            "session": .string(session.id), "routes": .array(routes),
-            "paths": .object(session.allPathCounts().mapValues { .number(Double($0)) }),
-            "unmatched": .number(Double(session.unmatched.load(ordering: .relaxed))),
-            "quotas": { if case .object(let m) = quotas { return m["quotas"] ?? .array([]) } else { return .array([]) } }(),
-        ]))
+        return .document(200, HitsReport(session: session.id, routes: routes, paths: session.allPathCounts(),
+                                         unmatched: session.unmatched.load(ordering: .relaxed), quotas: quotasReport(session).quotas))
     }
 
-    private func describe(_ route: Route) -> JSONValue {
-        var m: [String: JSONValue] = [
-            "method": .string(route.method.description), "pattern": .string(route.signature.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""),
-            "signature": .string(route.signature), "source": .string(route.source.description),
-            "priority": .number(Double(route.priority)), "responses": .number(Double(route.responses.count)),
-        ]
-        m["name"] = route.name.map { .string($0) } ?? .null
-        if !route.quotas.isEmpty { m["quotas"] = .array(route.quotas.map { .string($0.name) }) }
-        if let times = route.times { m["times"] = .number(Double(times)) }
-        return .object(m)
+    private func describe(_ route: Route, id: String? = nil) -> RouteDescription {
+        RouteDescription(id: id, name: route.name, method: route.method.description,
+                         pattern: route.signature.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "",
+                         signature: route.signature, source: route.source.description, priority: route.priority,
+                         responses: route.responses.count, quotas: route.quotas.isEmpty ? nil : route.quotas.map(\.name),
+                         times: route.times)
     }
 
-    private func quotasJSON(_ session: SessionState) -> JSONValue {
+    private func quotasReport(_ session: SessionState) -> QuotasReport {
         let now = session.clock.now()
         let ledgers = session.existingLedgers()
-        return .object(["session": .string(session.id), "now": .string(JournalEntry.timeFormat(now)),
-                        "quotas": .array(catalog.quotas.map { quota in
+        return QuotasReport(session: session.id, now: JournalEntry.timeFormat(now), quotas: catalog.quotas.map { quota in
             let keys = ledgers[quota.name]?.snapshot(at: now) ?? []
-            return .object([
-                "name": .string(quota.name), "algorithm": .string(quota.algorithm.rawValue),
-                "key": .string(quota.key.description), "limits": .array(quota.limits.map { .string($0.description) }),
-                "routes": .array(quota.selectors.map { .string($0.text) }),
-                "keys": .array(keys.map { entry in .object(["key": .string(entry.key), "limits": .array(entry.statuses.map { s in
-                    .object(["policy": .string(s.limit.name), "limit": .number(Double(s.limit.count)), "used": .number(Double(s.used)),
-                             "remaining": .number(Double(s.remaining)), "resets_in": .number(Double(s.resetsIn))]) })]) }),
-            ])
-        })])
+            return QuotasReport.Quota(
+                name: quota.name, algorithm: quota.algorithm.rawValue, key: quota.key.description,
+                limits: quota.limits.map(\.description), routes: quota.selectors.map(\.text),
+                keys: keys.map { entry in QuotasReport.KeyStanding(key: entry.key, limits: entry.statuses.map { s in
+                    QuotasReport.LimitStanding(policy: s.limit.name, limit: s.limit.count, used: s.used,
+                                               remaining: s.remaining, resetsIn: s.resetsIn) }) })
+        })
     }
 
     private func prefill(_ session: SessionState, quota name: String, body: Data) -> GeneratedResponse {
@@ -204,25 +191,24 @@ extension StubEngine {
             let names = catalog.quotas.map(\.name)
             return .problem(404, title: "No such quota", detail: "no quota named '\(name)'; quotas: " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
         }
-        guard let json = try? JSONParser.parse(body), case .object(let m) = json, case .object(let used)? = m["used"] else {
-            return .problem(400, title: "Bad quota fill", detail: #"send {"key": "abc", "used": {"day": 500}}; policies of this quota: "# + quota.limits.map(\.name).joined(separator: ", "))
+        guard let fill = try? adminRequest(QuotaFill.self, body) else {
+            return .problem(400, title: "Bad quota fill", detail: #"send {"key": "abc", "used": {"day": 500}} (whole numbers); policies of this quota: "# + quota.limits.map(\.name).joined(separator: ", "))
         }
         var counts: [String: Int] = [:]
-        for (policy, value) in used {
+        for (policy, n) in fill.used {
             // Bounded before the conversion: `Int(1e19)` traps.
-            guard case .number(let n) = value, n >= 0, n <= QuotaLimit.maxCount, n.rounded() == n else {
+            guard n >= 0, n <= QuotaLimit.maxCount, n.rounded() == n else {
                 return .problem(400, title: "Bad quota fill",
-                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(value.serialized)")
+                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(JSONValue.number(n).serialized)")
             }
             counts[policy] = Int(n)
         }
-        var key = ""
-        if case .string(let k)? = m["key"] { key = k }
+        let key = fill.key ?? ""
         let unknown = session.ledger(for: quota).setUsed(key: key, used: counts, at: session.clock.now())
         guard unknown.isEmpty else {
             return .problem(400, title: "Unknown policy", detail: "quota '\(name)' has no policy \(unknown.joined(separator: ", ")); its policies: " + quota.limits.map(\.name).joined(separator: ", "))
         }
-        return .json(200, quotasJSON(session))
+        return .document(200, quotasReport(session))
     }
 
     /// The health document, with the folder's fingerprint (read once per catalog: a reload makes a
@@ -237,15 +223,12 @@ extension StubEngine {
         }
         let report = HealthReport(version: StubEngine.version, routes: catalog.routes.count,
                                   stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(report)) ?? Data(#"{"status":"ok"}"#.utf8)
-        return GeneratedResponse(status: 200, headers: [("Content-Type", ContentType.json)], body: body)
+        return .document(200, report)
     }
 
-    private func clockJSON(_ session: SessionState) -> JSONValue {
+    private func clockReport(_ session: SessionState) -> ClockReport {
         let now = session.clock.now()
-        return .object(["now": .string(JournalEntry.timeFormat(now)), "epoch": .number(now.timeIntervalSince1970.rounded(.down)),
-                        "virtual": .bool(session.clock.isVirtual), "session": .string(session.id)])
+        return ClockReport(now: JournalEntry.timeFormat(now), epoch: Int(now.timeIntervalSince1970.rounded(.down)),
+                           virtual: session.clock.isVirtual, session: session.id)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// What a hit count asks about (`/__stubd/hits?route=…`, `hits/wait`, `XCTAssertHits`), checked
 /// against the session's routes first: a name that names nothing would otherwise count 0 forever,
@@ -52,9 +53,9 @@ extension StubEngine {
         let routes = catalog.routes + session.runtimeStubs().map(\.route)
         guard let nearest = HitTarget(text: target).nearestIfUnknown(in: routes) else { return nil }
         let hint = nearest.isEmpty ? "the catalog has no routes" : "nearest: " + nearest.map { "'\($0)'" }.joined(separator: ", ")
-        return .problem(404, title: "No such route",
-                        detail: "'\(target)' names no route in this session's catalog (a route name, a signature such as "
-                            + "'GET /api/{key}/**', or a concrete path one route matches); \(hint)",
-                        extra: ["nearest": .array(nearest.map { .string($0) })])
+        return .problem(Problem(title: Problem.noSuchRoute, status: 404,
+                                detail: "'\(target)' names no route in this session's catalog (a route name, a signature such as "
+                                    + "'GET /api/{key}/**', or a concrete path one route matches); \(hint)",
+                                nearest: nearest))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// An answer made for one request (errors, quota rejections, admin replies), as opposed to a canned one.
 public struct GeneratedResponse: Sendable {
@@ -15,6 +16,16 @@ public struct GeneratedResponse: Sendable {
     /// JSON with the right content type.
     public static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> GeneratedResponse {
         GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)] + headers, body: Data(value.serialized.utf8))
+    }
+
+    /// An admin API document (`StubdProtocol`), encoded as the client decodes it.
+    public static func document<T: Encodable>(_ status: Int, _ value: T) -> GeneratedResponse {
+        GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)], body: AdminCoding.encode(value))
+    }
+
+    /// An admin API error, as `StubdClient` reads it.
+    public static func problem(_ problem: Problem) -> GeneratedResponse {
+        GeneratedResponse(status: problem.status, headers: [("Content-Type", ContentType.problemJSON)], body: AdminCoding.encode(problem))
     }
 
     /// RFC 9457 problem details: what went wrong and what to do.

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// One request as the journal remembers it.
@@ -19,19 +20,15 @@ public struct JournalEntry: Sendable {
 
     /// The entry as `/__stubd/requests` shows it, with the values of `masked` headers hidden.
     /// Masked when read, not when recorded, so the request path pays nothing for it.
-    func json(masking masked: Set<String>) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "time": .string(JournalEntry.timeFormat(time)),
-            "method": .string(method), "path": .string(path), "status": .number(Double(status)),
-            "query": .object(Dictionary(query.map { ($0.name, JSONValue.string($0.value ?? "")) }, uniquingKeysWith: { a, _ in a })),
-            "headers": .object(Dictionary(headers.map { header in
-                (header.name, JSONValue.string(masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value))
-            }, uniquingKeysWith: { a, b in
-                if case .string(let x) = a, case .string(let y) = b { return .string(x + ", " + y) } else { return a } })),
-        ]
-        members["route"] = route.map { .string($0) } ?? .null
-        if !misses.isEmpty { members["nearest"] = .array(misses.map { .string($0) }) }
-        return .object(members)
+    /// The entry as `GET /__stubd/requests` shows it, credentials masked.
+    func document(masking masked: Set<String>) -> JournalReport.Entry {
+        JournalReport.Entry(
+            time: JournalEntry.timeFormat(time), method: method, path: path, status: status,
+            query: Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a }),
+            headers: Dictionary(headers.map { header in
+                (header.name, masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value)
+            }, uniquingKeysWith: { a, b in a + ", " + b }),
+            route: route, nearest: misses.isEmpty ? nil : misses)
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.

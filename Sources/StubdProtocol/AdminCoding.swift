@@ -1,0 +1,16 @@
+import Foundation
+
+/// How the admin API's documents go on the wire, on both sides: keys sorted (stable output to
+/// diff and to test), slashes as they are (`"/api/{key}"`, not `"\/api\/{key}"`).
+public enum AdminCoding {
+    public static func encode<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // These documents hold only strings, numbers, booleans, arrays and objects: encoding cannot fail.
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// `GET /__stubd/hits?route=…`: one route's (or pattern's, or concrete path's) hits.
+public struct HitCount: Sendable, Equatable, Codable {
+    public let route: String
+    public let hits: Int
+    public init(route: String, hits: Int) { self.route = route; self.hits = hits }
+}
+
+/// `GET /__stubd/hits/wait?route=…&count=N`: 200 when the count was reached, 408 with the count so far.
+public struct HitWait: Sendable, Equatable, Codable {
+    public let route: String
+    public let hits: Int
+    public let expected: Int
+    /// Requests of the session that matched nothing, so far.
+    public let unmatched: Int
+    public init(route: String, hits: Int, expected: Int, unmatched: Int) {
+        self.route = route; self.hits = hits; self.expected = expected; self.unmatched = unmatched
+    }
+}
+
+/// `GET /__stubd/hits`: every route's hits in the session, hits per concrete path, the requests that
+/// matched nothing, and the quotas.
+public struct HitsReport: Sendable, Equatable, Codable {
+    public struct RouteHits: Sendable, Equatable, Codable {
+        /// The route's name, or its signature when it has none.
+        public let route: String
+        public let signature: String
+        public let hits: Int
+        public let source: String
+        public init(route: String, signature: String, hits: Int, source: String) {
+            self.route = route; self.signature = signature; self.hits = hits; self.source = source
+        }
+    }
+
+    public let session: String
+    public let routes: [RouteHits]
+    /// `GET /api/KEY/x.json` → hits.
+    public let paths: [String: Int]
+    public let unmatched: Int
+    public let quotas: [QuotasReport.Quota]
+
+    public init(session: String, routes: [RouteHits], paths: [String: Int], unmatched: Int, quotas: [QuotasReport.Quota]) {
+        self.session = session; self.routes = routes; self.paths = paths; self.unmatched = unmatched; self.quotas = quotas
+    }
+}

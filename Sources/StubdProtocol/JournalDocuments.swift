@@ -1,0 +1,47 @@
+import Foundation
+
+/// `GET /__stubd/requests?limit=N`: the session's latest requests, newest last.
+public struct JournalReport: Sendable, Equatable, Codable {
+    public struct Entry: Sendable, Equatable, Codable {
+        /// ISO 8601 with fractional seconds.
+        public let time: String
+        public let method: String
+        public let path: String
+        public let status: Int
+        public let query: [String: String]
+        /// Credentials (`Authorization`, `Cookie`, API-key headers) are masked.
+        public let headers: [String: String]
+        /// The route that answered (its name or signature); nil when none did.
+        public let route: String?
+        /// For a request nothing answered: the nearest routes and why each missed.
+        public let nearest: [String]?
+
+        public init(time: String, method: String, path: String, status: Int, query: [String: String],
+                    headers: [String: String], route: String?, nearest: [String]?) {
+            self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
+            self.headers = headers; self.route = route; self.nearest = nearest
+        }
+
+        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest }
+
+        // `route` is written as null when nothing answered: readers tell "no route" from "not said".
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(time, forKey: .time)
+            try c.encode(method, forKey: .method)
+            try c.encode(path, forKey: .path)
+            try c.encode(status, forKey: .status)
+            try c.encode(query, forKey: .query)
+            try c.encode(headers, forKey: .headers)
+            try c.encode(route, forKey: .route)
+            try c.encodeIfPresent(nearest, forKey: .nearest)
+        }
+    }
+
+    public let total: Int
+    public let capacity: Int
+    public let requests: [Entry]
+    public init(total: Int, capacity: Int, requests: [Entry]) {
+        self.total = total; self.capacity = capacity; self.requests = requests
+    }
+}
