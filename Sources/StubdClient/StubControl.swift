@@ -36,6 +36,8 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
     case unknownRoute(route: String, nearest: [String])
     /// The daemon behind `STUBD_URL` serves another folder than the test's `stubs:`.
     case otherFolder(daemon: String, served: String, expected: String, expectedFingerprint: String)
+    /// A `StubRoute` that cannot be sent as it is (a `json:` answer that is not JSON).
+    case invalidStub(route: String, problem: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
             return "The stubd at \(daemon) (STUBD_URL) serves \(served), not this test's folder \(expected)"
                 + (expectedFingerprint.isEmpty ? "" : " (\(expectedFingerprint))")
                 + ". Start it on the test's folder (stubd serve --stubs \(expected)), point the test's stubs: at the folder it serves, or unset STUBD_URL to run an in-process server."
+        case let .invalidStub(route, problem):
+            return "The runtime stub for \(route) was not added: \(problem)"
         case let .unknownRoute(route, nearest):
             return "No route '\(route)' in this session's catalog, so its hits would always be 0"
                 + (nearest.isEmpty ? "; the catalog has no routes" : "; did you mean " + nearest.map { "'\($0)'" }.joined(separator: ", ") + "?")

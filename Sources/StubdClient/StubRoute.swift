@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// A route added at run time, in the shape of a manifest route.
 ///
@@ -92,31 +93,37 @@ public struct StubRoute: Sendable {
         self.times = times
     }
 
-    /// The JSON the admin API takes (`POST /__stubd/stubs`): a manifest route.
-    public var manifestJSON: String {
-        var requestObject: [String: Any] = ["method": request.method, "path": request.path]
-        if !request.query.isEmpty { requestObject["query"] = request.query }
-        if !request.headers.isEmpty { requestObject["headers"] = request.headers }
-        if let text = request.bodyContains { requestObject["body"] = ["contains": text] }
-        func encode(_ r: Response) -> [String: Any] {
-            var o: [String: Any] = ["status": r.status]
-            if !r.headers.isEmpty { o["headers"] = r.headers }
-            if let f = r.file { o["file"] = f }
-            if let b = r.body { o["body"] = b }
-            if let j = r.json, let parsed = try? JSONSerialization.jsonObject(with: Data(j.utf8), options: [.fragmentsAllowed]) {
-                o["json"] = parsed
+    /// The document the admin API takes (`POST /__stubd/stubs`): a manifest route.
+    /// Throws `StubdError.invalidStub` when a `json:` answer is not valid JSON, rather than
+    /// sending a stub that would answer something else.
+    public func document() throws(StubdError) -> RuntimeStubDocument {
+        var encoded: [RuntimeStubDocument.Response] = []
+        for (i, r) in responses.enumerated() {
+            var json: EmbeddedJSON?
+            if let text = r.json {
+                do { json = try EmbeddedJSON(parsing: text) } catch {
+                    let which = responses.count == 1 ? "its response" : "response \(i + 1) of \(responses.count)"
+                    throw StubdError.invalidStub(route: "\(request.method) \(request.path)", problem: "\(which)'s json is \(error)")
+                }
             }
-            if let d = r.delay { o["delay"] = d }
-            if let f = r.fault { o["fault"] = f }
-            return o
+            encoded.append(RuntimeStubDocument.Response(
+                status: r.status, headers: r.headers.isEmpty ? nil : r.headers, file: r.file, body: r.body,
+                json: json, delay: r.delay, fault: r.fault))
         }
-        var object: [String: Any] = ["request": requestObject]
-        if responses.count == 1 { object["response"] = encode(responses[0]) } else { object["responses"] = responses.map(encode) }
-        if let name { object["name"] = name }
-        if cycle { object["cycle"] = true }
-        if let times { object["times"] = times }
-        if let priority { object["priority"] = priority }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return RuntimeStubDocument(
+            name: name,
+            request: RuntimeStubDocument.Request(
+                method: request.method, path: request.path,
+                query: request.query.isEmpty ? nil : request.query,
+                headers: request.headers.isEmpty ? nil : request.headers,
+                body: request.bodyContains.map(RuntimeStubDocument.Request.Body.init(contains:))),
+            response: encoded.count == 1 ? encoded[0] : nil,
+            responses: encoded.count == 1 ? nil : encoded,
+            cycle: cycle ? true : nil, times: times, priority: priority)
+    }
+
+    /// The document as JSON text (what `StubControl.addStub` sends).
+    public func manifestJSON() throws(StubdError) -> String {
+        String(decoding: AdminCoding.encode(try document()), as: UTF8.self)
     }
 }

@@ -70,7 +70,7 @@ public struct StubdClient: StubControl {
     }
 
     public func addStub(_ route: StubRoute) async throws -> String {
-        try await send(StubAdded.self, "POST", "stubs", body: Data(route.manifestJSON.utf8)).id
+        try await send(StubAdded.self, "POST", "stubs", body: AdminCoding.encode(try route.document())).id
     }
 
     public func removeStub(id: String) async throws {

@@ -162,6 +162,34 @@ let behaviourStubs: [String: String] = [
         }
     }
 
+    @Test func aRuntimeStubsJSONArrivesAsWritten() async throws {
+        try await withServer(exampleStubs) { server in
+            let json = #"{"id": 7, "price": 2.5, "tags": ["a", "/b"], "ok": true, "none": null, "tweet": 1234567890123456}"#
+            _ = try await server.addStub(StubRoute(.post("/v1/reports"), response: .json(json, status: 201)))
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/v1/reports")!, method: "POST", body: "")
+            #expect(r.status == 201)
+            // Integers stay integers (7, not 7.0; a 16-digit ID not in exponent form), slashes unescaped.
+            let body = String(decoding: r.body, as: UTF8.self)
+            #expect(body.contains(#""id":7"#) || body.contains(#""id": 7"#))
+            #expect(body.contains(#""tweet":1234567890123456"#))
+            #expect(r.json["price"] as? Double == 2.5)
+            #expect(r.json["tags"] as? [String] == ["a", "/b"])
+        }
+    }
+
+    @Test func aRuntimeStubWhoseJSONIsNotJSONIsRefusedBeforeSending() async throws {
+        try await withServer(exampleStubs) { server in
+            do {
+                _ = try await server.addStub(StubRoute(.get("/typo"), responses: [.status(503), .json(#"{"ok": tru}"#)]))
+                Issue.record("a stub whose json is not JSON was added")
+            } catch let error as StubdError {
+                #expect("\(error)".contains("GET /typo"))
+                #expect("\(error)".contains("response 2 of 2's json is not valid JSON"))
+            }
+            #expect((try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any])?.count == 0)
+        }
+    }
+
     @Test func aBadRuntimeStubIs400SayingWhichFieldAndChangesNothing() async throws {
         try await withServer(exampleStubs) { server in
             let before = try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any]

@@ -21,7 +21,9 @@ public enum JSONValue: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n):
-            if n.rounded() == n, abs(n) < 1e15 { out += String(Int64(n)) } else { out += String(n) }
+            // Whole numbers as integers up to 2^63 (`1234567890123456`, an ID, not `1.234567890123456e+15`);
+            // exact up to 2^53, where a Double stops holding every integer.
+            if n.rounded() == n, abs(n) < 9.2e18 { out += String(Int64(n)) } else { out += String(n) }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["
