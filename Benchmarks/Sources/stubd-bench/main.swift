@@ -10,8 +10,11 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Stubs")
 
+/// STUBD_BENCH_FIXTURE_ONLY=1: only the fixture cycles (section 2), for profiling them.
+let fixtureOnly = ProcessInfo.processInfo.environment["STUBD_BENCH_FIXTURE_ONLY"] != nil
+
 // 1. The core alone: match, count, journal, per request.
-do {
+if !fixtureOnly {
     let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
     let request = RequestHead(method: "GET", path: "/bench/payload.json", headers: [("Host", "127.0.0.1:8080")])
     let session = engine.defaultSession
@@ -34,7 +37,7 @@ do {
 if ProcessInfo.processInfo.environment["STUBD_BENCH_CORE_ONLY"] != nil { exit(0) }
 
 // 1b. Where a fixture cycle goes.
-do {
+if !fixtureOnly {
     func ms(_ f: () throws -> Void) rethrows -> Double {
         let t = DispatchTime.now().uptimeNanoseconds; try f(); return Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
     }
@@ -50,7 +53,7 @@ do {
 }
 
 // 1c. A big folder: 10,000 stub files, loaded cold (not from the cache) and then matched.
-do {
+if !fixtureOnly {
     let big = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-bench-10k-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: big) }
     for i in 0..<10_000 {
@@ -72,7 +75,7 @@ do {
 
 // 1d. Patterned routes shaped like the weather example (`api/{key}/conditions/q/CA/City_N.json`):
 // the core's cost per request at 10, 100 and 10,000 of them, and of a miss with its nearest routes.
-do {
+if !fixtureOnly {
     func folder(_ count: Int) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-bench-patterned-\(count)-\(UUID().uuidString)")
         let dir = root.appendingPathComponent("api/{key}/conditions/q/CA")
@@ -105,7 +108,7 @@ do {
 }
 
 // 1e. Adding a runtime stub to a session that holds 1, 1,000 or 30,000 already: the cost of one add.
-do {
+if !fixtureOnly {
     let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs), maxRuntimeStubs: 40_000)
     let session = engine.session("runtime-bench")
     var perAdd: [Int: Double] = [:]
@@ -127,7 +130,7 @@ do {
 }
 
 // 2. The in-process fixture: start on port 0, one GET, stop.
-let cycles = 100
+let cycles = Int(ProcessInfo.processInfo.environment["STUBD_BENCH_CYCLES"] ?? "") ?? 100
 var times: [Double] = []
 let session = URLSession(configuration: .ephemeral)
 for _ in 0..<cycles {
@@ -140,3 +143,42 @@ for _ in 0..<cycles {
 }
 print(String(format: "fixture: start + one request + stop: median %.2f ms, p90 %.2f ms (%d cycles)",
              median(times), times.sorted()[cycles * 9 / 10], cycles))
+
+// 2b. The same cycle with the request made on a plain socket: what the server's side costs, without
+// URLSession's own set-up of a new connection (corelibs' URLSession runs each task through libcurl).
+#if canImport(Glibc)
+/// One HTTP/1.1 GET on a new loopback connection; returns the status line's code.
+func rawGet(port: UInt16, path: String) -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { return 0 }
+    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    _ = request.withCString { send(fd, $0, strlen($0), 0) }
+    var reply = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        if n <= 0 { break }
+        reply.append(contentsOf: buffer[0..<n])
+    }
+    let statusLine = String(decoding: reply.prefix(12), as: UTF8.self)
+    return Int(statusLine.dropFirst(9).prefix(3)) ?? 0
+}
+var rawTimes: [Double] = []
+for _ in 0..<cycles {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let server = try await StubServer.start(stubs: stubs)
+    precondition(rawGet(port: UInt16(server.baseURL.port!), path: "/bench/payload.json") == 200)
+    await server.stop()
+    rawTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+}
+print(String(format: "fixture, request on a plain socket: start + one request + stop: median %.2f ms, p90 %.2f ms (%d cycles)",
+             median(rawTimes), rawTimes.sorted()[cycles * 9 / 10], cycles))
+#endif
