@@ -46,6 +46,8 @@ public struct StubRoute: Sendable {
         public var delay: String?
         /// `connection_reset`, `empty_response`, `truncated_body`, `malformed_json`, `hang`.
         public var fault: String?
+        /// The body and headers are templates (`{{request.path.zip}}`, `{{now}}`), rendered per request.
+        public var template = false
 
         public init(status: Int = 200, headers: [String: String] = [:], file: String? = nil, body: String? = nil,
                     json: String? = nil, delay: String? = nil, fault: String? = nil) {
@@ -63,6 +65,16 @@ public struct StubRoute: Sendable {
         public static func json(_ json: String, status: Int = 200) -> Response { Response(status: status, json: json) }
         public static func text(_ body: String, status: Int = 200) -> Response { Response(status: status, body: body) }
         public static func fault(_ fault: String) -> Response { Response(fault: fault) }
+
+        /// A template answer: `.template(#"{"zip": "{{request.path.zip}}"}"#)`, sent as JSON.
+        public static func template(_ text: String, status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"]) -> Response {
+            var r = Response(status: status, headers: headers, body: text)
+            r.template = true
+            return r
+        }
+
+        /// The same answer rendered as a template.
+        public func templated() -> Response { var r = self; r.template = true; return r }
 
         /// The same answer after a delay.
         public func delayed(_ delay: String) -> Response { var r = self; r.delay = delay; return r }
@@ -108,7 +120,7 @@ public struct StubRoute: Sendable {
             }
             encoded.append(RuntimeStubDocument.Response(
                 status: r.status, headers: r.headers.isEmpty ? nil : r.headers, file: r.file, body: r.body,
-                json: json, delay: r.delay, fault: r.fault))
+                json: json, delay: r.delay, fault: r.fault, template: r.template ? true : nil))
         }
         return RuntimeStubDocument(
             name: name,

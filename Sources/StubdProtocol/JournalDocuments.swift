@@ -15,14 +15,16 @@ public struct JournalReport: Sendable, Equatable, Codable {
         public let route: String?
         /// For a request nothing answered: the nearest routes and why each missed.
         public let nearest: [String]?
+        /// What a template could not fill from this request, and so rendered empty.
+        public let notes: [String]?
 
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
-                    headers: [String: String], route: String?, nearest: [String]?) {
+                    headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil) {
             self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
-            self.headers = headers; self.route = route; self.nearest = nearest
+            self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes
         }
 
-        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest }
+        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest, notes }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
         public func encode(to encoder: any Encoder) throws {
@@ -35,6 +37,7 @@ public struct JournalReport: Sendable, Equatable, Codable {
             try c.encode(headers, forKey: .headers)
             try c.encode(route, forKey: .route)
             try c.encodeIfPresent(nearest, forKey: .nearest)
+            try c.encodeIfPresent(notes, forKey: .notes)
         }
     }
 

@@ -15,11 +15,14 @@ public struct RouteDescription: Sendable, Equatable, Codable {
     public let responses: Int
     public let quotas: [String]?
     public let times: Int?
+    /// True when an answer is a template, rendered per request.
+    public let templated: Bool?
 
     public init(id: String? = nil, name: String?, method: String, pattern: String, signature: String, source: String,
-                priority: Int, responses: Int, quotas: [String]?, times: Int?) {
+                priority: Int, responses: Int, quotas: [String]?, times: Int?, templated: Bool? = nil) {
         self.id = id; self.name = name; self.method = method; self.pattern = pattern; self.signature = signature
         self.source = source; self.priority = priority; self.responses = responses; self.quotas = quotas; self.times = times
+        self.templated = templated
     }
 }
 

@@ -28,8 +28,11 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         public var json: EmbeddedJSON?
         public var delay: String?
         public var fault: String?
+        /// The body and headers are Handlebars templates, rendered per request.
+        public var template: Bool?
         public init(status: Int, headers: [String: String]? = nil, file: String? = nil, body: String? = nil,
-                    json: EmbeddedJSON? = nil, delay: String? = nil, fault: String? = nil) {
+                    json: EmbeddedJSON? = nil, delay: String? = nil, fault: String? = nil, template: Bool? = nil) {
+            self.template = template
             self.status = status
             self.headers = headers
             self.file = file

@@ -169,7 +169,7 @@ extension StubEngine {
                          pattern: route.signature.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "",
                          signature: route.signature, source: route.source.description, priority: route.priority,
                          responses: route.responses.count, quotas: route.quotas.isEmpty ? nil : route.quotas.map(\.name),
-                         times: route.times)
+                         times: route.times, templated: route.responses.contains { $0.template != nil } ? true : nil)
     }
 
     private func quotasReport(_ session: SessionState) -> QuotasReport {

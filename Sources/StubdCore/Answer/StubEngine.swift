@@ -14,14 +14,21 @@ public struct Outcome: Sendable {
     public let route: Route?
     /// The quota state to log: formatted only when someone reads `quotaNote`.
     let quota: QuotaNote?
+    /// What a template could not fill from this request (the journal shows it).
+    public let notes: [String]
 
     /// `wunderground 7/10 minute`, for the request log.
     public var quotaNote: String? { quota?.description }
 
-    init(answer: Answer, route: Route?, quota: QuotaNote? = nil) {
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String] = []) {
         self.answer = answer
         self.route = route
         self.quota = quota
+        self.notes = notes
+    }
+
+    func noting(_ notes: [String]) -> Outcome {
+        notes.isEmpty ? self : Outcome(answer: answer, route: route, quota: quota, notes: notes)
     }
 
     public var status: Int {
@@ -187,14 +194,25 @@ public final class StubEngine: Sendable {
         }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
-                                            route: outcome.route?.key, misses: misses))
+                                            route: outcome.route?.key, misses: misses, notes: outcome.notes))
         return outcome
     }
 
     private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
                         _ session: SessionState, _ wall: Date) -> Outcome? {
-        guard let response = session.nextResponse(route) else { return nil }
+        guard var response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
+        var notes: [String] = []
+        if let template = response.template {
+            let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
+                                      hits: state.counter.count, random: session.nextRandom)
+            (response, notes) = template.render(response, input)
+        }
+        return answer(route, state, response, parameters, request, session, wall)?.noting(notes)
+    }
+
+    private func answer(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],
+                        _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome? {
         if response.quotaStatus != nil {
             // Asking how much is left is never counted against what is left (GitHub's rule too).
             return Outcome(answer: .generated(quotaStatus(response, request, parameters, session, wall)), route: route)

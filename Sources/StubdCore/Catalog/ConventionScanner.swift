@@ -65,12 +65,16 @@ struct ConventionScanner {
         var fileName = components.removeLast()
         let ext = fileName.fileExtension
         if let ext { fileName.removeLast(ext.count + 1) }
+        // `{zip}.tmpl.json` (or `{id}.POST.tmpl.json`): a template serving `{zip}.json`.
+        let templated = fileName.fileExtension == "tmpl"
+        if templated { fileName.removeLast(5) }
         var method = "GET"
         if let methodExt = fileName.fileExtension, ConventionScanner.methods.contains(methodExt) {
             method = methodExt
             fileName.removeLast(methodExt.count + 1)
         }
-        if ConventionScanner.isJSONExtension(ext) {
+        // A template's JSON is whole only once rendered (`"n": {{hits}}`), so it is not checked here.
+        if ConventionScanner.isJSONExtension(ext), !templated {
             do { _ = try JSONParser.parse(data) } catch {
                 problems.add(relative, line: error.line, column: error.column, "invalid JSON: \(error.message)",
                              hint: "fix the JSON, or serve a deliberately broken body through the manifest (fault: malformed_json)")
@@ -85,7 +89,19 @@ struct ConventionScanner {
         }
         var headers = [(name: "Content-Type", value: ContentType.forExtension(ext))]
         for header in defaultHeaders where header.name.lowercased() != "content-type" { headers.append(header) }
-        let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative)
+        var template: ResponseTemplate?
+        if templated {
+            do {
+                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [],
+                                                      parameters: pattern.parameterNames)
+            } catch {
+                if case .body(let e) = error {
+                    problems.add(relative, line: e.line, column: e.column, "template: \(e.message)", hint: e.hint)
+                }
+                return
+            }
+        }
+        let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative, template: template)
         routes.append(Route(name: nil, method: .only(method == "HEAD" ? "GET" : method), pattern: pattern,
                             responses: [response], priority: ConventionScanner.conventionPriority,
                             source: .convention(file: relative)))

@@ -133,11 +133,11 @@ struct ManifestParser {
         var responses: [CannedResponse] = []
         switch (map["response"], map["responses"]) {
         case (let single?, nil):
-            if let r = parseResponse(single, routeDelay: routeDelay) { responses = [r] }
+            if let r = parseResponse(single, routeDelay: routeDelay, parameters: request.pattern.parameterNames) { responses = [r] }
         case (nil, let list?):
             if case .sequence(let items) = list {
                 if items.isEmpty { add(list, "'responses' is empty", hint: "list at least one response, or use 'response'") }
-                for item in items { if let r = parseResponse(item, routeDelay: routeDelay) { responses.append(r) } }
+                for item in items { if let r = parseResponse(item, routeDelay: routeDelay, parameters: request.pattern.parameterNames) { responses.append(r) } }
             } else {
                 add(list, "'responses' must be a list of responses", hint: "or use 'response' for a single one")
             }
@@ -200,9 +200,17 @@ struct ManifestParser {
         return (method, pattern, conditions)
     }
 
-    private mutating func parseResponse(_ node: Node, routeDelay: Delay?) -> CannedResponse? {
+    /// `parameters`: the route's `{names}`, which a template may use; nil where templates are not
+    /// rendered (a quota's `exceeded` answer).
+    private mutating func parseResponse(_ node: Node, routeDelay: Delay?, parameters: [String]?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
-        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle", "quotaStatus"], in: "a response")
+        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle", "quotaStatus", "template"], in: "a response")
+        let templated = map["template"].flatMap { bool($0, "template") } ?? false
+        if templated, parameters == nil, let t = map["template"] {
+            add(t, "a quota's exceeded answer is not a template", hint: "remove 'template'; the quota's own headers say what is left")
+        }
+        // Where the template's text starts, for its errors: a file's own lines, or the manifest's.
+        var templateOrigin: (file: String, line: Int, column: Int)?
         var status = 200
         if let s = map["status"], let n = int(s, "status") {
             if (100...599).contains(n) { status = n } else { add(s, "status \(n) is not an HTTP status", hint: "use 100–599") }
@@ -231,7 +239,9 @@ struct ManifestParser {
                 bodySource = found.path
                 let ext = rel.fileExtension
                 contentType = ContentType.forExtension(ext)
-                if ContentType.isJSON(extension: ext) {
+                templateOrigin = (found.path, 1, 1)
+                // A template's JSON is whole only once rendered (`"n": {{hits}}`), so it is not checked here.
+                if ContentType.isJSON(extension: ext), !templated {
                     do { _ = try JSONParser.parse(found.data) } catch {
                         problems.add(found.path, line: error.line, column: error.column, "invalid JSON: \(error.message)",
                                      hint: "fix it, or use a non-.json name or fault: malformed_json for a broken body on purpose")
@@ -250,9 +260,11 @@ struct ManifestParser {
         } else if let b = map["body"], let text = string(b, "body") {
             body = Data(text.utf8)
             contentType = ContentType.text
+            templateOrigin = (file, b.mark?.line ?? 1, b.mark?.column ?? 1)
         } else if let j = map["json"] {
             body = Data(json(j).serialized.utf8)
             contentType = ContentType.json
+            templateOrigin = (file, j.mark?.line ?? 1, j.mark?.column ?? 1)
         }
         if fault == .malformedJSON {
             // Cut a real body short, so a client's decoder fails the way it would on a broken network answer.
@@ -279,8 +291,34 @@ struct ManifestParser {
             } else { add(t, "throttle needs bytes_per_second", hint: "throttle: { bytes_per_second: 1024 }") }
             if let n = bytesPerSecond, n < 1 { add(t, "bytes_per_second must be at least 1"); bytesPerSecond = nil }
         }
+        var template: ResponseTemplate?
+        if templated, let parameters {
+            template = responseTemplate(body: body, headers: headers, parameters: parameters,
+                                        origin: templateOrigin ?? (file, node.mark?.line ?? 1, node.mark?.column ?? 1),
+                                        headersAt: map["headers"] ?? node)
+        }
         return CannedResponse(status: status, headers: headers, body: body, delay: responseDelay, fault: fault,
-                              bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus)
+                              bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template)
+    }
+
+    /// The template of a `template: true` answer; its errors are placed in the file they are in.
+    private mutating func responseTemplate(body: Data, headers: [(name: String, value: String)], parameters: [String],
+                                           origin: (file: String, line: Int, column: Int), headersAt: Node) -> ResponseTemplate? {
+        do {
+            return try ResponseTemplate.parse(body: body.isEmpty ? nil : String(decoding: body, as: UTF8.self),
+                                              headers: headers, parameters: parameters)
+        } catch {
+            switch error {
+            case .body(let e):
+                // A file's template reports its own lines; an inline one, lines counted from where its text starts.
+                let line = origin.line + e.line - 1
+                let column = e.line == 1 ? origin.column + e.column - 1 : e.column
+                problems.add(origin.file, line: line, column: column, "template: \(e.message)", hint: e.hint)
+            case .header(let name, let e):
+                add(headersAt, "template in header \(name), column \(e.column): \(e.message)", hint: e.hint)
+            }
+            return nil
+        }
     }
 
     // MARK: Quotas and clock
@@ -348,7 +386,7 @@ struct ManifestParser {
                     if let profile = QuotaProfile(rawValue: text) { exceeded = .profile(profile) }
                     else { add(p, "unknown profile '\(text)'", hint: "one of " + QuotaProfile.allCases.map(\.rawValue).joined(separator: ", ")) }
                 }
-            } else if let response = parseResponse(e, routeDelay: nil) {
+            } else if let response = parseResponse(e, routeDelay: nil, parameters: nil) {
                 let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ContentType.json
                 exceeded = .custom(status: m["status"] == nil ? 429 : response.status,
                                    headers: response.headers.filter { $0.name.lowercased() != "content-type" },

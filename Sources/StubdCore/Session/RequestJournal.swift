@@ -14,6 +14,21 @@ public struct JournalEntry: Sendable {
     public let route: String?
     /// For an unmatched request: the nearest routes and why each missed.
     public let misses: [String]
+    /// What a template could not fill from the request (rendered empty).
+    public var notes: [String] = []
+
+    init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
+         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String] = []) {
+        self.time = time
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.status = status
+        self.route = route
+        self.misses = misses
+        self.notes = notes
+    }
 
     /// Credentials the journal never shows: a test's log or a CI artifact is no place for them.
     static let alwaysMasked: Set<String> = ["authorization", "cookie", "proxy-authorization"]
@@ -28,7 +43,7 @@ public struct JournalEntry: Sendable {
             headers: Dictionary(headers.map { header in
                 (header.name, masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value)
             }, uniquingKeysWith: { a, b in a + ", " + b }),
-            route: route, nearest: misses.isEmpty ? nil : misses)
+            route: route, nearest: misses.isEmpty ? nil : misses, notes: notes.isEmpty ? nil : notes)
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.

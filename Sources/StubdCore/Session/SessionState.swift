@@ -36,6 +36,11 @@ public final class SessionState: Sendable {
         var matcher = RouteMatcher()
     }
 
+    /// How many random numbers templates have drawn (`randomInt`, `uuid`). With `seed`, from the
+    /// session id, a run of the same test draws the same numbers, so a failure repeats.
+    private let draws = Atomic<UInt64>(0)
+    private let seed: UInt64
+
     /// Whether route states charge a sole fixed-key quota directly (see `SoleQuota`); off only in
     /// the test that compares that shortcut with the general path.
     let takesShortcuts: Bool
@@ -45,6 +50,15 @@ public final class SessionState: Sendable {
         self.takesShortcuts = takesShortcuts
         self.clock = SessionClock(clock)
         self.journal = RequestJournal(capacity: journalCapacity)
+        seed = id.utf8.reduce(0xcbf29ce484222325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100000001b3 }
+    }
+
+    /// The next of the session's random numbers (SplitMix64 over the draw count).
+    func nextRandom() -> UInt64 {
+        var z = seed &+ (draws.add(1, ordering: .relaxed).oldValue &+ 1) &* 0x9E3779B97F4A7C15
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
     }
 
     // MARK: Per-route state
@@ -219,6 +233,7 @@ public final class SessionState: Sendable {
         runtime.withLock { $0 = RuntimeStubs() }
         runtimeCount.store(0, ordering: .relaxed)
         clock.reset()
+        draws.store(0, ordering: .relaxed)
         waiters.fireAll()
     }
 }

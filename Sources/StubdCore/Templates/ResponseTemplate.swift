@@ -1,0 +1,42 @@
+import Foundation
+
+/// The templated parts of an answer (`template: true`, or a `.tmpl.` file): its body and any
+/// header whose value holds `{{`. Parsed at load; the engine renders them per request into a
+/// one-off `CannedResponse`, so delays, faults, throttling and quota headers apply as to any other.
+public struct ResponseTemplate: Sendable {
+    let body: Template?
+    let headers: [(name: String, template: Template)]
+
+    /// Parses what is templated; a header without `{{` stays canned.
+    static func parse(body: String?, headers: [(name: String, value: String)], parameters: [String])
+        throws(TemplateProblem) -> ResponseTemplate {
+        var parsedBody: Template?
+        if let body {
+            do { parsedBody = try TemplateParser.parse(body, parameters: parameters) } catch { throw .body(error) }
+        }
+        var parsedHeaders: [(name: String, template: Template)] = []
+        for header in headers where header.value.contains("{{") {
+            do { parsedHeaders.append((header.name, try TemplateParser.parse(header.value, parameters: parameters))) }
+            catch { throw .header(header.name, error) }
+        }
+        return ResponseTemplate(body: parsedBody, headers: parsedHeaders)
+    }
+
+    enum TemplateProblem: Error {
+        case body(TemplateError)
+        case header(String, TemplateError)
+    }
+
+    /// This request's answer: `canned` with the rendered body and headers, and what was missing.
+    func render(_ canned: CannedResponse, _ input: TemplateInput) -> (CannedResponse, notes: [String]) {
+        var renderer = TemplateRenderer(input)
+        let body = self.body.map { Data(renderer.render($0).utf8) } ?? canned.body
+        var headers = canned.headers
+        for header in self.headers {
+            let value = renderer.render(header.template)
+            if let i = headers.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) { headers[i].value = value }
+            else { headers.append((header.name, value)) }
+        }
+        return (canned.rendered(body: body, headers: headers), renderer.notes)
+    }
+}

@@ -1,0 +1,50 @@
+/// A response body or header written in Handlebars syntax, parsed once at load
+/// (`TemplateParser`) and rendered per request (`TemplateRenderer`).
+///
+/// The subset is what WireMock's and Mockoon's response templates use, so theirs carry over:
+/// `{{request.path.zip}}`, `{{now format='yyyy-MM-dd'}}`, `{{#each}}`, `{{#if}}`, `{{#eq}}`,
+/// `{{json value}}`. Nothing is HTML-escaped: the bodies are JSON, not HTML.
+public struct Template: Sendable {
+    let nodes: [TemplateNode]
+    /// The text as written, for the admin API and error messages.
+    public let source: String
+
+    /// True when the text holds no `{{`: it renders to itself.
+    var isLiteral: Bool { nodes.allSatisfy { if case .text = $0 { true } else { false } } }
+}
+
+indirect enum TemplateNode: Sendable {
+    case text(String)
+    /// `{{expression}}` or `{{{expression}}}`: its value as text.
+    case value(TemplateExpression, position: TemplatePosition)
+    /// `{{#name arguments}}body{{else}}inverse{{/name}}`.
+    case block(name: String, arguments: [TemplateExpression], hash: [String: TemplateExpression],
+               body: [TemplateNode], inverse: [TemplateNode], position: TemplatePosition)
+}
+
+indirect enum TemplateExpression: Sendable {
+    /// `request.path.zip`, `this.name`, `@index`, `request.path.[1]`: where to look.
+    case path([String], text: String)
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case null
+    /// `helper arg … key=value`, as a whole tag or in parentheses.
+    case call(helper: String, arguments: [TemplateExpression], hash: [String: TemplateExpression])
+}
+
+/// Line and column in the text a template was read from (1-based).
+struct TemplatePosition: Sendable, Equatable {
+    var line: Int
+    var column: Int
+}
+
+/// A template that cannot be used, with where and what to do.
+public struct TemplateError: Error, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+    public let message: String
+    public let hint: String?
+
+    public var description: String { "\(line):\(column): \(message)" + (hint.map { " (\($0))" } ?? "") }
+}

@@ -1,0 +1,509 @@
+import Foundation
+
+/// Reads Handlebars text into a `Template`, checking every name against what a request can
+/// supply: an unknown helper, an unclosed block or a path parameter the route does not have is a
+/// load error with its line and column, not an empty string at request time.
+struct TemplateParser {
+    /// Helpers a tag may call, with what each takes. Block-only ones are marked.
+    static let helpers: [String: (arguments: ClosedRange<Int>, hash: Set<String>, block: Bool, inline: Bool)] = [
+        "now": (0...0, ["offset", "format", "timezone"], false, true),
+        "randomInt": (0...0, ["lower", "upper"], false, true),
+        "uuid": (0...0, [], false, true),
+        "hits": (0...0, [], false, true),
+        "jsonPath": (2...2, [], false, true),
+        "json": (1...1, [], false, true),
+        "eq": (2...2, [], true, true),
+        "if": (1...1, [], true, false),
+        "unless": (1...1, [], true, false),
+        "each": (1...1, [], true, false),
+    ]
+    /// What `request.` can be followed by.
+    static let requestFields = ["method", "path", "url", "query", "headers", "body"]
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+    /// The route's `{name}` parameters, for checking `request.path.NAME`.
+    private let parameters: [String]
+
+    init(_ text: String, parameters: [String]) {
+        bytes = Array(text.utf8)
+        self.parameters = parameters
+    }
+
+    static func parse(_ text: String, parameters: [String]) throws(TemplateError) -> Template {
+        var parser = TemplateParser(text, parameters: parameters)
+        var stack: [OpenBlock] = []
+        let nodes = try parser.nodes(until: &stack, eachDepth: 0)
+        return Template(nodes: nodes, source: text)
+    }
+
+    private struct OpenBlock {
+        let name: String
+        let position: TemplatePosition
+    }
+
+    private enum Tag {
+        case value(TemplateExpression, TemplatePosition)
+        case open(name: String, arguments: [TemplateExpression], hash: [String: TemplateExpression], TemplatePosition)
+        case close(String, TemplatePosition)
+        case elseTag(TemplatePosition)
+        case comment
+    }
+
+    // MARK: Nodes
+
+    /// Nodes up to the end of the text, or up to the `{{else}}`/`{{/name}}` of the innermost open block.
+    /// Returns at an `else` or a close with `pendingEnd` set, so the caller can tell which.
+    private var pendingEnd: (isElse: Bool, name: String, position: TemplatePosition)?
+
+    private mutating func nodes(until stack: inout [OpenBlock], eachDepth: Int) throws(TemplateError) -> [TemplateNode] {
+        var out: [TemplateNode] = []
+        var text: [UInt8] = []
+        func flush() {
+            if !text.isEmpty { out.append(.text(String(decoding: text, as: UTF8.self))); text.removeAll() }
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\"), starts(with: "\\{{") {
+                advance(1)
+                text.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "{")])
+                advance(2)
+                continue
+            }
+            guard starts(with: "{{") else {
+                text.append(bytes[index])
+                advance(1)
+                continue
+            }
+            let stripBefore = index + 2 < bytes.count && bytes[index + 2] == UInt8(ascii: "~")
+            if stripBefore { while let last = text.last, last == 0x20 || last == 0x0A || last == 0x09 || last == 0x0D { text.removeLast() } }
+            flush()
+            let (tag, stripAfter) = try readTag(eachDepth: eachDepth)
+            if stripAfter { while index < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[index]) { advance(1) } }
+            switch tag {
+            case .comment: continue
+            case .value(let expression, let position): out.append(.value(expression, position: position))
+            case let .open(name, arguments, hash, position):
+                stack.append(OpenBlock(name: name, position: position))
+                let innerEach = eachDepth + (name == "each" ? 1 : 0)
+                let body = try nodes(until: &stack, eachDepth: innerEach)
+                var inverse: [TemplateNode] = []
+                if let end = pendingEnd, end.isElse {
+                    pendingEnd = nil
+                    inverse = try nodes(until: &stack, eachDepth: eachDepth)
+                    if let again = pendingEnd, again.isElse {
+                        throw TemplateError(line: again.position.line, column: again.position.column,
+                                            message: "a second {{else}} in {{#\(name)}}", hint: "a block has at most one {{else}}")
+                    }
+                }
+                guard let end = pendingEnd else {
+                    throw TemplateError(line: position.line, column: position.column, message: "{{#\(name)}} is never closed",
+                                        hint: "add {{/\(name)}} where the block ends")
+                }
+                pendingEnd = nil
+                if end.name != name {
+                    throw TemplateError(line: end.position.line, column: end.position.column,
+                                        message: "{{/\(end.name)}} closes {{#\(name)}} opened at \(position.line):\(position.column)",
+                                        hint: "close blocks in the reverse order they were opened: {{/\(name)}}")
+                }
+                stack.removeLast()
+                out.append(.block(name: name, arguments: arguments, hash: hash, body: body, inverse: inverse, position: position))
+            case .elseTag(let position):
+                guard !stack.isEmpty else {
+                    throw TemplateError(line: position.line, column: position.column, message: "{{else}} outside a block",
+                                        hint: "{{else}} belongs inside {{#if}}, {{#unless}}, {{#each}} or {{#eq}}")
+                }
+                flush()
+                pendingEnd = (true, stack.last!.name, position)
+                return out
+            case .close(let name, let position):
+                guard !stack.isEmpty else {
+                    throw TemplateError(line: position.line, column: position.column, message: "{{/\(name)}} closes no block",
+                                        hint: "remove it, or open the block with {{#\(name) …}}")
+                }
+                flush()
+                pendingEnd = (false, name, position)
+                return out
+            }
+        }
+        flush()
+        return out
+    }
+
+    // MARK: Tags
+
+    private mutating func readTag(eachDepth: Int) throws(TemplateError) -> (Tag, stripAfter: Bool) {
+        let position = TemplatePosition(line: line, column: column)
+        let triple = starts(with: "{{{")
+        advance(triple ? 3 : 2)
+        if index < bytes.count, bytes[index] == UInt8(ascii: "~") { advance(1) }
+        if !triple, index < bytes.count, bytes[index] == UInt8(ascii: "!") {
+            let long = starts(with: "!--")
+            let end = long ? "--}}" : "}}"
+            while index < bytes.count, !starts(with: end) { advance(1) }
+            guard index < bytes.count else {
+                throw TemplateError(line: position.line, column: position.column, message: "a comment is never closed", hint: "end it with \(end)")
+            }
+            advance(end.utf8.count)
+            return (.comment, false)
+        }
+        // The tag's inside, up to its closing braces.
+        let start = index
+        let insideStart = TemplatePosition(line: line, column: column)
+        let closing = triple ? "}}}" : "}}"
+        var quote: UInt8?
+        while index < bytes.count {
+            let b = bytes[index]
+            if let q = quote { if b == q { quote = nil } }
+            else if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") { quote = b }
+            else if starts(with: closing) || starts(with: "~" + closing) { break }
+            advance(1)
+        }
+        guard index < bytes.count else {
+            throw TemplateError(line: position.line, column: position.column, message: "a tag is never closed",
+                                hint: "end it with \(closing)")
+        }
+        var inside = Array(bytes[start..<index])
+        var stripAfter = false
+        if bytes[index] == UInt8(ascii: "~") { stripAfter = true; advance(1) }
+        advance(closing.utf8.count)
+        while let f = inside.first, f == 0x20 || f == 0x0A || f == 0x09 || f == 0x0D { inside.removeFirst() }
+        while let l = inside.last, l == 0x20 || l == 0x0A || l == 0x09 || l == 0x0D { inside.removeLast() }
+        let text = String(decoding: inside, as: UTF8.self)
+        if text.isEmpty {
+            throw TemplateError(line: position.line, column: position.column, message: "an empty tag", hint: "write a value between the braces, or \\{{ for literal braces")
+        }
+        if text == "else" || text == "^" { return (.elseTag(position), stripAfter) }
+        if text.hasPrefix("/") {
+            return (.close(String(text.dropFirst()).trimmingSpaces, position), stripAfter)
+        }
+        let isBlock = text.hasPrefix("#")
+        var lexer = ExpressionLexer(Array((isBlock ? String(text.dropFirst()) : text).utf8), at: insideStart)
+        let terms = try lexer.terms()
+        guard let first = terms.first else {
+            throw TemplateError(line: position.line, column: position.column, message: "an empty tag", hint: nil)
+        }
+        if isBlock {
+            guard case .path(let parts, let name) = first.expression, parts.count == 1, !first.isHash else {
+                throw TemplateError(line: position.line, column: position.column, message: "a block starts with a helper name",
+                                    hint: "{{#if …}}, {{#unless …}}, {{#each …}} or {{#eq … …}}")
+            }
+            guard let helper = TemplateParser.helpers[name], helper.block else {
+                let blocks = TemplateParser.helpers.filter { $0.value.block }.keys.sorted()
+                throw TemplateError(line: position.line, column: position.column, message: "unknown block helper '#\(name)'",
+                                    hint: TemplateParser.nearest(name, in: blocks).map { "did you mean '#\($0)'?" } ?? "blocks: " + blocks.map { "#" + $0 }.joined(separator: ", "))
+            }
+            let (arguments, hash) = try split(Array(terms.dropFirst()), helper: name, position: position, eachDepth: eachDepth)
+            try checkArity(name, helper, arguments, hash, position)
+            return (.open(name: name, arguments: arguments, hash: hash, position), stripAfter)
+        }
+        let expression = try build(terms, position: position, eachDepth: eachDepth)
+        return (.value(expression, position), stripAfter)
+    }
+
+    /// A whole tag's or a parenthesised expression's terms: a lone value, or a helper call.
+    private func build(_ terms: [ExpressionLexer.Term], position: TemplatePosition, eachDepth: Int) throws(TemplateError) -> TemplateExpression {
+        let first = terms[0]
+        if case .path(let parts, let name) = first.expression, parts.count == 1, let helper = TemplateParser.helpers[name] {
+            guard helper.inline else {
+                throw TemplateError(line: first.position.line, column: first.position.column, message: "'\(name)' is a block helper",
+                                    hint: "write {{#\(name) …}}…{{/\(name)}}")
+            }
+            let (arguments, hash) = try split(Array(terms.dropFirst()), helper: name, position: first.position, eachDepth: eachDepth)
+            try checkArity(name, helper, arguments, hash, first.position)
+            return .call(helper: name, arguments: arguments, hash: hash)
+        }
+        if terms.count > 1 {
+            if case .path(let parts, let name) = first.expression, parts.count == 1 {
+                let names = TemplateParser.helpers.filter { $0.value.inline }.keys.sorted()
+                throw TemplateError(line: first.position.line, column: first.position.column, message: "unknown helper '\(name)'",
+                                    hint: TemplateParser.nearest(name, in: names).map { "did you mean '\($0)'?" } ?? "helpers: " + names.joined(separator: ", "))
+            }
+            throw TemplateError(line: first.position.line, column: first.position.column, message: "a value cannot take arguments",
+                                hint: "a tag is one value, or a helper and its arguments")
+        }
+        try checkValue(first.expression, at: first.position, eachDepth: eachDepth)
+        return first.expression
+    }
+
+    private func split(_ terms: [ExpressionLexer.Term], helper: String, position: TemplatePosition, eachDepth: Int)
+        throws(TemplateError) -> ([TemplateExpression], [String: TemplateExpression]) {
+        var arguments: [TemplateExpression] = []
+        var hash: [String: TemplateExpression] = [:]
+        for term in terms {
+            try checkTree(term.expression, at: term.position, eachDepth: eachDepth)
+            if let key = term.hashKey { hash[key] = term.expression } else { arguments.append(term.expression) }
+        }
+        return (arguments, hash)
+    }
+
+    /// A value, or a (subexpression) and everything inside it.
+    private func checkTree(_ expression: TemplateExpression, at position: TemplatePosition, eachDepth: Int) throws(TemplateError) {
+        guard case let .call(name, arguments, hash) = expression else {
+            return try checkValue(expression, at: position, eachDepth: eachDepth)
+        }
+        for inner in arguments + Array(hash.values) { try checkTree(inner, at: position, eachDepth: eachDepth) }
+        try checkLiterals(name, hash, position)
+    }
+
+    /// Options written as literals are checked now: a misspelt zone or offset would otherwise
+    /// render the wrong date on every request.
+    private func checkLiterals(_ name: String, _ hash: [String: TemplateExpression], _ position: TemplatePosition) throws(TemplateError) {
+        guard name == "now" else { return }
+        if case .string(let zone)? = hash["timezone"], TimeZone(identifier: zone) == nil {
+            let near = TemplateParser.nearest(zone, in: TimeZone.knownTimeZoneIdentifiers)
+            throw TemplateError(line: position.line, column: position.column, message: "unknown timezone '\(zone)'",
+                                hint: near.map { "did you mean '\($0)'?" } ?? "an IANA name such as 'America/New_York' or 'UTC'")
+        }
+        if case .string(let offset)? = hash["offset"], TemplateClock.parseOffset(offset) == nil {
+            throw TemplateError(line: position.line, column: position.column, message: "offset '\(offset)' is not an amount and a unit",
+                                hint: "offset='1 days', '-3 hours', '2 weeks' (seconds, minutes, hours, days, weeks, months, years)")
+        }
+    }
+
+    private func checkArity(_ name: String, _ helper: (arguments: ClosedRange<Int>, hash: Set<String>, block: Bool, inline: Bool),
+                            _ arguments: [TemplateExpression], _ hash: [String: TemplateExpression], _ position: TemplatePosition) throws(TemplateError) {
+        if !helper.arguments.contains(arguments.count) {
+            let want = helper.arguments.lowerBound == helper.arguments.upperBound ? "\(helper.arguments.lowerBound)" : "\(helper.arguments)"
+            throw TemplateError(line: position.line, column: position.column,
+                                message: "'\(name)' takes \(want) argument\(want == "1" ? "" : "s"), got \(arguments.count)",
+                                hint: TemplateParser.usage[name])
+        }
+        for key in hash.keys where !helper.hash.contains(key) {
+            let allowed = helper.hash.sorted()
+            throw TemplateError(line: position.line, column: position.column, message: "'\(name)' has no option '\(key)'",
+                                hint: allowed.isEmpty ? TemplateParser.usage[name] : (TemplateParser.nearest(key, in: allowed).map { "did you mean '\($0)'?" } ?? "options: " + allowed.joined(separator: ", ")))
+        }
+        try checkLiterals(name, hash, position)
+    }
+
+    static let usage: [String: String] = [
+        "now": "{{now offset='1 days' format='yyyy-MM-dd' timezone='America/New_York'}}",
+        "randomInt": "{{randomInt lower=1 upper=6}}",
+        "uuid": "{{uuid}}",
+        "hits": "{{hits}}",
+        "jsonPath": "{{jsonPath request.body '$.name'}}",
+        "json": "{{json value}}",
+        "eq": "{{#eq request.query.units 'metric'}}…{{else}}…{{/eq}}",
+        "if": "{{#if request.query.q}}…{{/if}}",
+        "unless": "{{#unless request.query.q}}…{{/unless}}",
+        "each": "{{#each (jsonPath request.body '$.items')}}{{this}}{{/each}}",
+    ]
+
+    /// A lone value: a literal, or a path a request (or the `#each` item) can supply.
+    private func checkValue(_ expression: TemplateExpression, at position: TemplatePosition, eachDepth: Int) throws(TemplateError) {
+        guard case .path(let parts, let text) = expression else { return }
+        let head = parts[0]
+        if head == "this" || head.hasPrefix("@") || head == ".." {
+            if eachDepth == 0, head != "this" {
+                throw TemplateError(line: position.line, column: position.column, message: "'\(text)' is only set inside {{#each}}", hint: nil)
+            }
+            return
+        }
+        if head == "request" {
+            guard parts.count >= 2 else { return }
+            let field = parts[1]
+            guard TemplateParser.requestFields.contains(field) else {
+                throw TemplateError(line: position.line, column: position.column, message: "a request has no '\(field)'",
+                                    hint: TemplateParser.nearest(field, in: TemplateParser.requestFields).map { "did you mean 'request.\($0)'?" }
+                                        ?? "request." + TemplateParser.requestFields.joined(separator: ", request."))
+            }
+            if field == "path", parts.count >= 3 {
+                let name = parts[2]
+                if Int(name) != nil { return }
+                guard parameters.contains(name) else {
+                    let listed = parameters.isEmpty ? "the route has no {parameters}" : "its parameters: " + parameters.joined(separator: ", ")
+                    throw TemplateError(line: position.line, column: position.column,
+                                        message: "request.path.\(name): the route's path has no {\(name)}",
+                                        hint: (TemplateParser.nearest(name, in: parameters).map { "did you mean request.path.\($0)? " } ?? "")
+                                            + listed + "; request.path.[N] is the Nth segment")
+                }
+            }
+            return
+        }
+        if TemplateParser.helpers[head] != nil, parts.count == 1 { return }
+        // Inside {{#each}}, a bare name is a field of the item, as in Handlebars.
+        if eachDepth > 0 { return }
+        let roots = ["request"] + TemplateParser.helpers.filter { $0.value.inline && $0.value.arguments.lowerBound == 0 }.keys.sorted()
+        throw TemplateError(line: position.line, column: position.column, message: "unknown value or helper '\(text)'",
+                            hint: TemplateParser.nearest(head, in: roots + TemplateParser.helpers.keys.sorted()).map { "did you mean '\($0)'?" }
+                                ?? "values start with request. (request.path.NAME, request.query.NAME, request.headers.NAME, request.body)")
+    }
+
+    static func nearest(_ name: String, in candidates: [String]) -> String? {
+        let best = candidates.min { editDistance(name, $0) < editDistance(name, $1) }
+        return best.flatMap { editDistance(name, $0) <= max(2, name.count / 3) ? $0 : nil }
+    }
+
+    // MARK: Reading
+
+    private func starts(with text: String) -> Bool {
+        let t = Array(text.utf8)
+        guard index + t.count <= bytes.count else { return false }
+        return bytes[index..<index + t.count].elementsEqual(t)
+    }
+
+    private mutating func advance(_ n: Int) {
+        for _ in 0..<n where index < bytes.count {
+            if bytes[index] == 0x0A { line += 1; column = 1 } else if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+    }
+}
+
+/// The terms of one tag: paths, literals, `key=value` and `(subexpressions)`.
+struct ExpressionLexer {
+    struct Term {
+        var expression: TemplateExpression
+        var hashKey: String?
+        var position: TemplatePosition
+        var isSubexpression = false
+        var isHash: Bool { hashKey != nil }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var position: TemplatePosition
+
+    init(_ bytes: [UInt8], at position: TemplatePosition) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    mutating func terms(closing: Bool = false) throws(TemplateError) -> [Term] {
+        var out: [Term] = []
+        while true {
+            skipSpaces()
+            guard index < bytes.count else {
+                if closing { throw error("a '(' is never closed", hint: "add ')'") }
+                return out
+            }
+            if bytes[index] == UInt8(ascii: ")") {
+                guard closing else { throw error("a ')' without its '('", hint: nil) }
+                step()
+                return out
+            }
+            let at = position
+            var key: String?
+            // key=value
+            if let eq = lookaheadHashKey() {
+                key = eq
+                for _ in 0..<(eq.utf8.count + 1) { step() }
+            }
+            var term = try value()
+            term.position = at
+            term.hashKey = key
+            out.append(term)
+        }
+    }
+
+    private mutating func value() throws(TemplateError) -> Term {
+        let at = position
+        let b = bytes[index]
+        if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
+            step()
+            var text: [UInt8] = []
+            while index < bytes.count, bytes[index] != b { text.append(bytes[index]); step() }
+            guard index < bytes.count else { throw error("a string is never closed", hint: "end it with \(Character(UnicodeScalar(b)))") }
+            step()
+            return Term(expression: .string(String(decoding: text, as: UTF8.self)), position: at)
+        }
+        if b == UInt8(ascii: "(") {
+            step()
+            let inner = try terms(closing: true)
+            guard let first = inner.first, case .path(let parts, let name) = first.expression, parts.count == 1,
+                  let helper = TemplateParser.helpers[name], helper.inline else {
+                let names = TemplateParser.helpers.filter { $0.value.inline }.keys.sorted()
+                var hint = "inline helpers: " + names.joined(separator: ", ")
+                if let first = inner.first, case .path(_, let name) = first.expression, let near = TemplateParser.nearest(name, in: names) {
+                    hint = "did you mean '\(near)'?"
+                }
+                throw TemplateError(line: at.line, column: at.column, message: "a (subexpression) calls a helper", hint: hint)
+            }
+            var arguments: [TemplateExpression] = []
+            var hash: [String: TemplateExpression] = [:]
+            for term in inner.dropFirst() { if let k = term.hashKey { hash[k] = term.expression } else { arguments.append(term.expression) } }
+            guard helper.arguments.contains(arguments.count) else {
+                throw TemplateError(line: at.line, column: at.column, message: "'\(name)' takes \(helper.arguments.lowerBound) argument(s), got \(arguments.count)",
+                                    hint: TemplateParser.usage[name])
+            }
+            return Term(expression: .call(helper: name, arguments: arguments, hash: hash), position: at, isSubexpression: true)
+        }
+        // A path or a bare literal.
+        var parts: [String] = []
+        var text: [UInt8] = []
+        var current: [UInt8] = []
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == UInt8(ascii: ")") || c == UInt8(ascii: "(") { break }
+            if c == UInt8(ascii: "[") {
+                text.append(c); step()
+                while index < bytes.count, bytes[index] != UInt8(ascii: "]") { current.append(bytes[index]); text.append(bytes[index]); step() }
+                guard index < bytes.count else { throw error("a '[' is never closed", hint: "request.path.[1]") }
+                text.append(bytes[index]); step()
+                continue
+            }
+            if c == UInt8(ascii: ".") || c == UInt8(ascii: "/") {
+                // `../` and `./` stay part of the name.
+                if current.isEmpty, c == UInt8(ascii: "."), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: ".") {
+                    current = [c, c]; text += [c, c]; step(); step(); continue
+                }
+                if !current.isEmpty { parts.append(String(decoding: current, as: UTF8.self)); current = [] }
+                text.append(c); step()
+                continue
+            }
+            current.append(c); text.append(c); step()
+        }
+        if !current.isEmpty { parts.append(String(decoding: current, as: UTF8.self)) }
+        let whole = String(decoding: text, as: UTF8.self)
+        guard !parts.isEmpty else { throw TemplateError(line: at.line, column: at.column, message: "expected a value", hint: nil) }
+        if parts.count == 1 {
+            switch whole {
+            case "true": return Term(expression: .bool(true), position: at)
+            case "false": return Term(expression: .bool(false), position: at)
+            case "null", "undefined": return Term(expression: .null, position: at)
+            default:
+                if let n = Double(whole), whole.first.map({ $0 == "-" || $0.isNumber }) == true { return Term(expression: .number(n), position: at) }
+            }
+        }
+        return Term(expression: .path(parts, text: whole), position: at)
+    }
+
+    /// `name=` at the current position: the name.
+    private func lookaheadHashKey() -> String? {
+        var i = index
+        var name: [UInt8] = []
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "=") { return name.isEmpty ? nil : String(decoding: name, as: UTF8.self) }
+            let isNameByte = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == UInt8(ascii: "_")
+            guard isNameByte else { return nil }
+            name.append(c)
+            i += 1
+        }
+        return nil
+    }
+
+    private mutating func skipSpaces() {
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { step() }
+    }
+
+    private mutating func step() {
+        if bytes[index] == 0x0A { position.line += 1; position.column = 1 } else if bytes[index] & 0xC0 != 0x80 { position.column += 1 }
+        index += 1
+    }
+
+    private func error(_ message: String, hint: String?) -> TemplateError {
+        TemplateError(line: position.line, column: position.column, message: message, hint: hint)
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

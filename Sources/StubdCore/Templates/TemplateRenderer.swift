@@ -1,0 +1,274 @@
+import Foundation
+
+/// What a template can read while one request is answered.
+struct TemplateInput {
+    let request: RequestHead
+    /// The route's `{name}` captures.
+    let parameters: [String: String]
+    /// The session's clock, read once for the request.
+    let now: Date
+    /// This route's hits in the session, this request included.
+    let hits: Int
+    /// The session's deterministic random numbers (`randomInt`, `uuid`): the same session id gives
+    /// the same sequence on every run, so a failing test repeats.
+    let random: () -> UInt64
+}
+
+/// Renders a parsed `Template` for one request. A value the request lacks renders empty and is
+/// noted (the journal shows the notes), so a test can see why a field came out blank.
+struct TemplateRenderer {
+    static let maxNotes = 8
+
+    let input: TemplateInput
+    private(set) var notes: [String] = []
+    /// `#each` frames, innermost last.
+    private var frames: [(item: JSONValue, index: Int, key: String?)] = []
+    private lazy var bodyJSON: JSONValue? = try? JSONParser.parse(input.request.body)
+
+    init(_ input: TemplateInput) { self.input = input }
+
+    mutating func render(_ template: Template) -> String {
+        var out = ""
+        render(template.nodes, into: &out)
+        return out
+    }
+
+    private mutating func render(_ nodes: [TemplateNode], into out: inout String) {
+        for node in nodes {
+            switch node {
+            case .text(let text): out += text
+            case .value(let expression, let position):
+                out += TemplateRenderer.text(of: evaluate(expression, at: position))
+            case let .block(name, arguments, _, body, inverse, position):
+                block(name, arguments, body, inverse, position, into: &out)
+            }
+        }
+    }
+
+    private mutating func block(_ name: String, _ arguments: [TemplateExpression], _ body: [TemplateNode],
+                                _ inverse: [TemplateNode], _ position: TemplatePosition, into out: inout String) {
+        switch name {
+        case "if", "unless":
+            let truthy = TemplateRenderer.isTruthy(evaluate(arguments[0], at: position, noteMissing: false))
+            render(truthy == (name == "if") ? body : inverse, into: &out)
+        case "eq":
+            let equal = TemplateRenderer.text(of: evaluate(arguments[0], at: position)) == TemplateRenderer.text(of: evaluate(arguments[1], at: position))
+            render(equal ? body : inverse, into: &out)
+        case "each":
+            let items: [(JSONValue, String?)]
+            switch evaluate(arguments[0], at: position) {
+            case .array(let list)?: items = list.map { ($0, nil) }
+            case .object(let members)?: items = members.keys.sorted().map { (members[$0]!, $0) }
+            default: items = []
+            }
+            if items.isEmpty { render(inverse, into: &out); return }
+            for (i, (item, key)) in items.enumerated() {
+                frames.append((item, i, key))
+                render(body, into: &out)
+                frames.removeLast()
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Values
+
+    /// Nil when the request does not have it (noted unless asked not to: `#if` tests for presence).
+    private mutating func evaluate(_ expression: TemplateExpression, at position: TemplatePosition, noteMissing: Bool = true) -> JSONValue? {
+        switch expression {
+        case .string(let s): return .string(s)
+        case .number(let n): return .number(n)
+        case .bool(let b): return .bool(b)
+        case .null: return .null
+        case let .call(helper, arguments, hash): return call(helper, arguments, hash, at: position)
+        case let .path(parts, text):
+            let value = lookup(parts)
+            if value == nil, noteMissing { note("\(text) is not in this request (\(position.line):\(position.column)); rendered empty") }
+            return value
+        }
+    }
+
+    private mutating func lookup(_ parts: [String]) -> JSONValue? {
+        let head = parts[0]
+        if head == "request" { return requestValue(Array(parts.dropFirst())) }
+        if head == "@index" { return frames.last.map { .number(Double($0.index)) } }
+        if head == "@key" { return frames.last?.key.map { .string($0) } }
+        if head == "@first" { return frames.last.map { .bool($0.index == 0) } }
+        if TemplateParser.helpers[head] != nil, parts.count == 1 {
+            return call(head, [], [:], at: TemplatePosition(line: 0, column: 0))
+        }
+        guard let frame = frames.last else { return nil }
+        let rest = head == "this" ? Array(parts.dropFirst()) : parts
+        return TemplateRenderer.descend(frame.item, rest)
+    }
+
+    private mutating func requestValue(_ parts: [String]) -> JSONValue? {
+        let request = input.request
+        guard let field = parts.first else { return nil }
+        let name = parts.count > 1 ? parts[1] : nil
+        switch field {
+        case "method": return .string(request.method)
+        case "url":
+            let query = request.query.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
+            return .string(query.isEmpty ? request.path : request.path + "?" + query)
+        case "path":
+            guard let name else { return .string(request.path) }
+            if let n = Int(name) {
+                let segments = PathPattern.split(request.normalizedPath)
+                return n >= 0 && n < segments.count ? .string(String(segments[n])) : nil
+            }
+            return input.parameters[name].map { .string($0) }
+        case "query":
+            guard let name else { return nil }
+            let found = request.query.first { $0.name == name } ?? request.query.first { $0.name.lowercased() == name.lowercased() }
+            return found.map { .string($0.value ?? "") }
+        case "headers":
+            guard let name else { return nil }
+            return RequestHead.header(name.lowercased(), in: request.headers).map { .string($0) }
+        case "body":
+            return .string(String(decoding: request.body, as: UTF8.self))
+        default: return nil
+        }
+    }
+
+    static func descend(_ value: JSONValue, _ parts: [String]) -> JSONValue? {
+        var current = value
+        for part in parts {
+            switch current {
+            case .object(let members): guard let next = members[part] else { return nil }; current = next
+            case .array(let items): guard let i = Int(part), i >= 0, i < items.count else { return nil }; current = items[i]
+            default: return nil
+            }
+        }
+        return current
+    }
+
+    // MARK: Helpers
+
+    private mutating func call(_ helper: String, _ arguments: [TemplateExpression], _ hash: [String: TemplateExpression],
+                               at position: TemplatePosition) -> JSONValue? {
+        switch helper {
+        case "now":
+            let offset = hash["offset"].flatMap { evaluate($0, at: position) }.map(TemplateRenderer.text(of:))
+            let format = hash["format"].flatMap { evaluate($0, at: position) }.map(TemplateRenderer.text(of:))
+            let zone = hash["timezone"].flatMap { evaluate($0, at: position) }.map(TemplateRenderer.text(of:))
+            return .string(TemplateClock.render(input.now, offset: offset, format: format, timezone: zone))
+        case "randomInt":
+            let lower = hash["lower"].flatMap { evaluate($0, at: position) }.flatMap(TemplateRenderer.number(of:)) ?? 0
+            let upper = hash["upper"].flatMap { evaluate($0, at: position) }.flatMap(TemplateRenderer.number(of:)) ?? Double(Int32.max)
+            let (a, b) = (Int64(min(lower, upper)), Int64(max(lower, upper)))
+            let span = UInt64(b - a) &+ 1
+            return .number(Double(a + Int64(span == 0 ? input.random() : input.random() % span)))
+        case "uuid":
+            var bytes = withUnsafeBytes(of: (input.random(), input.random())) { Array($0) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            let hex = bytes.map { String(format: "%02x", $0) }.joined()
+            let chars = Array(hex)
+            return .string([0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-"))
+        case "hits":
+            return .number(Double(input.hits))
+        case "json":
+            guard let value = evaluate(arguments[0], at: position) else { return .string("null") }
+            return .string(value.serialized)
+        case "jsonPath":
+            let source: JSONValue?
+            if case .path(let parts, _) = arguments[0], parts == ["request", "body"] { source = bodyJSON } else {
+                switch evaluate(arguments[0], at: position) {
+                case .string(let text)?: source = try? JSONParser.parse(Data(text.utf8))
+                case let other: source = other
+                }
+            }
+            let expression = evaluate(arguments[1], at: position).map(TemplateRenderer.text(of:)) ?? "$"
+            guard let source else { note("jsonPath: the body is not JSON (\(position.line):\(position.column)); rendered empty"); return nil }
+            let found = JSONPath.select(expression, in: source)
+            if found == nil { note("jsonPath '\(expression)' found nothing (\(position.line):\(position.column)); rendered empty") }
+            return found
+        case "eq":
+            let a = TemplateRenderer.text(of: evaluate(arguments[0], at: position))
+            let b = TemplateRenderer.text(of: evaluate(arguments[1], at: position))
+            return .bool(a == b)
+        default:
+            return nil
+        }
+    }
+
+    private mutating func note(_ text: String) {
+        if notes.count < TemplateRenderer.maxNotes { notes.append(text) }
+    }
+
+    // MARK: Conversions
+
+    static func text(of value: JSONValue?) -> String {
+        switch value {
+        case nil, .null?: return ""
+        case .string(let s)?: return s
+        case .bool(let b)?: return b ? "true" : "false"
+        case let other?: return other.serialized
+        }
+    }
+
+    static func number(of value: JSONValue) -> Double? {
+        switch value {
+        case .number(let n): return n
+        case .string(let s): return Double(s)
+        default: return nil
+        }
+    }
+
+    static func isTruthy(_ value: JSONValue?) -> Bool {
+        switch value {
+        case nil, .null?: return false
+        case .bool(let b)?: return b
+        case .string(let s)?: return !s.isEmpty
+        case .number(let n)?: return n != 0
+        case .array(let a)?: return !a.isEmpty
+        case .object?: return true
+        }
+    }
+}
+
+/// The subset of JSONPath that WireMock's examples use: `$.a.b`, `$['a']`, `$.items[0]`, `$.items[*].name`.
+enum JSONPath {
+    static func select(_ expression: String, in root: JSONValue) -> JSONValue? {
+        var steps: [String] = []
+        var chars = Substring(expression)
+        if chars.first == "$" { chars.removeFirst() }
+        while let c = chars.first {
+            if c == "." {
+                chars.removeFirst()
+                let name = chars.prefix { $0 != "." && $0 != "[" }
+                chars.removeFirst(name.count)
+                if !name.isEmpty { steps.append(String(name)) }
+            } else if c == "[" {
+                guard let close = chars.firstIndex(of: "]") else { return nil }
+                var inside = chars[chars.index(after: chars.startIndex)..<close]
+                if inside.first == "'" || inside.first == "\"" { inside = inside.dropFirst().dropLast() }
+                steps.append(String(inside))
+                chars = chars[chars.index(after: close)...]
+            } else {
+                let name = chars.prefix { $0 != "." && $0 != "[" }
+                chars.removeFirst(name.count)
+                steps.append(String(name))
+            }
+        }
+        return select(steps[...], in: root)
+    }
+
+    private static func select(_ steps: ArraySlice<String>, in value: JSONValue) -> JSONValue? {
+        guard let step = steps.first else { return value }
+        let rest = steps.dropFirst()
+        if step == "*" {
+            let children: [JSONValue]
+            switch value {
+            case .array(let items): children = items
+            case .object(let members): children = members.keys.sorted().map { members[$0]! }
+            default: return nil
+            }
+            return .array(children.compactMap { select(rest, in: $0) })
+        }
+        guard let next = TemplateRenderer.descend(value, [step]) else { return nil }
+        return select(rest, in: next)
+    }
+}
