@@ -50,6 +50,8 @@ public final class StubServer: Sendable {
         public var watch: Bool = false
         /// Called once per request, after the answer is queued.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        /// `stubd record` / `stubd serve --proxy`: pass requests on to a real API (and record them).
+        public var forwarding: ForwardingOptions?
         /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
         public var reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
 
@@ -105,7 +107,7 @@ public final class StubServer: Sendable {
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
-                               log: options.requestLog)
+                               forwarding: options.forwarding, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
         let connections = ConnectionBudget(cap: max(1, options.maxConnections))
@@ -194,6 +196,7 @@ public final class StubServer: Sendable {
             usleep(1000)
         }
         for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
+        router.forwarding?.forwarder.invalidate()
         responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }

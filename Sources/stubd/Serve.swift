@@ -43,7 +43,16 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A request header the journal shows masked, besides Authorization, Cookie and Proxy-Authorization (repeatable).", valueName: "name"))
     var maskHeader: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Forward requests no stub answers to this API (and journal them as proxied).", valueName: "url"))
+    var proxy: String?
+
+    @Flag(name: .long, help: "With --proxy: write what the API answers into the Stubs folder, as `stubd record` does.")
+    var recordMissing = false
+
+    @OptionGroup(title: "Recording (with --proxy)") var recording: RecordingOptions
+
     func validate() throws {
+        if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
@@ -76,6 +85,10 @@ struct Serve: ParsableCommand {
             case .failure(let error):
                 logger.error("reload failed; still serving the previous catalog. \(error.description)")
             }
+        }
+        if let proxy {
+            options.forwarding = try recording.forwarding(target: try RecordingOptions.target(proxy), scope: .misses,
+                                                          record: recordMissing ? stubs.url : nil, logger: logger)
         }
         let server: StubServer
         do {

@@ -56,6 +56,8 @@ final class RequestRouter: @unchecked Sendable {
     let maxBodyBytes: Int
     let log: (@Sendable (RequestLogLine) -> Void)?
     let adminAccess: AdminAccess
+    /// `stubd record` / `serve --proxy`: where requests go on to, and what is written of them.
+    let forwarding: (options: ForwardingOptions, forwarder: Forwarder)?
     let active = Atomic<Int>(0)
     private let suspended = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
 
@@ -63,7 +65,15 @@ final class RequestRouter: @unchecked Sendable {
     private let departures: any DispatchSourceTimer
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
-         log: (@Sendable (RequestLogLine) -> Void)?) {
+         forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+        self.forwarding = forwarding.map { options in
+            var settings = Forwarder.Settings(target: options.target)
+            settings.timeoutSeconds = options.timeoutSeconds
+            settings.maxBodyBytes = options.maxBodyBytes
+            settings.caFile = options.caFile
+            settings.insecure = options.insecure
+            return (options, Forwarder(settings))
+        }
         self.engine = engine
         self.adminAccess = adminAccess
         self.responses = responses
@@ -201,6 +211,12 @@ final class RequestRouter: @unchecked Sendable {
             }
         }
 
+        if let forwarding {
+            let session = engine.session(target.session)
+            if forwarding.options.scope == .everything || !engine.answers(request, in: session) {
+                return forward(request, session, forwarding, context(existing, conCls), connection, line: line)
+            }
+        }
         let outcome = engine.respond(to: request, in: engine.session(target.session))
         // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
         // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
@@ -263,6 +279,60 @@ final class RequestRouter: @unchecked Sendable {
             log(line)
         }
         return result
+    }
+
+    // MARK: Forwarding
+
+    /// Passes the request on to the real API with the connection suspended (no worker waits), then
+    /// answers with what came back, or a 502/504 problem naming the target; records it if asked.
+    private func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: (options: ForwardingOptions, forwarder: Forwarder),
+                         _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        context.logLine = line
+        guard suspend(context, connection) else {
+            return send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+        }
+        let options = forwarding.options
+        let target = options.target.absoluteString
+        forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
+                                     body: request.body) { [self] result in
+            let answer: GeneratedResponse
+            var note: String
+            switch result {
+            case let .answered(status, headers, body, tooLarge):
+                answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
+                note = "proxied to \(target)"
+                if let recorder = options.recorder {
+                    if tooLarge {
+                        note += "; not recorded: its body (\(body.count) bytes) is over --max-body (\(options.maxBodyBytes))"
+                    } else {
+                        let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                                                        requestHeaders: request.headers, requestBody: request.body, status: status,
+                                                        responseHeaders: headers, responseBody: body)
+                        switch recorder.record(exchange) {
+                        case let .written(files, route): note += "; recorded as \(route) in \(files.joined(separator: ", "))"
+                        case .skipped(let why): note += "; not recorded: \(why)"
+                        case .failed(let why): note += "; RECORDING FAILED: \(why)"
+                        }
+                    }
+                }
+            case .unreachable(let reason):
+                answer = .problem(502, title: "Target unreachable",
+                                  detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
+                note = "target unreachable: \(reason)"
+            case .timedOut:
+                answer = .problem(504, title: "Target timed out",
+                                  detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
+                note = "target timed out after \(Int(options.timeoutSeconds)) s"
+            }
+            engine.journalForwarded(request, status: answer.status, note: note, in: session)
+            options.notice?("\(request.method) \(request.path) \(answer.status): \(note)")
+            var logged = line
+            logged.note = note
+            context.logLine = logged
+            context.pending = .answer(.generated(answer))
+            resume(context)
+        }
+        return .YES
     }
 
     // MARK: Delays, faults and long-polls

@@ -264,6 +264,23 @@ public final class StubEngine: Sendable {
                        quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
     }
 
+    // MARK: Forwarding
+
+    /// Whether a stub of the session (runtime or catalog) answers this request: what `--proxy`
+    /// leaves alone. Counts and journals nothing.
+    public func answers(_ request: RequestHead, in session: SessionState) -> Bool {
+        if session.hasRuntimeStubs, case .matched = session.runtimeMatch(request) { return true }
+        if case .matched = catalog.match(request, isAvailable: { session.isAvailable($0) }) { return true }
+        return false
+    }
+
+    /// Journals a request passed on to the real API, under the route `proxy`, with what became of it.
+    public func journalForwarded(_ request: RequestHead, status: Int, note: String, in session: SessionState) {
+        session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
+                                            headers: request.headers, status: status, route: "proxy", misses: [],
+                                            notes: [note]))
+    }
+
     // MARK: Runtime stubs
 
     /// Adds a route given as manifest-shaped JSON; returns its id.

@@ -3,7 +3,8 @@ import Foundation
 /// Turns every regular file under the stubs root into a route: `Stubs/a/{id}.GET.json` → `GET /a/{id}.json`.
 struct ConventionScanner {
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
-    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json"]
+    /// Never served as stubs: the manifest, and the recorder's own (`stubd.recorded.yml`).
+    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json", "stubd.recorded.yml"]
     static let conventionPriority = 10
 
     let reader: StubFileReader

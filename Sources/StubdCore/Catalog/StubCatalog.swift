@@ -101,6 +101,20 @@ public final class StubCatalog: Sendable {
                 problems.add(name, "cannot read the manifest", hint: "check its permissions")
             }
         }
+        // Routes `stubd record` wrote: a manifest of their own after the user's, under its defaults.
+        let recordedPath = reader.root.appendingPathComponent(StubsRecorder.manifestName).path
+        if let data = FileManager.default.contents(atPath: recordedPath) {
+            var parser = ManifestParser(file: StubsRecorder.manifestName, reader: reader)
+            parser.defaultHeaders = manifest.defaultHeaders
+            parser.defaultDelay = manifest.defaultDelay
+            parser.defaultQueryNamesIgnoreCase = manifest.queryNamesIgnoreCase
+            let recorded = parser.parse(String(decoding: data, as: UTF8.self))
+            if !recorded.quotas.isEmpty || recorded.clock != .system {
+                problems.add(StubsRecorder.manifestName, "holds quotas or a clock", hint: "those belong in stubd.yml; this file holds recorded routes")
+            }
+            manifest.routes += recorded.routes
+            for p in parser.problems.items { problems.add(p) }
+        }
         var scanner = ConventionScanner(reader: reader)
         scanner.scan(defaultHeaders: manifest.defaultHeaders)
         for p in scanner.problems.items { problems.add(p) }

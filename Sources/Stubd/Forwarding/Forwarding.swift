@@ -1,0 +1,59 @@
+import Foundation
+import StubdCore
+
+/// Passing requests on to a real API: everything (`stubd record`) or only what no stub answers
+/// (`stubd serve --proxy`), writing what comes back into a Stubs folder when a recorder is given.
+public struct ForwardingOptions: Sendable {
+    public enum Scope: Sendable {
+        /// Every request but admin calls (`stubd record`).
+        case everything
+        /// Only requests no stub answers (`stubd serve --proxy`).
+        case misses
+    }
+    /// The real API: `https://api.openweathermap.org`.
+    public var target: URL
+    public var scope: Scope
+    /// A forward with no answer after this long gets a 504.
+    public var timeoutSeconds: Double = 30
+    /// Bodies over this are passed to the client but not recorded.
+    public var maxBodyBytes: Int = 10 << 20
+    public var caFile: String?
+    public var insecure = false
+    /// Writes each forwarded exchange into a Stubs folder; nil to only pass through.
+    public var recorder: StubsRecorder?
+    /// Told what became of each forwarded request (recorded, skipped, not written), for the log.
+    public var notice: (@Sendable (String) -> Void)?
+
+    public init(target: URL, scope: Scope) {
+        self.target = target
+        self.scope = scope
+    }
+}
+
+extension RequestRouter {
+    /// Headers that describe the target's connection, not the answer: the client gets its own.
+    static let notRelayed: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
+                                          "content-encoding", "date", "server"]
+
+    /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
+    static func relayed(status: Int, headers: [(name: String, value: String)], body: Data, origin: String) -> GeneratedResponse {
+        var kept: [(name: String, value: String)] = []
+        for h in headers where !notRelayed.contains(h.name.lowercased()) {
+            if h.name.lowercased() == "location", !origin.isEmpty, h.value.hasPrefix(origin) {
+                let rest = String(h.value.dropFirst(origin.count))
+                kept.append((h.name, rest.isEmpty ? "/" : rest))
+            } else {
+                kept.append(h)
+            }
+        }
+        return GeneratedResponse(status: status, headers: kept, body: body)
+    }
+}
+
+extension URL {
+    /// `https://api.example.com:8443`, without path: what a `Location` on the target starts with.
+    public var origin: String {
+        guard let scheme, let host else { return absoluteString }
+        return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// One request forwarded to the real API and what it answered, as the recorder receives it.
+public struct RecordedExchange: Sendable {
+    public var method: String
+    /// Decoded, without the query.
+    public var path: String
+    public var query: [(name: String, value: String?)]
+    public var requestHeaders: [(name: String, value: String)]
+    public var requestBody: Data
+    public var status: Int
+    /// As received, hop-by-hop headers included; the recorder keeps only those that matter.
+    public var responseHeaders: [(name: String, value: String)]
+    /// Decoded (gzip undone by the client that fetched it).
+    public var responseBody: Data
+
+    public init(method: String, path: String, query: [(name: String, value: String?)], requestHeaders: [(name: String, value: String)],
+                requestBody: Data, status: Int, responseHeaders: [(name: String, value: String)], responseBody: Data) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.requestHeaders = requestHeaders
+        self.requestBody = requestBody
+        self.status = status
+        self.responseHeaders = responseHeaders
+        self.responseBody = responseBody
+    }
+
+    /// The request as the catalog matches it, to check a written route answers it.
+    var requestHead: RequestHead {
+        RequestHead(method: method, path: path, query: query, headers: requestHeaders, body: requestBody)
+    }
+}
+
+/// What the recorder keeps out of the folder and what it matches on.
+public struct RecordingRules: Sendable {
+    /// `--secret NAME=VALUE`: VALUE is replaced wherever it appears (a path segment becomes `{NAME}`).
+    public var secrets: [(name: String, value: String)]
+    /// Request headers a recorded route matches on (lower-cased); none by default.
+    public var matchHeaders: Set<String>
+    /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
+    public var targetOrigin: String
+
+    /// Query names that carry API keys, in any case: their values are never written.
+    public static let secretQueryNames: Set<String> = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret"]
+    /// Request headers whose values are never written.
+    public static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
+    /// Response headers worth replaying besides the body's type: where to go next, and how much
+    /// quota is left (the point of stubd).
+    static func keepsResponseHeader(_ lowered: String) -> Bool {
+        lowered == "content-type" || lowered == "location" || lowered == "retry-after" || lowered == "link"
+            || lowered == "set-cookie" || lowered.hasPrefix("x-ratelimit") || lowered.hasPrefix("ratelimit")
+            || lowered.hasPrefix("x-rate-limit")
+    }
+
+    public init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "") {
+        self.secrets = secrets
+        self.matchHeaders = Set(matchHeaders.map { $0.lowercased() })
+        self.targetOrigin = targetOrigin
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Stubd
+
+/// What `stubd record` and `stubd serve --proxy` share: the target and how to reach it, and what
+/// a recording keeps out of the folder.
+struct RecordingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Replace this literal wherever it appears: a path segment becomes {NAME}, elsewhere <NAME> (repeatable), e.g. --secret key=abc123.", valueName: "NAME=VALUE"))
+    var secret: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A request header recorded routes match on (repeatable; none by default).", valueName: "name"))
+    var matchHeader: [String] = []
+
+    @Option(name: .long, help: "new: write only requests the folder does not answer yet; all: write every request again.")
+    var mode: String = "new"
+
+    @Option(name: .long, help: "Seconds to wait for the target; then 504.")
+    var timeout: Double = 30
+
+    @Option(name: .long, help: "Bodies larger than this many bytes are passed on but not written.")
+    var maxBody: Int = 10 << 20
+
+    @Option(name: .long, help: ArgumentHelp("A CA bundle (PEM) to trust for an HTTPS target with its own certificates.", valueName: "file"))
+    var caFile: String?
+
+    @Flag(name: .long, help: "Do not verify the target's certificate (a local HTTPS upstream).")
+    var insecure = false
+
+    @Flag(name: .long, help: "Write even when CI=true (CI refuses by default: a pipeline should replay, not re-record).")
+    var allowCi = false
+
+    var secrets: [(name: String, value: String)] {
+        secret.compactMap { item in
+            guard let eq = item.firstIndex(of: "=") else { return nil }
+            return (String(item[..<eq]), String(item[item.index(after: eq)...]))
+        }
+    }
+
+    func validate() throws {
+        for item in secret {
+            guard let eq = item.firstIndex(of: "="), eq != item.startIndex, item.index(after: eq) != item.endIndex else {
+                throw ValidationError("--secret takes NAME=VALUE (e.g. --secret key=abc123), got '\(item)'")
+            }
+        }
+        guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
+    }
+
+    static func target(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("the target '\(text)' is not a URL like https://api.example.com")
+        }
+        return url
+    }
+
+    /// The forwarding settings; a recorder for `stubs` when `record` is set (refusing in CI without --allow-ci).
+    func forwarding(target: URL, scope: ForwardingOptions.Scope, record stubs: URL?, logger: Logger) throws -> ForwardingOptions {
+        var options = ForwardingOptions(target: target, scope: scope)
+        options.timeoutSeconds = timeout
+        options.maxBodyBytes = maxBody
+        options.caFile = caFile
+        options.insecure = insecure
+        options.notice = { message in logger.notice("\(message)") }
+        if let stubs {
+            if ProcessInfo.processInfo.environment["CI"] == "true", !allowCi {
+                printError("stubd: refusing to record with CI=true: a pipeline should replay the Stubs folder, not rewrite it. Pass --allow-ci to record anyway.")
+                throw ExitCode(1)
+            }
+            do {
+                options.recorder = try StubsRecorder(root: stubs, rules: RecordingRules(secrets: secrets, matchHeaders: matchHeader,
+                                                                                          targetOrigin: target.origin),
+                                                     mode: StubsRecorder.Mode(rawValue: mode) ?? .new)
+            } catch {
+                printError("stubd: cannot record into \(stubs.path): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        return options
+    }
+}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Forward every request to a real API and write what it answers into a Stubs folder.",
+        discussion: """
+        Point the app (or its tests) at stubd instead of the API, use it, and stop with Ctrl-C.
+        Secrets are replaced, not written: Authorization, Cookie and Set-Cookie values, and the
+        query values of appid, api_key, apikey, key and token (any case); --secret NAME=VALUE for
+        more (a path segment holding VALUE becomes {NAME}). Afterwards `stubd serve` answers the
+        same requests offline.
+        """)
+
+    @Option(name: .long, help: "The real API, e.g. https://api.openweathermap.org.")
+    var target: String
+
+    @OptionGroup var stubs: StubsOption
+    @OptionGroup var recording: RecordingOptions
+
+    @Option(name: .long, help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(name: .long, help: "Port; 0 picks a free one.")
+    var port: UInt16 = 8080
+
+    func run() throws {
+        let writer = LogWriter(json: false)
+        let logger = makeLogger(writer: writer, level: .info)
+        var options = StubServer.Options()
+        options.forwarding = try recording.forwarding(target: try RecordingOptions.target(target), scope: .everything,
+                                                      record: stubs.url, logger: logger)
+        let server: StubServer
+        do { server = try StubServer(stubs: stubs.url, host: host, port: port, options: options) } catch {
+            printError("stubd: cannot record: \(error)")
+            throw ExitCode(1)
+        }
+        print("stubd recording on \(server.baseURL.absoluteString): forwarding to \(target), writing into \(stubs.stubs) (mode \(recording.mode))")
+        fflush(nil)
+        ShutdownSignals.wait()
+        server.stopSynchronously()
+        logger.notice("stopped")
+        writer.flush(within: 0.3)
+        fflush(nil)
+    }
+}
