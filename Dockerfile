@@ -14,7 +14,7 @@ FROM ${SWIFT_IMAGE} AS build
 
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libmicrohttpd-dev \
+    && apt-get -q install -y --no-install-recommends libmicrohttpd-dev libcurl4-openssl-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -44,7 +44,7 @@ FROM debian:bookworm-slim
 # and naming it keeps that true.
 RUN export DEBIAN_FRONTEND=noninteractive \
     && apt-get -q update \
-    && apt-get -q install -y --no-install-recommends libmicrohttpd12 ca-certificates curl tzdata \
+    && apt-get -q install -y --no-install-recommends libmicrohttpd12 libcurl4 ca-certificates curl tzdata \
     && rm -rf /var/lib/apt/lists/*
 
 RUN groupadd --system stubd \

@@ -28,6 +28,11 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
+        // libcurl, for passing requests on to a real API (`stubd record`, `serve --proxy`): Foundation's
+        // URLSession on Linux cannot be told to trust a CA file or to skip verification.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+
         // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation only.
         .target(name: "StubdProtocol", swiftSettings: strict),
 
@@ -41,7 +46,7 @@ let package = Package(
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
-                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD",
+                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl",
                                .product(name: "Logging", package: "swift-log")],
                 swiftSettings: strict),
 

@@ -24,14 +24,17 @@ def path_to(start, goal, platform):
     return None
 
 failed = False
+# The server's C libraries: libmicrohttpd (serving) and libcurl (forwarding, `stubd record`).
+SERVER_ONLY = ["CMicroHTTPD", "CCurl"]
 for platform in ["ios", "tvos", "watchos", "visionos"]:
-    paths = [p for p in (path_to(product, "CMicroHTTPD", platform) for product in ["StubdClient", "StubdXCTest", "StubdTesting"]) if p]
+    paths = [p for p in (path_to(product, lib, platform) for product in ["StubdClient", "StubdXCTest", "StubdTesting"]
+                         for lib in SERVER_ONLY) if p]
     for path in paths:
-        print(f"FAIL {platform}: {path[0]} reaches CMicroHTTPD: {' -> '.join(path)}")
+        print(f"FAIL {platform}: {path[0]} reaches {path[-1]}: {' -> '.join(path)}")
     if paths:
         failed = True
     else:
-        print(f"ok   {platform}: no path from StubdClient, StubdXCTest or StubdTesting to CMicroHTTPD")
+        print(f"ok   {platform}: no path from StubdClient, StubdXCTest or StubdTesting to {' or '.join(SERVER_ONLY)}")
 for product in ["StubdXCTest", "StubdTesting"]:
     if not path_to(product, "CMicroHTTPD", "macos") or not path_to(product, "CMicroHTTPD", "linux"):
         failed = True

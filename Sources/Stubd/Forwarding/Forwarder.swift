@@ -1,22 +1,21 @@
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import StubdCore
 
 /// Sends a request on to the real API (`stubd record`, `stubd serve --proxy`) and hands back what
-/// it answered. Foundation's URLSession does the HTTP and TLS (libcurl underneath on Linux), off
-/// libmicrohttpd's threads: the connection waits suspended, no worker is held.
-///
-/// Redirects are not followed (the client gets the 3xx, as from the API itself); gzip is undone.
-final class Forwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// it answered. libcurl does the HTTP and TLS, because it can be told what to trust: Foundation's
+/// URLSession on Linux has no way to take `--ca-file` or `--insecure`. Each forward runs on a
+/// thread of its own queue while the client's connection waits suspended, so no libmicrohttpd
+/// worker is held. Redirects are not followed (the client gets the 3xx, as from the API itself);
+/// compressed answers are decoded.
+final class Forwarder: Sendable {
     struct Settings: Sendable {
         /// `https://api.example.com` (a path prefix is kept: `https://host/v2` forwards `/x` to `/v2/x`).
         var target: URL
         var timeoutSeconds: Double = 30
         /// Bodies larger than this are passed to the client but never written.
         var maxBodyBytes: Int = 10 << 20
-        /// `--ca-file`: trust this CA bundle for the target.
+        /// `--ca-file`: trust this CA bundle (PEM) for the target.
         var caFile: String?
         /// `--insecure`: do not verify the target's certificate.
         var insecure = false
@@ -31,38 +30,16 @@ final class Forwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     }
 
     let settings: Settings
-    private var session: URLSession!
-    private let tasks = Locked<[Int: Pending]>([:])
-
-    private final class Pending: @unchecked Sendable {
-        var response: HTTPURLResponse?
-        var body = Data()
-        var tooLarge = false
-        let done: @Sendable (Result) -> Void
-        init(_ done: @escaping @Sendable (Result) -> Void) { self.done = done }
-    }
+    private let queue = DispatchQueue(label: "stubd-forward", attributes: .concurrent)
+    /// Past this, even a body that is only passed on is cut off: the server holds it whole.
+    static let hardLimit = 512 << 20
 
     init(_ settings: Settings) {
         self.settings = settings
-        super.init()
-        Forwarder.configureTrust(settings)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = settings.timeoutSeconds
-        configuration.timeoutIntervalForResource = settings.timeoutSeconds
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        _ = Forwarder.globalInit
     }
 
-    /// On Linux, corelibs' URLSession reads its CA bundle (or "no verification") from this variable
-    /// for each transfer; there is no trust callback there. Darwin asks the delegate instead.
-    private static func configureTrust(_ settings: Settings) {
-        #if canImport(FoundationNetworking)
-        if settings.insecure { setenv("URLSessionCertificateAuthorityInfoFile", "INSECURE_SSL_NO_VERIFY", 1) }
-        else if let file = settings.caFile { setenv("URLSessionCertificateAuthorityInfoFile", file, 1) }
-        #endif
-    }
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// The target URL for a request's path and query.
     func url(path: String, query: [(name: String, value: String?)]) -> URL? {
@@ -74,73 +51,111 @@ final class Forwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         return components.url
     }
 
+    /// Hop-by-hop headers, and those libcurl sets for the new connection itself.
+    static let notForwarded: Set<String> = ["host", "connection", "keep-alive", "content-length", "transfer-encoding",
+                                            "accept-encoding", "te", "upgrade", "proxy-connection", "x-stubd-session", "expect"]
+
     func forward(method: String, path: String, query: [(name: String, value: String?)], headers: [(name: String, value: String)],
                  body: Data, done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        for h in headers where !Forwarder.notForwarded.contains(h.name.lowercased()) {
-            request.addValue(h.value, forHTTPHeaderField: h.name)
-        }
-        if !body.isEmpty { request.httpBody = body }
-        let task = session.dataTask(with: request)
-        tasks.withLock { $0[task.taskIdentifier] = Pending(done) }
-        task.resume()
-    }
-
-    /// Hop-by-hop headers, and those the client library sets for the new connection itself.
-    static let notForwarded: Set<String> = ["host", "connection", "keep-alive", "content-length", "transfer-encoding",
-                                            "accept-encoding", "te", "upgrade", "proxy-connection", "x-stubd-session"]
-
-    // MARK: URLSession's calls
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        tasks.withLock { $0[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        tasks.withLock { table in
-            guard let pending = table[dataTask.taskIdentifier] else { return }
-            pending.body.append(data)
-            if pending.body.count > settings.maxBodyBytes { pending.tooLarge = true }
+        let forwardedHeaders = headers.filter { !Forwarder.notForwarded.contains($0.name.lowercased()) }
+        queue.async { [settings] in
+            done(Forwarder.perform(method: method, url: url, headers: forwardedHeaders, body: body, settings: settings))
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    #if !canImport(FoundationNetworking)
-    func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
-                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-        if settings.insecure, let trust = challenge.protectionSpace.serverTrust {
-            completionHandler(.useCredential, URLCredential(trust: trust))
-        } else {
-            completionHandler(.performDefaultHandling, nil)
-        }
-    }
-    #endif
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let pending = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error = error as? URLError {
-            if error.code == .timedOut { return pending.done(.timedOut) }
-            return pending.done(.unreachable(error.localizedDescription))
-        } else if let error {
-            return pending.done(.unreachable("\(error)"))
-        }
-        guard let response = pending.response else { return pending.done(.unreachable("no HTTP answer")) }
+    /// What one transfer collects, reached from libcurl's callbacks through their context pointer.
+    private final class Transfer {
         var headers: [(name: String, value: String)] = []
-        for (name, value) in response.allHeaderFields {
-            guard let name = name as? String, let value = value as? String else { continue }
-            headers.append((name, value))
-        }
-        headers.sort { $0.name.lowercased() < $1.name.lowercased() }
-        pending.done(.answered(status: response.statusCode, headers: headers, body: pending.body, tooLarge: pending.tooLarge))
+        var body = Data()
+        var tooLarge = false
+        let maxBody: Int
+        init(maxBody: Int) { self.maxBody = maxBody }
     }
 
-    func invalidate() { session.invalidateAndCancel() }
+    private static let onBody: shim_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+        let n = size * count
+        if transfer.body.count + n > Forwarder.hardLimit { return 0 } // aborts the transfer
+        if let data { transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: n) }
+        if transfer.body.count > transfer.maxBody { transfer.tooLarge = true }
+        return n
+    }
+
+    private static let onHeader: shim_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+        let n = size * count
+        guard let data else { return n }
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = [] // a new status line (after a 100 Continue): only the last answer's headers count
+        } else if let colon = line.firstIndex(of: ":") {
+            transfer.headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        return n
+    }
+
+    private static func perform(method: String, url: URL, headers: [(name: String, value: String)], body: Data,
+                                settings: Settings) -> Result {
+        guard let handle = curl_easy_init() else { return .unreachable("libcurl could not start a transfer") }
+        defer { curl_easy_cleanup(handle) }
+        let transfer = Transfer(maxBody: settings.maxBodyBytes)
+        let context = Unmanaged.passRetained(transfer)
+        defer { context.release() }
+        var list: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(list) }
+        for h in headers { list = curl_slist_append(list, "\(h.name): \(h.value)") }
+        // Sent as given, or libcurl would add its own.
+        list = curl_slist_append(list, "Expect:")
+
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = url.absoluteString.withCString { urlText in
+            method.withCString { methodText in
+                errorBuffer.withUnsafeMutableBufferPointer { errors in
+                    body.withUnsafeBytes { bodyBytes in
+                        (settings.caFile ?? "").withCString { caFile in
+                            _ = shim_curl_pointer(handle, CURLOPT_URL, urlText)
+                            _ = shim_curl_pointer(handle, CURLOPT_CUSTOMREQUEST, methodText)
+                            if method == "HEAD" { _ = shim_curl_long(handle, CURLOPT_NOBODY, 1) }
+                            _ = shim_curl_pointer(handle, CURLOPT_HTTPHEADER, list)
+                            if !body.isEmpty {
+                                _ = shim_curl_pointer(handle, CURLOPT_POSTFIELDS, bodyBytes.baseAddress)
+                                _ = shim_curl_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                            }
+                            _ = shim_curl_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+                            _ = shim_curl_pointer(handle, CURLOPT_ACCEPT_ENCODING, "") // every encoding libcurl can decode
+                            _ = shim_curl_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.timeoutSeconds * 1000))
+                            _ = shim_curl_long(handle, CURLOPT_NOSIGNAL, 1)
+                            _ = shim_curl_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+                            if settings.insecure {
+                                _ = shim_curl_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
+                                _ = shim_curl_long(handle, CURLOPT_SSL_VERIFYHOST, 0)
+                            } else if settings.caFile != nil {
+                                _ = shim_curl_pointer(handle, CURLOPT_CAINFO, caFile)
+                            }
+                            _ = shim_curl_callback(handle, CURLOPT_WRITEFUNCTION, onBody)
+                            _ = shim_curl_pointer(handle, CURLOPT_WRITEDATA, context.toOpaque())
+                            _ = shim_curl_callback(handle, CURLOPT_HEADERFUNCTION, onHeader)
+                            _ = shim_curl_pointer(handle, CURLOPT_HEADERDATA, context.toOpaque())
+                            return curl_easy_perform(handle)
+                        }
+                    }
+                }
+            }
+        }
+        switch code {
+        case CURLE_OK:
+            // The body is decoded: its encoding and length no longer describe it.
+            let headers = transfer.headers.filter { !["content-encoding", "content-length", "transfer-encoding"].contains($0.name.lowercased()) }
+            return .answered(status: shim_curl_status(handle), headers: headers, body: transfer.body, tooLarge: transfer.tooLarge)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut
+        default:
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .unreachable(detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        }
+    }
+
+    func invalidate() {}
 }
