@@ -175,6 +175,24 @@ import Testing
         }
     }
 
+    @Test func serveWithProxyAndRecordMissingWritesOnlyWhatWasMissing() async throws {
+        let upstreamStubs = try TempStubs(["remote.json": #"{"from": "upstream"}"#, "local.json": #"{"from": "upstream too"}"#])
+        let upstream = try StubServer(stubs: upstreamStubs.url)
+        defer { upstream.stopSynchronously() }
+        let local = try TempStubs(["local.json": #"{"from": "stubd"}"#])
+        var options = StubServer.Options()
+        var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .misses)
+        forwarding.recorder = try StubsRecorder(root: local.url, rules: RecordingRules(), mode: .new)
+        options.forwarding = forwarding
+        try await withServer(local.url, options: options) { (server: StubServer) async throws in
+            #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
+            #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
+        }
+        let files = try Self.filesText(local.url)
+        #expect(Set(files.keys) == ["/local.json", "/remote.json"])
+        #expect(String(decoding: files["/local.json"] ?? Data(), as: UTF8.self).contains("stubd"))
+    }
+
     @Test func anUnreachableTargetIsA502NamingItAndNothingIsWritten() async throws {
         let folder = try TempStubs([:]).url
         var options = StubServer.Options()
