@@ -65,6 +65,17 @@ import Testing
         return answers
     }
 
+    /// Server options that forward to `target`, recording into `folder` when one is given.
+    func forwarding(to target: URL, scope: ForwardingOptions.Scope = .everything, recordingInto folder: URL? = nil,
+                    _ adjust: (inout ForwardingOptions) -> Void = { _ in }) throws -> StubServer.Options {
+        var options = StubServer.Options()
+        var forwarding = ForwardingOptions(target: target, scope: scope)
+        adjust(&forwarding)
+        if let folder { forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new) }
+        options.forwarding = forwarding
+        return options
+    }
+
     static func filesText(_ folder: URL) throws -> [String: Data] {
         var all: [String: Data] = [:]
         let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
@@ -139,10 +150,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try forwarding(to: upstream.baseURL, recordingInto: folder)
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             #expect(try await get(recorder.baseURL, "/flaky").status == 503)
             #expect(try await get(recorder.baseURL, "/flaky").status == 200)
@@ -159,8 +167,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let local = try TempStubs(["local.json": #"{"from": "stubd"}"#])
-        var options = StubServer.Options()
-        options.forwarding = ForwardingOptions(target: upstream.baseURL, scope: .misses)
+        let options = try forwarding(to: upstream.baseURL, scope: .misses)
         try await withServer(local.url, options: options) { server in
             #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
             #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
@@ -180,10 +187,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let local = try TempStubs(["local.json": #"{"from": "stubd"}"#])
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .misses)
-        forwarding.recorder = try StubsRecorder(root: local.url, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try forwarding(to: upstream.baseURL, scope: .misses, recordingInto: local.url)
         try await withServer(local.url, options: options) { (server: StubServer) async throws in
             #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
             #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
@@ -195,10 +199,7 @@ import Testing
 
     @Test func anUnreachableTargetIsA502NamingItAndNothingIsWritten() async throws {
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: URL(string: "http://127.0.0.1:9")!, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try forwarding(to: URL(string: "http://127.0.0.1:9")!, recordingInto: folder)
         try await withServer(folder, options: options) { recorder in
             let r = try await get(recorder.baseURL, "/anything")
             #expect(r.status == 502)
@@ -214,11 +215,9 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .everything)
-        forwarding.timeoutSeconds = 0.5
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try forwarding(to: upstream.baseURL, recordingInto: folder) {
+            $0.timeoutSeconds = 0.5
+        }
         try await withServer(folder, options: options) { recorder in
             let start = Date()
             let r = try await get(recorder.baseURL, "/slow")
@@ -236,11 +235,9 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .everything)
-        forwarding.maxBodyBytes = 100_000
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try forwarding(to: upstream.baseURL, recordingInto: folder) {
+            $0.maxBodyBytes = 100_000
+        }
         try await withServer(folder, options: options) { recorder in
             let r = try await get(recorder.baseURL, "/big.txt")
             #expect(r.status == 200 && r.body.count == big.utf8.count)
@@ -306,12 +303,10 @@ import Testing
         let target = URL(string: "https://127.0.0.1:\(upstream.port)")!
         for (caFile, insecure, expected) in [(nil, false, 502), (upstream.certificate.path, false, 200), (nil, true, 200)] as [(String?, Bool, Int)] {
             let folder = try TempStubs([:]).url
-            var options = StubServer.Options()
-            var forwarding = ForwardingOptions(target: target, scope: .everything)
-            forwarding.caFile = caFile
-            forwarding.insecure = insecure
-            forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-            options.forwarding = forwarding
+            let options = try forwarding(to: target, recordingInto: folder) {
+                $0.caFile = caFile
+                $0.insecure = insecure
+            }
             try await withServer(folder, options: options) { (recorder: StubServer) async throws in
                 let r = try await get(recorder.baseURL, "/hello.json")
                 #expect(r.status == expected, "ca-file \(caFile ?? "none"), insecure \(insecure): \(r.text)")
