@@ -14,13 +14,14 @@ public struct Outcome: Sendable {
     public let route: Route?
     /// The quota state to log: formatted only when someone reads `quotaNote`.
     let quota: QuotaNote?
-    /// What a template could not fill from this request (the journal shows it).
-    public let notes: [String]
+    /// What a template could not fill from this request (the journal shows it). Nil rather than
+    /// empty, like `QuotaNote.Notes.more`: an outcome is copied several times, and nil needs no reference count.
+    public let notes: [String]?
 
     /// `wunderground 7/10 minute`, for the request log.
     public var quotaNote: String? { quota?.description }
 
-    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String] = []) {
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil) {
         self.answer = answer
         self.route = route
         self.quota = quota
@@ -200,15 +201,13 @@ public final class StubEngine: Sendable {
 
     private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
                         _ session: SessionState, _ wall: Date) -> Outcome? {
-        guard var response = session.nextResponse(route) else { return nil }
+        guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
-        var notes: [String] = []
-        if let template = response.template {
-            let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
-                                      hits: state.counter.count, random: session.nextRandom)
-            (response, notes) = template.render(response, input)
-        }
-        return answer(route, state, response, parameters, request, session, wall)?.noting(notes)
+        guard let template = response.template else { return answer(route, state, response, parameters, request, session, wall) }
+        let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
+                                  hits: state.counter.count, random: session.nextRandom)
+        let (rendered, notes) = template.render(response, input)
+        return answer(route, state, rendered, parameters, request, session, wall)?.noting(notes)
     }
 
     private func answer(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],

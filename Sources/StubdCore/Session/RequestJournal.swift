@@ -14,11 +14,11 @@ public struct JournalEntry: Sendable {
     public let route: String?
     /// For an unmatched request: the nearest routes and why each missed.
     public let misses: [String]
-    /// What a template could not fill from the request (rendered empty).
-    public var notes: [String] = []
+    /// What a template could not fill from the request (rendered empty); nil when nothing was missing.
+    public let notes: [String]?
 
     init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
-         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String] = []) {
+         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil) {
         self.time = time
         self.method = method
         self.path = path
@@ -43,7 +43,7 @@ public struct JournalEntry: Sendable {
             headers: Dictionary(headers.map { header in
                 (header.name, masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value)
             }, uniquingKeysWith: { a, b in a + ", " + b }),
-            route: route, nearest: misses.isEmpty ? nil : misses, notes: notes.isEmpty ? nil : notes)
+            route: route, nearest: misses.isEmpty ? nil : misses, notes: notes)
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
