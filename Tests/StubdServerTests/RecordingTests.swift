@@ -141,6 +141,45 @@ import Testing
         #expect(second == first)
     }
 
+    @Test func modeAllRewritesWhatModeNewLeavesAlone() async throws {
+        let upstreamStubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /status, headers: { X-Tenant: blue } }
+                response: { json: { version: 1 } }
+            """])
+        let upstream = try StubServer(stubs: upstreamStubs.url)
+        defer { upstream.stopSynchronously() }
+        let folder = try TempStubs([:]).url
+        func recordStatus(_ mode: StubsRecorder.Mode) async throws {
+            var options = StubServer.Options()
+            var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .everything)
+            forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(matchHeaders: ["X-Tenant"]), mode: mode)
+            options.forwarding = forwarding
+            try await withServer(folder, options: options) { (recorder: StubServer) async throws in
+                #expect(try await get(recorder.baseURL, "/status", headers: ["X-Tenant": "blue"]).status == 200)
+            }
+        }
+        try await recordStatus(.new)
+        let manifest = folder.appendingPathComponent("stubd.recorded.yml")
+        // Matched on the allowed header, so a manifest route (a file cannot say it).
+        #expect(try String(contentsOf: manifest, encoding: .utf8).contains(#"headers: { "X-Tenant": "blue" }"#))
+        try upstreamStubs.write("stubd.yml", """
+            routes:
+              - request: { path: /status, headers: { X-Tenant: blue } }
+                response: { json: { version: 2 } }
+            """)
+        try upstream.reload()
+        try await recordStatus(.new)
+        try await withServer(folder) { (replay: StubServer) async throws in
+            #expect(try await get(replay.baseURL, "/status", headers: ["X-Tenant": "blue"]).json["version"] as? Int == 1)
+            #expect(try await get(replay.baseURL, "/status", headers: ["X-Tenant": "red"]).status == 404)
+        }
+        try await recordStatus(.all)
+        try await withServer(folder) { (replay: StubServer) async throws in
+            #expect(try await get(replay.baseURL, "/status", headers: ["X-Tenant": "blue"]).json["version"] as? Int == 2)
+        }
+    }
+
     @Test func aRequestAnsweredDifferentlyTwiceBecomesASequence() async throws {
         let upstreamStubs = try TempStubs(["stubd.yml": """
             routes:
