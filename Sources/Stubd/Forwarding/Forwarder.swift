@@ -99,12 +99,15 @@ final class Forwarder: Sendable {
     private static func perform(method: String, url: URL, headers: [(name: String, value: String)], body: Data,
                                 settings: Settings) -> Result {
         guard let handle = curl_easy_init() else { return .unreachable("libcurl could not start a transfer") }
-        defer { curl_easy_cleanup(handle) }
         let transfer = Transfer(maxBody: settings.maxBodyBytes)
         let context = Unmanaged.passRetained(transfer)
-        defer { context.release() }
         var list: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(list) }
+        // In this order: libcurl may still read the header list and call back while it cleans up.
+        defer {
+            curl_easy_cleanup(handle)
+            curl_slist_free_all(list)
+            context.release()
+        }
         for h in headers { list = curl_slist_append(list, "\(h.name): \(h.value)") }
         // Sent as given, or libcurl would add its own.
         list = curl_slist_append(list, "Expect:")
@@ -138,7 +141,10 @@ final class Forwarder: Sendable {
                             _ = shim_curl_pointer(handle, CURLOPT_WRITEDATA, context.toOpaque())
                             _ = shim_curl_callback(handle, CURLOPT_HEADERFUNCTION, onHeader)
                             _ = shim_curl_pointer(handle, CURLOPT_HEADERDATA, context.toOpaque())
-                            return curl_easy_perform(handle)
+                            let code = curl_easy_perform(handle)
+                            // The buffer lives only inside this closure; cleanup must not write to it.
+                            _ = shim_curl_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+                            return code
                         }
                     }
                 }
