@@ -268,21 +268,33 @@ import Testing
         #expect(written.isEmpty, "\(written.keys)")
     }
 
-    @Test func aBodyOverMaxBodyIsPassedOnButNotWritten() async throws {
-        let big = String(repeating: "x", count: 200_000)
-        let upstreamStubs = try TempStubs(["big.txt": big])
+    @Test func aBodyOverMaxBodyIsStreamedAsItArrivesAndNotWritten() async throws {
+        // 400 KB at 400 KB/s: about a second from the first byte to the last.
+        let big = String(repeating: "x", count: 400_000)
+        let upstreamStubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /big.txt }
+                response: { body: "\(big)", throttle: { bytes_per_second: 400000 } }
+            """])
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
         let options = try forwarding(to: upstream.baseURL, recordingInto: folder) {
             $0.maxBodyBytes = 100_000
         }
-        try await withServer(folder, options: options) { recorder in
-            let r = try await get(recorder.baseURL, "/big.txt")
-            #expect(r.status == 200 && r.body.count == big.utf8.count)
+        try await withServer(folder, options: options) { (recorder: StubServer) async throws in
+            let r = try curl(["-o", "/dev/null", "-w", "%{http_code} %{size_download} %{time_starttransfer} %{time_total}",
+                              recorder.baseURL.absoluteString + "/big.txt"])
+            let fields = r.output.split(separator: " ").map(String.init)
+            #expect(fields.count == 4, "\(r.output)")
+            #expect(fields.first == "200")
+            #expect(fields.dropFirst().first == "400000")
+            let first = Double(fields.dropFirst(2).first ?? "") ?? 99, last = Double(fields.last ?? "") ?? 0
+            // Held whole, the first byte would come with the last.
+            #expect(first < 0.6 && last > 0.8 && last - first > 0.4, "first byte at \(first) s, last at \(last) s")
             let journal = try await get(recorder.baseURL, "/__stubd/requests").json["requests"] as? [[String: Any]]
             let note = (journal?.last?["notes"] as? [String])?.first ?? ""
-            #expect(note.contains("over --max-body"), "\(note)")
+            #expect(note.contains("streamed 400000 bytes, not recorded: over --max-body"), "\(note)")
         }
         let written = try Self.filesText(folder)
         #expect(written.isEmpty, "\(written.keys)")

@@ -5,8 +5,7 @@ import StubdCore
 /// Sends a request on to the real API (`stubd record`, `stubd serve --proxy`) and hands back what
 /// it answered. libcurl does the HTTP and TLS, because it can be told what to trust: Foundation's
 /// URLSession on Linux has no way to take `--ca-file` or `--insecure`. Each forward runs on a
-/// thread of its own queue while the client's connection waits suspended, so no libmicrohttpd
-/// worker is held. Redirects are not followed (the client gets the 3xx, as from the API itself);
+/// thread of its own while the client's connection waits suspended, so no libmicrohttpd worker is held. Redirects are not followed (the client gets the 3xx, as from the API itself);
 /// compressed answers are decoded.
 final class Forwarder: Sendable {
     struct Settings: Sendable {
@@ -23,6 +22,8 @@ final class Forwarder: Sendable {
 
     enum Result: Sendable {
         case answered(status: Int, headers: [(name: String, value: String)], body: Data, tooLarge: Bool)
+        /// Over `maxBodyBytes`: handed to the client as it came (`onStream`), not held; this many bytes in all.
+        case streamed(status: Int, bytes: Int)
         /// 502: no connection (refused, DNS, TLS).
         case unreachable(String)
         /// 504: `--timeout` passed.
@@ -30,9 +31,6 @@ final class Forwarder: Sendable {
     }
 
     let settings: Settings
-    private let queue = DispatchQueue(label: "stubd-forward", attributes: .concurrent)
-    /// Past this, even a body that is only passed on is cut off: the server holds it whole.
-    static let hardLimit = 512 << 20
 
     init(_ settings: Settings) {
         self.settings = settings
@@ -55,13 +53,22 @@ final class Forwarder: Sendable {
     static let notForwarded: Set<String> = ["host", "connection", "keep-alive", "content-length", "transfer-encoding",
                                             "accept-encoding", "te", "upgrade", "proxy-connection", "x-stubd-session", "expect"]
 
+    /// `onStream` is called (once, from the transfer's thread) when the answer outgrows
+    /// `maxBodyBytes`: the client gets it from then on as it arrives; `done` still comes at the end.
     func forward(method: String, path: String, query: [(name: String, value: String?)], headers: [(name: String, value: String)],
-                 body: Data, done: @escaping @Sendable (Result) -> Void) {
+                 body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: [(name: String, value: String)], StreamedBody) -> Void,
+                 done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
         let forwardedHeaders = headers.filter { !Forwarder.notForwarded.contains($0.name.lowercased()) }
-        queue.async { [settings] in
-            done(Forwarder.perform(method: method, url: url, headers: forwardedHeaders, body: body, settings: settings))
+        // A thread of its own, not a Dispatch queue: a transfer blocks for as long as the target takes,
+        // and blocked Dispatch workers (two on two cores) would starve the server's timers (delays,
+        // throttling) and Swift concurrency, which run on the same pool.
+        let settings = self.settings
+        let thread = Thread {
+            done(Forwarder.perform(method: method, url: url, headers: forwardedHeaders, body: body, settings: settings, onStream: onStream))
         }
+        thread.name = "stubd-forward"
+        thread.start()
     }
 
     /// What one transfer collects, reached from libcurl's callbacks through their context pointer.
@@ -70,16 +77,43 @@ final class Forwarder: Sendable {
         var body = Data()
         var tooLarge = false
         let maxBody: Int
-        init(maxBody: Int) { self.maxBody = maxBody }
+        /// Set once the answer outgrew `maxBody` and went to the client as a stream.
+        var stream: StreamedBody?
+        var streamedBytes = 0
+        var handle: UnsafeMutableRawPointer?
+        let onStream: @Sendable (Int, [(name: String, value: String)], StreamedBody) -> Void
+        init(maxBody: Int, onStream: @escaping @Sendable (Int, [(name: String, value: String)], StreamedBody) -> Void) {
+            self.maxBody = maxBody
+            self.onStream = onStream
+        }
     }
 
     private static let onBody: shim_curl_data_callback = { data, size, count, context in
         let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
         let n = size * count
-        if transfer.body.count + n > Forwarder.hardLimit { return 0 } // aborts the transfer
-        if let data { transfer.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: n) }
-        if transfer.body.count > transfer.maxBody { transfer.tooLarge = true }
+        guard let data else { return n }
+        let bytes = UnsafeRawBufferPointer(start: data, count: n)
+        if let stream = transfer.stream {
+            transfer.streamedBytes += n
+            return stream.append(bytes) ? n : 0 // 0: the client left, the transfer stops
+        }
+        transfer.body.append(bytes.bindMemory(to: UInt8.self))
+        if transfer.body.count > transfer.maxBody, let handle = transfer.handle {
+            // Too large to hold for recording: from here the client gets it as it comes.
+            transfer.tooLarge = true
+            let stream = StreamedBody()
+            transfer.stream = stream
+            transfer.streamedBytes = transfer.body.count
+            transfer.body.withUnsafeBytes { _ = stream.append($0) }
+            transfer.body = Data()
+            transfer.onStream(shim_curl_status(handle), Forwarder.relayable(transfer.headers), stream)
+        }
         return n
+    }
+
+    /// The headers that still describe a decoded body.
+    static func relayable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        headers.filter { !["content-encoding", "content-length", "transfer-encoding"].contains($0.name.lowercased()) }
     }
 
     private static let onHeader: shim_curl_data_callback = { data, size, count, context in
@@ -97,9 +131,11 @@ final class Forwarder: Sendable {
     }
 
     private static func perform(method: String, url: URL, headers: [(name: String, value: String)], body: Data,
-                                settings: Settings) -> Result {
+                                settings: Settings,
+                                onStream: @escaping @Sendable (Int, [(name: String, value: String)], StreamedBody) -> Void) -> Result {
         guard let handle = curl_easy_init() else { return .unreachable("libcurl could not start a transfer") }
-        let transfer = Transfer(maxBody: settings.maxBodyBytes)
+        let transfer = Transfer(maxBody: settings.maxBodyBytes, onStream: onStream)
+        transfer.handle = handle
         let context = Unmanaged.passRetained(transfer)
         var list: UnsafeMutablePointer<curl_slist>?
         // In this order: libcurl may still read the header list and call back while it cleans up.
@@ -150,11 +186,15 @@ final class Forwarder: Sendable {
                 }
             }
         }
+        if let stream = transfer.stream {
+            stream.finish(failed: code != CURLE_OK)
+            return .streamed(status: shim_curl_status(handle), bytes: transfer.streamedBytes)
+        }
         switch code {
         case CURLE_OK:
             // The body is decoded: its encoding and length no longer describe it.
-            let headers = transfer.headers.filter { !["content-encoding", "content-length", "transfer-encoding"].contains($0.name.lowercased()) }
-            return .answered(status: shim_curl_status(handle), headers: headers, body: transfer.body, tooLarge: transfer.tooLarge)
+            return .answered(status: shim_curl_status(handle), headers: Forwarder.relayable(transfer.headers), body: transfer.body,
+                             tooLarge: transfer.tooLarge)
         case CURLE_OPERATION_TIMEDOUT:
             return .timedOut
         default:

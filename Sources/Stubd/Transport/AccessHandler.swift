@@ -294,10 +294,29 @@ final class RequestRouter: @unchecked Sendable {
         let options = forwarding.options
         let target = options.target.absoluteString
         forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
-                                     body: request.body) { [self] result in
+                                     body: request.body, onStream: { [self] status, headers, body in
+            // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
+            let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
+            context.pending = .stream(status: status, headers: relayed.headers, body: body)
+            resume(context)
+        }) { [self] result in
+            if case let .streamed(status, bytes) = result {
+                let note = "proxied to \(target); streamed \(bytes) bytes, not recorded: over --max-body (\(options.maxBodyBytes))"
+                engine.journalForwarded(request, status: status, note: note, in: session)
+                options.notice?("\(request.method) \(request.path) \(status): \(note)")
+                if let log {
+                    var logged = line
+                    logged.status = status
+                    logged.note = note
+                    logged.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
+                    log(logged)
+                }
+                return
+            }
             let answer: GeneratedResponse
             var note: String
             switch result {
+            case .streamed: return
             case let .answered(status, headers, body, tooLarge):
                 answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
                 note = "proxied to \(target)"
@@ -450,7 +469,21 @@ final class RequestRouter: @unchecked Sendable {
             return finishWait(context, connection, session: session, query: query, count: count)
         case .hang:
             return .NO
+        case let .stream(status, headers, body):
+            let reply = Unmanaged.passRetained(StreamedReply(body: body, connection: connection, router: self)).toOpaque()
+            let r = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedReply.reader, reply, StreamedReply.release)!
+            for h in headers { MHD_add_response_header(r, h.name, h.value) }
+            let result = MHD_queue_response(connection, UInt32(status), r)
+            MHD_destroy_response(r)
+            return result
         }
+    }
+
+    /// Suspends a connection from inside a content reader until `resume` is called with the returned
+    /// context (registered like any other suspension, so `stop()` resumes it); nil when stopping.
+    func suspendUntilResumed(_ connection: OpaquePointer) -> RequestContext? {
+        let context = RequestContext()
+        return suspend(context, connection) ? context : nil
     }
 
     private func finishWait(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,

@@ -13,6 +13,8 @@ final class RequestContext: @unchecked Sendable {
         case hitsWait(session: SessionState, query: String, count: Int, waiterID: Int?)
         /// A `hang` fault: close without answering.
         case hang
+        /// A forwarded answer too large to hold: sent as it arrives.
+        case stream(status: Int, headers: [(name: String, value: String)], body: StreamedBody)
     }
 
     let started = DispatchTime.now().uptimeNanoseconds
