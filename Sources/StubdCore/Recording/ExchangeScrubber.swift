@@ -76,9 +76,9 @@ enum ExchangeScrubber {
             }
             if lowered == "set-cookie" {
                 // `session=abc; Path=/` → `session=<redacted>; Path=/`: the cookie's name and rules stay.
-                let parts = value.split(separator: ";", maxSplits: 1)
-                let name = parts[0].split(separator: "=", maxSplits: 1).first.map(String.init) ?? "cookie"
-                value = name + "=<redacted>" + (parts.count > 1 ? ";" + parts[1] : "")
+                // One without a name (`Set-Cookie: ;`, or empty) sets nothing in a browser: not kept.
+                guard let cookie = redactedCookie(value) else { continue }
+                value = cookie
             }
             responseHeaders.append((h.name, value))
         }
@@ -92,6 +92,16 @@ enum ExchangeScrubber {
         }
         return ScrubbedExchange(method: exchange.method, path: path, query: query, headers: headers, requestJSON: requestJSON,
                                 status: exchange.status, responseHeaders: responseHeaders, responseBody: body, mediaType: mediaType)
+    }
+
+    /// `name=value; attributes` with the value replaced, or nil when there is no name to keep.
+    static func redactedCookie(_ header: String) -> String? {
+        let parts = header.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let pair = parts.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard !name.isEmpty else { return nil }
+        return name + "=<redacted>" + (parts.count > 1 ? ";" + parts[1] : "")
     }
 
     static func isJSON(_ mediaType: String) -> Bool { mediaType == "application/json" || mediaType.hasSuffix("+json") }
