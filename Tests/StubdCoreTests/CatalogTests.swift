@@ -165,6 +165,32 @@ import Testing
         #expect(problems.first?.message.contains("can never match") == true)
     }
 
+    @Test func aRouteWhoseParameterIsOnlyRenamedCanNeverMatch() throws {
+        let problems = try TempStubs(["stubd.yml": """
+            routes:
+              - { request: { path: "/u/{id}" }, response: { status: 200 } }
+              - { request: { path: "/u/{name}" }, response: { status: 500 } }
+              - { request: { path: "/v/x{id}.json" }, response: { status: 200 } }
+              - { request: { path: "/v/x{name}.json" }, response: { status: 500 } }
+              - { request: { path: "/v/{name}.json" }, response: { status: 200 } }
+            """]).problems()
+        #expect(problems.map(\.line) == [3, 5], "\(problems)")
+        #expect(problems.first?.message.contains("can never match: the route at stubd.yml:2") == true)
+        #expect(problems.first?.hint?.contains("'/u/{id}' and '/u/{name}' differ only in parameter names") == true)
+    }
+
+    @Test func twoFilesWhoseParameterIsOnlyRenamedAreReported() throws {
+        let problems = try TempStubs([
+            "greet/{zip}.tmpl.json": #"{"zip": "{{request.path.zip}}"}"#,
+            "greet/{code}.tmpl.json": #"{"code": "{{request.path.code}}"}"#,
+            "greet/{code}.xml": "<a/>",
+            "other/{id}.json": "{}",
+        ]).problems()
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.file == "greet/{zip}.tmpl.json")
+        #expect(problems.first?.message == "this file can never answer: greet/{code}.tmpl.json takes the same requests first")
+    }
+
     @Test func badYAMLSaysWhere() throws {
         let problems = try TempStubs(["stubd.yml": "routes:\n  - request: { path: /x\n    response: {}\n"]).problems()
         #expect(problems.first?.file == "stubd.yml")

@@ -20,6 +20,19 @@ import Testing
         #expect(r.error.contains("did you mean 'response'?"))
     }
 
+    @Test func checkReportsARouteThatDiffersOnlyInItsParameterName() throws {
+        let stubs = try TempStubs([
+            "stubd.yml": "routes:\n  - { request: { path: \"/u/{id}\" }, response: { status: 200 } }\n  - { request: { path: \"/u/{name}\" }, response: { status: 201 } }\n",
+            "greet/{zip}.tmpl.json": #"{"zip": "{{request.path.zip}}"}"#,
+            "greet/{code}.tmpl.json": #"{"code": "{{request.path.code}}"}"#,
+        ])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("2 problems"), "\(r.error)")
+        #expect(r.error.contains("stubd.yml:3: this route can never match: the route at stubd.yml:2 takes the same requests first"), "\(r.error)")
+        #expect(r.error.contains("greet/{zip}.tmpl.json: this file can never answer: greet/{code}.tmpl.json takes the same requests first"), "\(r.error)")
+    }
+
     @Test func serveRefusesABrokenFolder() throws {
         let stubs = try TempStubs(["bad.json": "{"])
         let r = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0"])

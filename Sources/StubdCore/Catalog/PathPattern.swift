@@ -13,6 +13,12 @@ public enum PatternSegment: Sendable, Hashable {
         return String(segment.dropFirst(prefix.count).dropLast(suffix.count))
     }
 
+    /// The segment as matching sees it: a parameter's name changes what it is called, not what it takes.
+    var shape: PatternSegment {
+        guard case let .parameter(_, prefix, suffix) = self else { return self }
+        return .parameter(name: "", prefix: prefix, suffix: suffix)
+    }
+
     /// Lower is more specific: literal, then a parameter with fixed text, then a bare parameter, then `**`.
     var rank: UInt8 {
         switch self {
@@ -72,6 +78,10 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     public var description: String { text }
+
+    /// The segments with parameter names erased: `/u/{id}` and `/u/{name}` have one shape, and
+    /// take the same requests.
+    public var shape: [PatternSegment] { segments.map(\.shape) }
 
     public var parameterNames: [String] {
         segments.compactMap { if case let .parameter(name, _, _) = $0 { return name } else { return nil } }

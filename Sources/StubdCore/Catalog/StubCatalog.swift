@@ -166,13 +166,24 @@ public final class StubCatalog: Sendable {
                 named[name] = route
             }
         }
-        var seen: [String: Route] = [:]
-        for route in routes {
-            guard case let .manifest(file, line) = route.source else { continue }
-            let identity = "\(route.method) \(route.pattern.text) \(route.priority) \(route.conditions.hashValue)"
-            if let earlier = seen[identity], earlier.conditions == route.conditions, earlier.times == nil {
-                problems.add(file, line: line, "this route can never match: the route at \(earlier.source) takes the same requests first",
-                             hint: "remove one, give this one a lower priority number, or add 'times' to the first")
+        // Compared by shape: a parameter's name does not change which requests a path takes, so
+        // `/u/{name}` after `/u/{id}` (or `greet/{code}.json` beside `greet/{zip}.json`) never answers.
+        var seen: [RouteIdentity: Route] = [:]
+        for route in all {
+            let identity = RouteIdentity(route)
+            if let earlier = seen[identity], earlier.times == nil {
+                let renamed = earlier.pattern.text != route.pattern.text
+                    ? "'\(earlier.pattern.text)' and '\(route.pattern.text)' differ only in parameter names, which matching ignores; " : ""
+                switch route.source {
+                case let .manifest(file, line):
+                    problems.add(file, line: line, "this route can never match: the route at \(earlier.source) takes the same requests first",
+                                 hint: renamed + "remove one, give this one a lower priority number, or add 'times' to the first")
+                case .convention(let file):
+                    problems.add(file, "this file can never answer: \(earlier.source) takes the same requests first",
+                                 hint: renamed + "remove one of the two files, or make their paths differ")
+                case .runtime:
+                    continue
+                }
             } else {
                 seen[identity] = route
             }
@@ -193,6 +204,24 @@ public final class StubCatalog: Sendable {
                 }
             }
         }
+    }
+}
+
+/// What decides which requests a route takes: two routes with equal identities compete for the
+/// same requests, and the first always wins.
+private struct RouteIdentity: Hashable {
+    let method: MethodMatch
+    let shape: [PatternSegment]
+    let optionalExtension: String?
+    let priority: Int
+    let conditions: RequestConditions
+
+    init(_ route: Route) {
+        method = route.method
+        shape = route.pattern.shape
+        optionalExtension = route.pattern.optionalExtension
+        priority = route.priority
+        conditions = route.conditions
     }
 }
 

@@ -19,7 +19,8 @@ public enum MatchResult: Sendable {
 }
 
 /// Finds the route that answers a request by walking a tree of path segments: literal children by
-/// hash, one child per distinct `{param}` segment (affixes included), and the routes that end in
+/// hash, one child per `{param}` shape (affixes included, the name not: `{id}` and `{name}` take the
+/// same segments and share a branch), and the routes that end in
 /// `**` at each node. A request visits as many nodes as its path has segments (times the few
 /// parameter branches at each), whatever the number of routes; the routes it reaches are then
 /// ordered by `Route.outranks` (priority, specificity, method, conditions, declaration order).
@@ -141,7 +142,7 @@ struct RouteMatcher: Sendable {
             nodes[node].sortedLiterals = nil
             nodes[node].sortedReversed = nil
         case .parameter:
-            nodes[node].parameters.append((segment, fresh))
+            nodes[node].parameters.append((segment.shape, fresh))
         case .wildcard:
             preconditionFailure("'**' ends a pattern; it is not a tree node")
         }
@@ -151,7 +152,7 @@ struct RouteMatcher: Sendable {
     private func existingChild(of node: Int, for segment: PatternSegment) -> Int? {
         switch segment {
         case .literal(let text): return nodes[node].literal[Substring(text)]
-        case .parameter: return nodes[node].parameters.first { $0.segment == segment }?.child
+        case .parameter: return nodes[node].parameters.first { $0.segment == segment.shape }?.child
         case .wildcard: return nil
         }
     }
