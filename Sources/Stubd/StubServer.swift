@@ -15,7 +15,7 @@ import Synchronization
 public final class StubServer: Sendable {
     /// How the server runs. The defaults suit tests; `stubd serve` sets them from its flags.
     public struct Options: Sendable {
-        /// Worker threads: one libmicrohttpd daemon (epoll on Linux) each, fed round-robin. Two measured best on two cores.
+        /// Worker threads: one libmicrohttpd daemon (poll: see `Sockets.daemonPollingFlag`) each, fed round-robin. Two measured best on two cores.
         public var threads: Int = 2
         /// Larger request bodies get 413.
         public var maxBodyBytes: Int = 1 << 20

@@ -5,8 +5,8 @@ import Darwin
 #endif
 import CMicroHTTPD
 
-/// What differs between Linux and Darwin below the server: socket flags and libmicrohttpd's
-/// polling mode. Everything else in the transport is plain POSIX.
+/// What differs between Linux and Darwin below the server: socket flags (and the one event loop
+/// both use). Everything else in the transport is plain POSIX.
 enum Sockets {
     /// A TCP socket that is not inherited by child processes.
     static func stream(family: Int32) -> Int32 {
@@ -44,13 +44,11 @@ enum Sockets {
         #endif
     }
 
-    /// libmicrohttpd's event loop: epoll on Linux (measured fastest there), and whatever the
-    /// library picks elsewhere (Homebrew's build has no epoll; it chooses poll or select).
-    static var daemonPollingFlag: UInt32 {
-        #if os(Linux)
-        return UInt32(MHD_USE_EPOLL.rawValue)
-        #else
-        return UInt32(MHD_USE_AUTO.rawValue)
-        #endif
-    }
+    /// libmicrohttpd's event loop, the same on every platform: poll. In 0.9.75 epoll mode stalls
+    /// connections handed over with `MHD_add_connection` once a worker holds about 128 of them
+    /// (wrk -c512 fell from ~130k to under 4k req/s, with the connections ESTABLISHED and idle; the
+    /// C twin in shared/tools/acceptor_mhd.c shows it without our code); poll holds 116–153k from
+    /// 128 to 1,000 connections. poll also has no FD_SETSIZE ceiling, which select would have on
+    /// Darwin.
+    static var daemonPollingFlag: UInt32 { UInt32(MHD_USE_POLL.rawValue) }
 }
