@@ -85,7 +85,8 @@ extension StubEngine {
                 return .response(.document(201, StubAdded(id: id, route: route.signature, session: session.id)))
             } catch {
                 return .response(.problem(400, title: "Bad stub", detail: error.problems.map { p in
-                    (p.line.map { "line \($0): " } ?? "") + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
+                    (p.line.map { "line \($0)" + (p.column.map { ", column \($0)" } ?? "") + ": " } ?? "")
+                        + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
             }
         case ("DELETE", "stubs", 2):
             return session.removeRuntime(id: parts[1])

@@ -27,4 +27,10 @@ enum ContentType {
     }
 
     static func isJSON(extension ext: String?) -> Bool { ext?.lowercased() == "json" }
+
+    /// `application/json`, `text/json` or any `+json` type (`application/problem+json`), parameters aside.
+    static func isJSON(mediaType: String) -> Bool {
+        let type = mediaType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
+    }
 }

@@ -94,7 +94,8 @@ struct ConventionScanner {
         if templated {
             do {
                 template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [],
-                                                      parameters: pattern.parameterNames)
+                                                      parameters: pattern.parameterNames,
+                                                      json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
             } catch {
                 if case .body(let e) = error {
                     problems.add(relative, line: e.line, column: e.column, "template: \(e.message)", hint: e.hint)

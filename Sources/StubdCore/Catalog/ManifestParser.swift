@@ -260,7 +260,9 @@ struct ManifestParser {
         } else if let b = map["body"], let text = string(b, "body") {
             body = Data(text.utf8)
             contentType = ContentType.text
-            templateOrigin = (file, b.mark?.line ?? 1, b.mark?.column ?? 1)
+            // A quoted scalar's mark is its opening quote; its text starts a column on.
+            let quoted = b.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+            templateOrigin = (file, b.mark?.line ?? 1, (b.mark?.column ?? 1) + (quoted ? 1 : 0))
         } else if let j = map["json"] {
             body = Data(json(j).serialized.utf8)
             contentType = ContentType.json
@@ -293,7 +295,9 @@ struct ManifestParser {
         }
         var template: ResponseTemplate?
         if templated, let parameters {
-            template = responseTemplate(body: body, headers: headers, parameters: parameters,
+            let declared = headers.last { $0.name.lowercased() == "content-type" }?.value
+            let json = map["json"] != nil || declared.map { ContentType.isJSON(mediaType: $0) } == true
+            template = responseTemplate(body: body, headers: headers, parameters: parameters, json: json,
                                         origin: templateOrigin ?? (file, node.mark?.line ?? 1, node.mark?.column ?? 1),
                                         headersAt: map["headers"] ?? node)
         }
@@ -302,11 +306,11 @@ struct ManifestParser {
     }
 
     /// The template of a `template: true` answer; its errors are placed in the file they are in.
-    private mutating func responseTemplate(body: Data, headers: [(name: String, value: String)], parameters: [String],
+    private mutating func responseTemplate(body: Data, headers: [(name: String, value: String)], parameters: [String], json: Bool,
                                            origin: (file: String, line: Int, column: Int), headersAt: Node) -> ResponseTemplate? {
         do {
             return try ResponseTemplate.parse(body: body.isEmpty ? nil : String(decoding: body, as: UTF8.self),
-                                              headers: headers, parameters: parameters)
+                                              headers: headers, parameters: parameters, json: json)
         } catch {
             switch error {
             case .body(let e):

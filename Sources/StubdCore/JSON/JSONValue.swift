@@ -46,6 +46,14 @@ public enum JSONValue: Sendable, Hashable {
 
     static func writeString(_ s: String, to out: inout String) {
         out += "\""
+        writeEscaped(s, to: &out)
+        out += "\""
+    }
+
+    /// A string's content as it stands between a JSON string's quotes.
+    static func writeEscaped(_ s: String, to out: inout String) {
+        // Most values (ids, dates, names) need nothing: appended whole.
+        if !s.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) { out += s; return }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -58,7 +66,6 @@ public enum JSONValue: Sendable, Hashable {
             default: out.unicodeScalars.append(scalar)
             }
         }
-        out += "\""
     }
 
     /// True when every member of `pattern` is present here with an equal value

@@ -7,12 +7,13 @@ public struct ResponseTemplate: Sendable {
     let body: Template?
     let headers: [(name: String, template: Template)]
 
-    /// Parses what is templated; a header without `{{` stays canned.
-    static func parse(body: String?, headers: [(name: String, value: String)], parameters: [String])
+    /// Parses what is templated; a header without `{{` stays canned. `json`: the body is a JSON
+    /// answer's (`json:`, a `.json` file, a JSON `Content-Type`), so values inside its strings are escaped.
+    static func parse(body: String?, headers: [(name: String, value: String)], parameters: [String], json: Bool)
         throws(TemplateProblem) -> ResponseTemplate {
         var parsedBody: Template?
         if let body {
-            do { parsedBody = try TemplateParser.parse(body, parameters: parameters) } catch { throw .body(error) }
+            do { parsedBody = try TemplateParser.parse(body, parameters: parameters, json: json) } catch { throw .body(error) }
         }
         var parsedHeaders: [(name: String, template: Template)] = []
         for header in headers where header.value.contains("{{") {

@@ -3,7 +3,8 @@
 ///
 /// The subset is what WireMock's and Mockoon's response templates use, so theirs carry over:
 /// `{{request.path.zip}}`, `{{now format='yyyy-MM-dd'}}`, `{{#each}}`, `{{#if}}`, `{{#eq}}`,
-/// `{{json value}}`. Nothing is HTML-escaped: the bodies are JSON, not HTML.
+/// `{{json value}}`. Nothing is HTML-escaped: the bodies are JSON, not HTML. In a JSON answer a
+/// `{{value}}` inside a string is JSON-escaped instead, so a request cannot end the string.
 public struct Template: Sendable {
     let nodes: [TemplateNode]
     /// The text as written, for the admin API and error messages.
@@ -15,8 +16,9 @@ public struct Template: Sendable {
 
 indirect enum TemplateNode: Sendable {
     case text(String)
-    /// `{{expression}}` or `{{{expression}}}`: its value as text.
-    case value(TemplateExpression, position: TemplatePosition)
+    /// `{{expression}}` or `{{{expression}}}`: its value as text. `inJSONString`: a `{{…}}` that
+    /// stands inside a string of a JSON answer, whose value is escaped for it (`{{{…}}}` never is).
+    case value(TemplateExpression, position: TemplatePosition, inJSONString: Bool)
     /// `{{#name arguments}}body{{else}}inverse{{/name}}`.
     case block(name: String, arguments: [TemplateExpression], hash: [String: TemplateExpression],
                body: [TemplateNode], inverse: [TemplateNode], position: TemplatePosition)

@@ -19,6 +19,10 @@ struct TemplateParser {
     ]
     /// What `request.` can be followed by.
     static let requestFields = ["method", "path", "url", "query", "headers", "body"]
+    /// How many blocks may be open at once, and how many `(` inside one tag. Parsing and rendering
+    /// recurse once per level: without a bound a deep enough template (35,000 `{{#if}}`s, 300 KB)
+    /// overflows the stack and takes the server down; real templates stay within a handful.
+    static let maxNesting = 100
 
     private let bytes: [UInt8]
     private var index = 0
@@ -26,14 +30,18 @@ struct TemplateParser {
     private var column = 1
     /// The route's `{name}` parameters, for checking `request.path.NAME`.
     private let parameters: [String]
+    /// In a JSON answer, where its text stands (in a string or not); nil in any other answer.
+    private var json: JSONTextTracker?
 
-    init(_ text: String, parameters: [String]) {
+    init(_ text: String, parameters: [String], json: Bool = false) {
         bytes = Array(text.utf8)
         self.parameters = parameters
+        self.json = json ? JSONTextTracker() : nil
     }
 
-    static func parse(_ text: String, parameters: [String]) throws(TemplateError) -> Template {
-        var parser = TemplateParser(text, parameters: parameters)
+    /// `json`: the text is a JSON answer's, so a `{{value}}` inside one of its strings is escaped for it.
+    static func parse(_ text: String, parameters: [String], json: Bool = false) throws(TemplateError) -> Template {
+        var parser = TemplateParser(text, parameters: parameters, json: json)
         var stack: [OpenBlock] = []
         let nodes = try parser.nodes(until: &stack, eachDepth: 0)
         return Template(nodes: nodes, source: text)
@@ -45,7 +53,8 @@ struct TemplateParser {
     }
 
     private enum Tag {
-        case value(TemplateExpression, TemplatePosition)
+        /// `raw`: written in triple braces, never escaped.
+        case value(TemplateExpression, TemplatePosition, raw: Bool)
         case open(name: String, arguments: [TemplateExpression], hash: [String: TemplateExpression], TemplatePosition)
         case close(String, TemplatePosition)
         case elseTag(TemplatePosition)
@@ -62,7 +71,10 @@ struct TemplateParser {
         var out: [TemplateNode] = []
         var text: [UInt8] = []
         func flush() {
-            if !text.isEmpty { out.append(.text(String(decoding: text, as: UTF8.self))); text.removeAll() }
+            guard !text.isEmpty else { return }
+            json?.read(text)
+            out.append(.text(String(decoding: text, as: UTF8.self)))
+            text.removeAll()
         }
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "\\"), starts(with: "\\{{") {
@@ -83,15 +95,27 @@ struct TemplateParser {
             if stripAfter { while index < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[index]) { advance(1) } }
             switch tag {
             case .comment: continue
-            case .value(let expression, let position): out.append(.value(expression, position: position))
+            case let .value(expression, position, raw):
+                out.append(.value(expression, position: position, inJSONString: !raw && json?.inString == true))
             case let .open(name, arguments, hash, position):
+                guard stack.count < TemplateParser.maxNesting else {
+                    throw TemplateError(line: position.line, column: position.column,
+                                        message: "blocks nest more than \(TemplateParser.maxNesting) deep here",
+                                        hint: "stubd allows at most \(TemplateParser.maxNesting) open blocks ({{#if}}, {{#each}}, …) at once; "
+                                            + "close some before opening more, or split the answer across routes")
+                }
                 stack.append(OpenBlock(name: name, position: position))
                 let innerEach = eachDepth + (name == "each" ? 1 : 0)
+                let opened = json
                 let body = try nodes(until: &stack, eachDepth: innerEach)
                 var inverse: [TemplateNode] = []
                 if let end = pendingEnd, end.isElse {
                     pendingEnd = nil
+                    // The {{else}} branch starts where the block did, not where its body ended.
+                    let afterBody = json
+                    json = opened
                     inverse = try nodes(until: &stack, eachDepth: eachDepth)
+                    json = afterBody
                     if let again = pendingEnd, again.isElse {
                         throw TemplateError(line: again.position.line, column: again.position.column,
                                             message: "a second {{else}} in {{#\(name)}}", hint: "a block has at most one {{else}}")
@@ -199,7 +223,7 @@ struct TemplateParser {
             return (.open(name: name, arguments: arguments, hash: hash, position), stripAfter)
         }
         let expression = try build(terms, position: position, eachDepth: eachDepth)
-        return (.value(expression, position), stripAfter)
+        return (.value(expression, position, raw: triple), stripAfter)
     }
 
     /// A whole tag's or a parenthesised expression's terms: a lone value, or a helper call.
@@ -371,7 +395,8 @@ struct ExpressionLexer {
         self.position = position
     }
 
-    mutating func terms(closing: Bool = false) throws(TemplateError) -> [Term] {
+    /// `depth`: how many `(` are open around these terms (at most `TemplateParser.maxNesting`).
+    mutating func terms(closing: Bool = false, depth: Int = 0) throws(TemplateError) -> [Term] {
         var out: [Term] = []
         while true {
             skipSpaces()
@@ -391,14 +416,14 @@ struct ExpressionLexer {
                 key = eq
                 for _ in 0..<(eq.utf8.count + 1) { step() }
             }
-            var term = try value()
+            var term = try value(depth: depth)
             term.position = at
             term.hashKey = key
             out.append(term)
         }
     }
 
-    private mutating func value() throws(TemplateError) -> Term {
+    private mutating func value(depth: Int) throws(TemplateError) -> Term {
         let at = position
         let b = bytes[index]
         if b == UInt8(ascii: "'") || b == UInt8(ascii: "\"") {
@@ -410,8 +435,12 @@ struct ExpressionLexer {
             return Term(expression: .string(String(decoding: text, as: UTF8.self)), position: at)
         }
         if b == UInt8(ascii: "(") {
+            guard depth < TemplateParser.maxNesting else {
+                throw error("(subexpressions) nest more than \(TemplateParser.maxNesting) deep here",
+                            hint: "stubd allows at most \(TemplateParser.maxNesting) open '(' in a tag; compute the value in fewer steps")
+            }
             step()
-            let inner = try terms(closing: true)
+            let inner = try terms(closing: true, depth: depth + 1)
             guard let first = inner.first, case .path(let parts, let name) = first.expression, parts.count == 1,
                   let helper = TemplateParser.helpers[name], helper.inline else {
                 let names = TemplateParser.helpers.filter { $0.value.inline }.keys.sorted()

@@ -37,8 +37,9 @@ struct TemplateRenderer {
         for node in nodes {
             switch node {
             case .text(let text): out += text
-            case .value(let expression, let position):
-                out += TemplateRenderer.text(of: evaluate(expression, at: position))
+            case let .value(expression, position, inJSONString):
+                let text = TemplateRenderer.text(of: evaluate(expression, at: position))
+                if inJSONString { JSONValue.writeEscaped(text, to: &out) } else { out += text }
             case let .block(name, arguments, _, body, inverse, position):
                 block(name, arguments, body, inverse, position, into: &out)
             }
