@@ -136,11 +136,11 @@ def parsers(stubs):
         prev = "abcdefghi"[i]
         levels.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
     bomb = ("request: {path: /bomb}\nresponse:\n  json:\n" + "".join("    " + l + "\n" for l in levels)).encode()
-    code, text, seconds = request(server.url + "/__stubd/stubs", "POST", bomb)
+    code, text, seconds = request(server.url + "/__stubd/stubs", "POST", bomb, {"Content-Type": "application/json"})
     report("YAML alias bomb", f"{len(bomb)} bytes → {code} in {seconds * 1000:.1f} ms (client-side, loopback)",
            "refused < 10 ms", code == 400 and seconds < 0.010)
     body = ('{"seconds": 1, "note": "' + "\\u00e9" * ((1 << 20) // 6 - 16) + '"}').encode()
-    code, text, seconds = request(server.url + "/__stubd/clock/advance", "POST", body)
+    code, text, seconds = request(server.url + "/__stubd/clock/advance", "POST", body, {"Content-Type": "application/json"})
     report("1 MiB JSON body of escapes", f"{len(body) >> 10} KiB → {code} in {seconds * 1000:.1f} ms (client-side, loopback)",
            "< 50 ms", code == 200 and seconds < 0.050)
     server.stop()

@@ -180,10 +180,9 @@ public struct StubdClient: StubControl {
         request.httpMethod = method
         request.timeoutInterval = requestTimeout
         if let adminToken { request.setValue("Bearer \(adminToken)", forHTTPHeaderField: "Authorization") }
-        if let body {
-            request.httpBody = body
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        }
+        if let body { request.httpBody = body }
+        // The server takes admin writes only as JSON, bodiless ones (reset) too: see AdminAccess.
+        if ["POST", "PUT", "PATCH"].contains(method) { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         let data: Data
         let response: URLResponse
         do {

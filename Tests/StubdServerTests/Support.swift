@@ -65,6 +65,10 @@ func http(_ url: URL, method: String = "GET", body: String? = nil, headers: [Str
     var request = URLRequest(url: url)
     request.httpMethod = method
     if let body { request.httpBody = Data(body.utf8) }
+    // The admin API takes writes only as JSON; a test of that refusal sets its own Content-Type.
+    if url.path.contains("/__stubd/"), ["POST", "PUT", "PATCH"].contains(method) {
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+    }
     for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
     let (data, response) = try await session.data(for: request)
     let http = response as! HTTPURLResponse

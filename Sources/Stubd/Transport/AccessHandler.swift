@@ -195,8 +195,7 @@ final class RequestRouter: @unchecked Sendable {
                                   clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
 
         if let call = target.adminCall {
-            if let refusal = adminAccess.refusal(call: call, host: RequestHead.header("host", in: headers),
-                                                 authorization: RequestHead.header("authorization", in: headers)) {
+            if let refusal = adminAccess.refusal(method: method, call: call, headers: headers) {
                 return send(.generated(refusal), existing, connection, line: line)
             }
             let adminSession = engine.session(target.session)

@@ -9,6 +9,13 @@ import Foundation
 /// - **Token**: when set (`--admin-token` or `STUBD_ADMIN_TOKEN`), every admin call but `health`
 ///   must carry `Authorization: Bearer TOKEN`. A server that listens beyond loopback without a token
 ///   keeps its admin API closed, and says how to open it.
+/// - **Cross-site writes**: any page a developer has open may POST to `127.0.0.1` as a "simple"
+///   request (`text/plain`, no preflight) and add stubs or reset state. A write (POST, PUT, PATCH,
+///   DELETE) whose `Origin` is not the server's own, or that the browser marks
+///   `Sec-Fetch-Site: cross-site`, is refused; and POST, PUT and PATCH must say
+///   `Content-Type: application/json`, which no page can send to another origin without the
+///   browser asking first (a CORS preflight stubd never approves). Tests, scripts and curl send no
+///   `Origin`; StubdClient sends JSON.
 public struct AdminAccess: Sendable {
     public let token: String?
     /// Host names allowed besides loopback names and IP addresses, lower-cased.
@@ -23,7 +30,8 @@ public struct AdminAccess: Sendable {
     }
 
     /// Nil when the call may go ahead; otherwise the answer that refuses it.
-    public func refusal(call: String, host: String?, authorization: String?) -> GeneratedResponse? {
+    public func refusal(method: String, call: String, headers: [(name: String, value: String)]) -> GeneratedResponse? {
+        let host = RequestHead.header("host", in: headers)
         if let host, !isAllowed(host: host) {
             let name = AdminAccess.hostName(host)
             return .problem(403, title: "Host not allowed",
@@ -31,6 +39,16 @@ public struct AdminAccess: Sendable {
                                 + "not '\(name)'; to allow it, start stubd with --allow-host \(name)")
         }
         if call == "health" || call.isEmpty { return nil }
+        let writes = !["GET", "HEAD", "OPTIONS"].contains(method)
+        if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
+        if let closed = tokenRefusal(authorization: RequestHead.header("authorization", in: headers)) { return closed }
+        if writes, method != "DELETE", let type = AdminAccess.contentTypeRefusal(method: method, RequestHead.header("content-type", in: headers)) {
+            return type
+        }
+        return nil
+    }
+
+    private func tokenRefusal(authorization: String?) -> GeneratedResponse? {
         guard let token else {
             guard listensBeyondLoopback else { return nil }
             return .problem(401, title: "Admin API closed",
@@ -46,6 +64,43 @@ public struct AdminAccess: Sendable {
                             headers: [("WWW-Authenticate", "Bearer realm=\"stubd\"")])
         }
         return nil
+    }
+
+    /// A write that a browser sent from another site's page.
+    static func crossSiteRefusal(host: String?, headers: [(name: String, value: String)]) -> GeneratedResponse? {
+        let advice = "a web page may not change stubd's state; make admin calls from tests, scripts or curl (they send no Origin)"
+        if RequestHead.header("sec-fetch-site", in: headers)?.lowercased() == "cross-site" {
+            return .problem(403, title: "Cross-site admin call",
+                            detail: "the browser marks this admin call Sec-Fetch-Site: cross-site: " + advice)
+        }
+        guard let origin = RequestHead.header("origin", in: headers) else { return nil }
+        if let host, isOwnOrigin(origin, host: host) { return nil }
+        let own = host.map { "http://\($0)" } ?? "this server's address"
+        return .problem(403, title: "Cross-site admin call",
+                        detail: "this admin call comes from a page at Origin '\(origin)', not from stubd's own (\(own)): " + advice)
+    }
+
+    /// `http://127.0.0.1:8080` is the own origin of `Host: 127.0.0.1:8080`; a port left out is the scheme's.
+    static func isOwnOrigin(_ origin: String, host: String) -> Bool {
+        guard let separator = origin.range(of: "://") else { return false } // `null`: a sandboxed page or a file
+        let scheme = origin[..<separator.lowerBound].lowercased()
+        let defaultPort = scheme == "https" ? "443" : "80"
+        func withPort(_ authority: some StringProtocol) -> String {
+            let a = authority.lowercased()
+            let hasPort = a.hasPrefix("[") ? a.contains("]:") : a.contains(":")
+            return hasPort ? a : a + ":" + defaultPort
+        }
+        return withPort(origin[separator.upperBound...]) == withPort(host)
+    }
+
+    /// A POST, PUT or PATCH that does not say it is JSON: what an HTML form or a `text/plain` fetch sends.
+    static func contentTypeRefusal(method: String, _ contentType: String?) -> GeneratedResponse? {
+        let type = contentType.map { $0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased() }
+        if type == "application/json" { return nil }
+        return .problem(415, title: "Admin writes take JSON",
+                        detail: "\(method) admin calls need Content-Type: application/json, even with no body (this one has "
+                            + (contentType.map { "'\($0)'" } ?? "none") + "), so that no web page can send one unasked; "
+                            + "with curl ≥ 7.82: --json '{…}', or -H 'Content-Type: application/json'")
     }
 
     func isAllowed(host: String) -> Bool {
