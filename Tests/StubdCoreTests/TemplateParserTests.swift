@@ -42,6 +42,59 @@ import Testing
         #expect(p.message.contains("request.path.idd"))
     }
 
+    /// A `json:` template is serialized before it is parsed; each problem is still placed in the YAML
+    /// string it was written in (plain, quoted with escapes, a block), and every one is reported.
+    @Test func everyProblemOfAJSONTemplateIsPlacedWhereItWasWritten() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: "/w/{zip}" }
+                response:
+                  template: true
+                  headers: { X-Zip: "{{request.path.zp}}" }
+                  json:
+                    zip: "{{request.path.zp}}"
+                    date: "{{now format='yyyy-MM-dd' tz='UTC'}}"
+                    list:
+                      - "{{#each request.query}}{{this}}{{/if}}"
+                    note: 'it''s {{hitz}}'
+                    raw: |
+                      line one
+                        {{request.bdy}}
+            """])
+        let problems = stubs.problems()
+        let places = problems.map { "\($0.line ?? 0):\($0.column ?? 0)" }
+        #expect(Set(places) == ["5:28", "7:17", "8:18", "10:45", "11:24", "14:15"], "\(problems)")
+        #expect(problems.count == 6, "\(problems)")
+        #expect(problems.contains { $0.line == 10 && $0.message == "template: {{/if}} closes {{#each}} opened at 10:14" }, "\(problems)")
+        #expect(problems.contains { $0.line == 8 && $0.message.contains("'now' has no option 'tz'") }, "\(problems)")
+        #expect(problems.contains { $0.line == 5 && $0.message.contains("template in header X-Zip: request.path.zp") }, "\(problems)")
+    }
+
+    @Test func everyProblemOfATemplateFileIsReported() throws {
+        let problems = try TempStubs(["a/{id}.tmpl.json": """
+            {
+              "a": "{{nwo}}",
+              "b": [{{#each request.query}}"{{this}}"{{/each}}],
+              "c": "{{request.path.idd}}", "d": "{{#if x}}{{else}}{{else}}{{/if}}"
+            }
+            """]).problems()
+        let places = problems.map { "\($0.line ?? 0):\($0.column ?? 0)" }
+        #expect(places == ["2:11", "4:11", "4:44", "4:55"], "\(problems)")
+    }
+
+    @Test func aQuotedBodysProblemIsPlacedPastItsQuoteAndEscapes() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /a }
+                response:
+                  template: true
+                  body: "say \\"hi\\" {{nwo}}"
+            """])
+        let p = try #require(stubs.problems().first)
+        #expect(p.line == 5)
+        #expect(p.column == 27, "\(p)")
+    }
+
     @Test func withoutTemplateTheBracesAreServedAsWritten() throws {
         let catalog = try TempStubs(["a.json": #"{"x": "{{request.path.nothing}}"}"#]).load()
         #expect(catalog.routes.first?.responses.first?.template == nil)

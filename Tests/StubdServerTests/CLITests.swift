@@ -33,6 +33,27 @@ import Testing
         #expect(r.error.contains("greet/{zip}.tmpl.json: this file can never answer: greet/{code}.tmpl.json takes the same requests first"), "\(r.error)")
     }
 
+    @Test func checkListsEveryMistakeOfAJSONTemplateWhereItWasWritten() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: "/forecast/{zip}" }
+                response:
+                  template: true
+                  json:
+                    zip: "{{request.path.zp}}"
+                    date: "{{now format='yyyy-MM-dd' timezone='America/New_Yrok'}}"
+                    city: "{{request.qurey.city}}"
+                    hits: "{{hitz}}"
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(r.status == 1)
+        #expect(r.error.contains("4 problems"), "\(r.error)")
+        for place in ["stubd.yml:6:17: template: request.path.zp", "stubd.yml:7:18: template: unknown timezone",
+                      "stubd.yml:8:18: template: a request has no 'qurey'", "stubd.yml:9:18: template: unknown value or helper 'hitz'"] {
+            #expect(r.error.contains(place), "\(place) in \(r.error)")
+        }
+    }
+
     @Test func serveRefusesABrokenFolder() throws {
         let stubs = try TempStubs(["bad.json": "{"])
         let r = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0"])

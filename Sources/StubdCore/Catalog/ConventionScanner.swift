@@ -97,8 +97,9 @@ struct ConventionScanner {
                                                       parameters: pattern.parameterNames,
                                                       json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
             } catch {
-                if case .body(let e) = error {
-                    problems.add(relative, line: e.line, column: e.column, "template: \(e.message)", hint: e.hint)
+                for e in error.body {
+                    let opened = e.opened.map { " opened at \($0.line):\($0.column)" } ?? ""
+                    problems.add(relative, line: e.line, column: e.column, "template: \(e.message)\(opened)", hint: e.hint)
                 }
                 return
             }

@@ -29,6 +29,18 @@ struct ManifestParser {
     var defaultDelay: Delay?
     /// `defaults.queryNames: any-case`: routes and quota keys compare query names in any case.
     var defaultQueryNamesIgnoreCase = false
+    /// The text being parsed, to place a problem inside an inline template where it was written.
+    private var source = YAMLSourceText("")
+
+    /// Where a template's text came from, for the positions of its problems.
+    private enum TemplateOrigin {
+        /// A file of its own: its lines are the template's.
+        case file(String)
+        /// A `body:` string in this manifest.
+        case string(Node)
+        /// A `json:` node of this manifest, serialized (as `text`) before it is parsed.
+        case json(Node, text: String)
+    }
 
     init(file: String, reader: StubFileReader) {
         self.file = file
@@ -39,6 +51,7 @@ struct ManifestParser {
 
     mutating func parse(_ text: String) -> Manifest {
         var manifest = Manifest()
+        source = YAMLSourceText(text)
         guard let root = compose(text) else { return manifest }
         guard let top = mapping(root, "the manifest") else { return manifest }
         checkKeys(top, ["defaults", "routes", "quotas", "clock"], in: "the manifest")
@@ -82,6 +95,7 @@ struct ManifestParser {
 
     /// Parses one runtime stub (`POST /__stubd/stubs`) in the shape of a manifest route.
     mutating func parseRuntimeRoute(_ text: String, id: String) -> Route? {
+        source = YAMLSourceText(text)
         guard let root = compose(text) else { return nil }
         return parseRoute(root, source: .runtime(id: id), priority: ManifestParser.runtimePriority)
     }
@@ -210,7 +224,7 @@ struct ManifestParser {
             add(t, "a quota's exceeded answer is not a template", hint: "remove 'template'; the quota's own headers say what is left")
         }
         // Where the template's text starts, for its errors: a file's own lines, or the manifest's.
-        var templateOrigin: (file: String, line: Int, column: Int)?
+        var templateOrigin: TemplateOrigin?
         var status = 200
         if let s = map["status"], let n = int(s, "status") {
             if (100...599).contains(n) { status = n } else { add(s, "status \(n) is not an HTTP status", hint: "use 100–599") }
@@ -239,7 +253,7 @@ struct ManifestParser {
                 bodySource = found.path
                 let ext = rel.fileExtension
                 contentType = ContentType.forExtension(ext)
-                templateOrigin = (found.path, 1, 1)
+                templateOrigin = .file(found.path)
                 // A template's JSON is whole only once rendered (`"n": {{hits}}`), so it is not checked here.
                 if ContentType.isJSON(extension: ext), !templated {
                     do { _ = try JSONParser.parse(found.data) } catch {
@@ -260,13 +274,12 @@ struct ManifestParser {
         } else if let b = map["body"], let text = string(b, "body") {
             body = Data(text.utf8)
             contentType = ContentType.text
-            // A quoted scalar's mark is its opening quote; its text starts a column on.
-            let quoted = b.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
-            templateOrigin = (file, b.mark?.line ?? 1, (b.mark?.column ?? 1) + (quoted ? 1 : 0))
+            templateOrigin = .string(b)
         } else if let j = map["json"] {
-            body = Data(json(j).serialized.utf8)
+            let serialized = json(j).serialized
+            body = Data(serialized.utf8)
             contentType = ContentType.json
-            templateOrigin = (file, j.mark?.line ?? 1, j.mark?.column ?? 1)
+            templateOrigin = .json(j, text: serialized)
         }
         if fault == .malformedJSON {
             // Cut a real body short, so a client's decoder fails the way it would on a broken network answer.
@@ -298,28 +311,48 @@ struct ManifestParser {
             let declared = headers.last { $0.name.lowercased() == "content-type" }?.value
             let json = map["json"] != nil || declared.map { ContentType.isJSON(mediaType: $0) } == true
             template = responseTemplate(body: body, headers: headers, parameters: parameters, json: json,
-                                        origin: templateOrigin ?? (file, node.mark?.line ?? 1, node.mark?.column ?? 1),
-                                        headersAt: map["headers"] ?? node)
+                                        origin: templateOrigin, headersAt: map["headers"] ?? node)
         }
         return CannedResponse(status: status, headers: headers, body: body, delay: responseDelay, fault: fault,
                               bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template)
     }
 
-    /// The template of a `template: true` answer; its errors are placed in the file they are in.
+    /// The template of a `template: true` answer; each of its problems is placed where it was written.
     private mutating func responseTemplate(body: Data, headers: [(name: String, value: String)], parameters: [String], json: Bool,
-                                           origin: (file: String, line: Int, column: Int), headersAt: Node) -> ResponseTemplate? {
+                                           origin: TemplateOrigin?, headersAt: Node) -> ResponseTemplate? {
         do {
             return try ResponseTemplate.parse(body: body.isEmpty ? nil : String(decoding: body, as: UTF8.self),
                                               headers: headers, parameters: parameters, json: json)
         } catch {
-            switch error {
-            case .body(let e):
-                // A file's template reports its own lines; an inline one, lines counted from where its text starts.
-                let line = origin.line + e.line - 1
-                let column = e.line == 1 ? origin.column + e.column - 1 : e.column
-                problems.add(origin.file, line: line, column: column, "template: \(e.message)", hint: e.hint)
-            case .header(let name, let e):
-                add(headersAt, "template in header \(name), column \(e.column): \(e.message)", hint: e.hint)
+            for e in error.body {
+                // The positions a problem names, in the file the template was written in.
+                func place(_ line: Int, _ column: Int) -> (file: String, line: Int, column: Int) {
+                    switch origin {
+                    case .file(let path)?: return (path, line, column)
+                    case .string(let node)?:
+                        let at = source.place(line: line, column: column, inValueOf: node)
+                        return (file, at.line, at.column)
+                    case let .json(node, text)?:
+                        let at = source.place(line: line, column: column, inJSON: text, of: node)
+                        return (file, at.line, at.column)
+                    case nil: return (file, headersAt.mark?.line ?? 1, headersAt.mark?.column ?? 1)
+                    }
+                }
+                let at = place(e.line, e.column)
+                let opened = e.opened.map { place($0.line, $0.column) }.map { " opened at \($0.line):\($0.column)" } ?? ""
+                problems.add(at.file, line: at.line, column: at.column, "template: \(e.message)\(opened)", hint: e.hint)
+            }
+            for (name, errors) in error.headers {
+                // The header's own value when this response wrote it; a default header's, at the headers.
+                let valueNode = headersAt.mapping?.first { $0.key.string?.lowercased() == name.lowercased() }?.value
+                for e in errors {
+                    if let valueNode {
+                        let (line, column) = source.place(line: e.line, column: e.column, inValueOf: valueNode)
+                        problems.add(file, line: line, column: column, "template in header \(name): \(e.message)", hint: e.hint)
+                    } else {
+                        add(headersAt, "template in header \(name), column \(e.column): \(e.message)", hint: e.hint)
+                    }
+                }
             }
             return nil
         }

@@ -9,23 +9,26 @@ public struct ResponseTemplate: Sendable {
 
     /// Parses what is templated; a header without `{{` stays canned. `json`: the body is a JSON
     /// answer's (`json:`, a `.json` file, a JSON `Content-Type`), so values inside its strings are escaped.
+    /// Throws every problem in the body and in each header at once.
     static func parse(body: String?, headers: [(name: String, value: String)], parameters: [String], json: Bool)
-        throws(TemplateProblem) -> ResponseTemplate {
+        throws(TemplateProblems) -> ResponseTemplate {
+        var problems = TemplateProblems()
         var parsedBody: Template?
         if let body {
-            do { parsedBody = try TemplateParser.parse(body, parameters: parameters, json: json) } catch { throw .body(error) }
+            do { parsedBody = try TemplateParser.parse(body, parameters: parameters, json: json) } catch { problems.body = error.all }
         }
         var parsedHeaders: [(name: String, template: Template)] = []
         for header in headers where header.value.contains("{{") {
             do { parsedHeaders.append((header.name, try TemplateParser.parse(header.value, parameters: parameters))) }
-            catch { throw .header(header.name, error) }
+            catch { problems.headers.append((header.name, error.all)) }
         }
+        guard problems.body.isEmpty, problems.headers.isEmpty else { throw problems }
         return ResponseTemplate(body: parsedBody, headers: parsedHeaders)
     }
 
-    enum TemplateProblem: Error {
-        case body(TemplateError)
-        case header(String, TemplateError)
+    struct TemplateProblems: Error {
+        var body: [TemplateError] = []
+        var headers: [(name: String, errors: [TemplateError])] = []
     }
 
     /// This request's answer: `canned` with the rendered body and headers, and what was missing.

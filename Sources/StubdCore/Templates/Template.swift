@@ -47,6 +47,11 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public let column: Int
     public let message: String
     public let hint: String?
+    /// Where the block this problem is about was opened: kept apart from `message`, so whoever
+    /// reports it can place it in the file the template was written in.
+    var opened: TemplatePosition? = nil
 
-    public var description: String { "\(line):\(column): \(message)" + (hint.map { " (\($0))" } ?? "") }
+    public var description: String {
+        "\(line):\(column): \(message)" + (opened.map { " opened at \($0.line):\($0.column)" } ?? "") + (hint.map { " (\($0))" } ?? "")
+    }
 }

@@ -2,7 +2,9 @@ import Foundation
 
 /// Reads Handlebars text into a `Template`, checking every name against what a request can
 /// supply: an unknown helper, an unclosed block or a path parameter the route does not have is a
-/// load error with its line and column, not an empty string at request time.
+/// load error with its line and column, not an empty string at request time. Every problem in the
+/// text is reported, not just the first: a tag is read whole before it is judged, so the parser
+/// notes what is wrong with it and carries on after it.
 struct TemplateParser {
     /// Helpers a tag may call, with what each takes. Block-only ones are marked.
     static let helpers: [String: (arguments: ClosedRange<Int>, hash: Set<String>, block: Bool, inline: Bool)] = [
@@ -23,6 +25,8 @@ struct TemplateParser {
     /// recurse once per level: without a bound a deep enough template (35,000 `{{#if}}`s, 300 KB)
     /// overflows the stack and takes the server down; real templates stay within a handful.
     static let maxNesting = 100
+    /// A text with more problems than this is reported up to here: the rest would be the same mistake again.
+    static let maxProblems = 100
 
     private let bytes: [UInt8]
     private var index = 0
@@ -32,6 +36,8 @@ struct TemplateParser {
     private let parameters: [String]
     /// In a JSON answer, where its text stands (in a string or not); nil in any other answer.
     private var json: JSONTextTracker?
+    /// What is wrong so far, in the order it was found.
+    private var problems: [TemplateError] = []
 
     init(_ text: String, parameters: [String], json: Bool = false) {
         bytes = Array(text.utf8)
@@ -39,12 +45,28 @@ struct TemplateParser {
         self.json = json ? JSONTextTracker() : nil
     }
 
-    /// `json`: the text is a JSON answer's, so a `{{value}}` inside one of its strings is escaped for it.
-    static func parse(_ text: String, parameters: [String], json: Bool = false) throws(TemplateError) -> Template {
+    /// The template, or every problem in `text`. `json`: the text is a JSON answer's, so a
+    /// `{{value}}` inside one of its strings is escaped for it.
+    static func parse(_ text: String, parameters: [String], json: Bool = false) throws(TemplateErrors) -> Template {
         var parser = TemplateParser(text, parameters: parameters, json: json)
         var stack: [OpenBlock] = []
-        let nodes = try parser.nodes(until: &stack, eachDepth: 0)
-        return Template(nodes: nodes, source: text)
+        do {
+            let nodes = try parser.nodes(until: &stack, eachDepth: 0)
+            if parser.problems.isEmpty { return Template(nodes: nodes, source: text) }
+        } catch {
+            // A problem the rest of the text cannot be read past (a tag never closed).
+            parser.problems.append(error)
+        }
+        throw TemplateErrors(all: parser.problems)
+    }
+
+    /// Notes a problem the parser can read past.
+    private mutating func note(_ problem: TemplateError) throws(TemplateError) {
+        problems.append(problem)
+        if problems.count >= TemplateParser.maxProblems {
+            throw TemplateError(line: problem.line, column: problem.column,
+                                message: "stopped after \(TemplateParser.maxProblems) problems", hint: "fix these and check again")
+        }
     }
 
     private struct OpenBlock {
@@ -116,35 +138,46 @@ struct TemplateParser {
                     json = opened
                     inverse = try nodes(until: &stack, eachDepth: eachDepth)
                     json = afterBody
-                    if let again = pendingEnd, again.isElse {
-                        throw TemplateError(line: again.position.line, column: again.position.column,
-                                            message: "a second {{else}} in {{#\(name)}}", hint: "a block has at most one {{else}}")
+                    while let again = pendingEnd, again.isElse {
+                        try note(TemplateError(line: again.position.line, column: again.position.column,
+                                               message: "a second {{else}} in {{#\(name)}}", hint: "a block has at most one {{else}}"))
+                        pendingEnd = nil
+                        _ = try nodes(until: &stack, eachDepth: eachDepth)
                     }
-                }
-                guard let end = pendingEnd else {
-                    throw TemplateError(line: position.line, column: position.column, message: "{{#\(name)}} is never closed",
-                                        hint: "add {{/\(name)}} where the block ends")
-                }
-                pendingEnd = nil
-                if end.name != name {
-                    throw TemplateError(line: end.position.line, column: end.position.column,
-                                        message: "{{/\(end.name)}} closes {{#\(name)}} opened at \(position.line):\(position.column)",
-                                        hint: "close blocks in the reverse order they were opened: {{/\(name)}}")
                 }
                 stack.removeLast()
                 out.append(.block(name: name, arguments: arguments, hash: hash, body: body, inverse: inverse, position: position))
+                guard let end = pendingEnd else {
+                    try note(TemplateError(line: position.line, column: position.column, message: "{{#\(name)}} is never closed",
+                                           hint: "add {{/\(name)}} where the block ends"))
+                    continue
+                }
+                if end.name != name {
+                    // The close of a block further out: this one ends here unclosed, and that one gets its close.
+                    if stack.contains(where: { $0.name == end.name }) {
+                        try note(TemplateError(line: position.line, column: position.column, message: "{{#\(name)}} is never closed",
+                                               hint: "add {{/\(name)}} before {{/\(end.name)}}"))
+                        return out
+                    }
+                    try note(TemplateError(line: end.position.line, column: end.position.column,
+                                           message: "{{/\(end.name)}} closes {{#\(name)}}",
+                                           hint: "close blocks in the reverse order they were opened: {{/\(name)}}", opened: position))
+                }
+                pendingEnd = nil
             case .elseTag(let position):
                 guard !stack.isEmpty else {
-                    throw TemplateError(line: position.line, column: position.column, message: "{{else}} outside a block",
-                                        hint: "{{else}} belongs inside {{#if}}, {{#unless}}, {{#each}} or {{#eq}}")
+                    try note(TemplateError(line: position.line, column: position.column, message: "{{else}} outside a block",
+                                           hint: "{{else}} belongs inside {{#if}}, {{#unless}}, {{#each}} or {{#eq}}"))
+                    continue
                 }
                 flush()
                 pendingEnd = (true, stack.last!.name, position)
                 return out
             case .close(let name, let position):
                 guard !stack.isEmpty else {
-                    throw TemplateError(line: position.line, column: position.column, message: "{{/\(name)}} closes no block",
-                                        hint: "remove it, or open the block with {{#\(name) …}}")
+                    try note(TemplateError(line: position.line, column: position.column, message: "{{/\(name)}} closes no block",
+                                           hint: "remove it, or open the block with {{#\(name) …}}"))
+                    continue
                 }
                 flush()
                 pendingEnd = (false, name, position)
@@ -173,6 +206,8 @@ struct TemplateParser {
             return (.comment, false)
         }
         // The tag's inside, up to its closing braces.
+        // Spaces before the inside are skipped here, not trimmed later, so its terms' columns are theirs.
+        while index < bytes.count, [0x20, 0x0A, 0x09, 0x0D].contains(bytes[index]) { advance(1) }
         let start = index
         let insideStart = TemplatePosition(line: line, column: column)
         let closing = triple ? "}}}" : "}}"
@@ -196,14 +231,31 @@ struct TemplateParser {
         while let l = inside.last, l == 0x20 || l == 0x0A || l == 0x09 || l == 0x0D { inside.removeLast() }
         let text = String(decoding: inside, as: UTF8.self)
         if text.isEmpty {
-            throw TemplateError(line: position.line, column: position.column, message: "an empty tag", hint: "write a value between the braces, or \\{{ for literal braces")
+            try note(TemplateError(line: position.line, column: position.column, message: "an empty tag", hint: "write a value between the braces, or \\{{ for literal braces"))
+            return (.comment, stripAfter)
         }
         if text == "else" || text == "^" { return (.elseTag(position), stripAfter) }
         if text.hasPrefix("/") {
             return (.close(String(text.dropFirst()).trimmingSpaces, position), stripAfter)
         }
         let isBlock = text.hasPrefix("#")
-        var lexer = ExpressionLexer(Array((isBlock ? String(text.dropFirst()) : text).utf8), at: insideStart)
+        do {
+            return (try meaning(of: text, isBlock: isBlock, at: position, insideStart: insideStart, eachDepth: eachDepth, triple: triple), stripAfter)
+        } catch {
+            try note(error)
+            // A block that opened wrongly still opens, so its body and its close are checked as written.
+            guard isBlock else { return (.comment, stripAfter) }
+            let name = text.dropFirst().prefix { $0 != " " && $0 != "\n" && $0 != "\t" && $0 != "\r" }
+            return (.open(name: String(name), arguments: [], hash: [:], position), stripAfter)
+        }
+    }
+
+    /// What a tag's inside says, once it has been read whole.
+    private func meaning(of text: String, isBlock: Bool, at position: TemplatePosition, insideStart: TemplatePosition,
+                         eachDepth: Int, triple: Bool) throws(TemplateError) -> Tag {
+        // A block's terms start after its `#`.
+        let termsStart = TemplatePosition(line: insideStart.line, column: insideStart.column + (isBlock ? 1 : 0))
+        var lexer = ExpressionLexer(Array((isBlock ? String(text.dropFirst()) : text).utf8), at: termsStart)
         let terms = try lexer.terms()
         guard let first = terms.first else {
             throw TemplateError(line: position.line, column: position.column, message: "an empty tag", hint: nil)
@@ -220,10 +272,10 @@ struct TemplateParser {
             }
             let (arguments, hash) = try split(Array(terms.dropFirst()), helper: name, position: position, eachDepth: eachDepth)
             try checkArity(name, helper, arguments, hash, position)
-            return (.open(name: name, arguments: arguments, hash: hash, position), stripAfter)
+            return .open(name: name, arguments: arguments, hash: hash, position)
         }
         let expression = try build(terms, position: position, eachDepth: eachDepth)
-        return (.value(expression, position, raw: triple), stripAfter)
+        return .value(expression, position, raw: triple)
     }
 
     /// A whole tag's or a parenthesised expression's terms: a lone value, or a helper call.
