@@ -42,6 +42,9 @@ public final class StubServer: Sendable {
         /// Request headers whose values the journal (`/__stubd/requests`) shows masked, besides
         /// `Authorization`, `Cookie` and `Proxy-Authorization`.
         public var maskedHeaders: [String] = []
+        /// Values the journal shows as `<NAME>` wherever they appear (`--secret NAME=VALUE`); a
+        /// recorder's own secrets are added to these.
+        public var maskedSecrets: [(name: String, value: String)] = []
         /// Runtime stubs (`POST /__stubd/stubs`) one session may hold.
         public var maxRuntimeStubs: Int = 10_000
         /// Told of server events worth a log line, such as an evicted session.
@@ -100,7 +103,9 @@ public final class StubServer: Sendable {
         let catalog = try StubCatalog.load(stubs: stubs)
         stubsDirectory = stubs
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
-                            maskedHeaders: options.maskedHeaders, maxRuntimeStubs: options.maxRuntimeStubs, notice: options.notice)
+                            maskedHeaders: options.maskedHeaders,
+                            maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
+                            maxRuntimeStubs: options.maxRuntimeStubs, notice: options.notice)
         responses = ResponseStore()
         responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -30,13 +30,16 @@ final class LogWriter: Sendable {
     }
 
     let json: Bool
+    /// `--secret` values, shown as `<NAME>` in every line (a key in a path, a recorder's notice).
+    let masking: SecretMasker
     private let capacity: Int
     private let queue = Locked(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let output: Int32
 
-    init(json: Bool, capacity: Int = 10_000, output: Int32 = STDOUT_FILENO) {
+    init(json: Bool, masking: SecretMasker = SecretMasker(), capacity: Int = 10_000, output: Int32 = STDOUT_FILENO) {
         self.json = json
+        self.masking = masking
         self.capacity = capacity
         self.output = output
         let thread = Thread { [self] in run() }
@@ -62,7 +65,7 @@ final class LogWriter: Sendable {
     }
 
     private func run() {
-        var formatter = LineFormatter(json: json)
+        var formatter = LineFormatter(json: json, masking: masking)
         var buffer: [UInt8] = []
         while true {
             wake.wait()
@@ -100,16 +103,24 @@ final class LogWriter: Sendable {
 /// object per line with the same fields. Used by the writer thread only.
 struct LineFormatter {
     let json: Bool
+    let masking: SecretMasker
     /// The formatted second last used ("2026-11-22T16:02:41"): a new one is made once a second.
     private var second: (epoch: Int, text: [UInt8]) = (-1, [])
     /// Paths and other fields longer than this are cut, with a marker saying how much.
     static let maxField = 2_048
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, masking: SecretMasker = SecretMasker()) {
+        self.json = json
+        self.masking = masking
+    }
 
     mutating func append(_ record: Record, to out: inout [UInt8]) {
         switch record {
-        case let .request(line, time):
+        case .request(var line, let time):
+            if !masking.isEmpty {
+                line.path = masking.mask(line.path)
+                line.note = line.note.map(masking.mask)
+            }
             var fields: [(String, String)] = [("method", line.method), ("path", line.path), ("status", String(line.status)),
                                              ("latency_ms", String(Double(line.latencyMicroseconds) / 1000))]
             if let route = line.route { fields.append(("route", route)) }
@@ -118,7 +129,8 @@ struct LineFormatter {
             if let note = line.note { fields.append(("note", note)) }
             append(time: time, level: .info, message: Self.message(line), fields: fields, to: &out)
         case let .message(level, message, metadata, time):
-            append(time: time, level: level, message: message, fields: metadata.map { ($0.key, $0.value.description) }, to: &out)
+            append(time: time, level: level, message: masking.mask(message),
+                   fields: metadata.map { ($0.key, masking.mask($0.value.description)) }, to: &out)
         }
     }
 

@@ -37,10 +37,18 @@ struct RecordingOptions: ParsableArguments {
         }
     }
 
+    /// `--secret` values as the log shows them: `<NAME>`.
+    var logMasking: SecretMasker { SecretMasker(secrets.map { ($0.value, "<\($0.name)>") }) }
+
     func validate() throws {
         for item in secret {
+            // The value is a secret: an error names the flag and the name, never the value.
             guard let eq = item.firstIndex(of: "="), eq != item.startIndex, item.index(after: eq) != item.endIndex else {
-                throw ValidationError("--secret takes NAME=VALUE (e.g. --secret key=abc123), got '\(item)'")
+                throw ValidationError("--secret takes NAME=VALUE with both parts (e.g. --secret key=abc123)")
+            }
+            let name = String(item[..<eq])
+            guard SecretNames.isPlainIdentifier(name) else {
+                throw ValidationError("--secret NAME must be a plain identifier (letters, digits, '_' or '-', starting with a letter or '_'), as it becomes {NAME} in recorded paths; got '\(name.prefix(60))'")
             }
         }
         guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
@@ -106,9 +114,10 @@ struct Record: ParsableCommand {
     var port: UInt16 = 8080
 
     func run() throws {
-        let writer = LogWriter(json: false)
+        let writer = LogWriter(json: false, masking: recording.logMasking)
         let logger = makeLogger(writer: writer, level: .info)
         var options = StubServer.Options()
+        options.maskedSecrets = recording.secrets
         options.forwarding = try recording.forwarding(target: try RecordingOptions.target(target), scope: .everything,
                                                       record: stubs.url, logger: logger)
         let server: StubServer

@@ -63,7 +63,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let writer = LogWriter(json: logFormat == .json)
+        let writer = LogWriter(json: logFormat == .json, masking: recording.logMasking)
         let logger = makeLogger(writer: writer, level: logLevel)
         var options = StubServer.Options()
         options.threads = threads
@@ -72,6 +72,7 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.maskedHeaders = maskHeader
+        options.maskedSecrets = recording.secrets
         options.notice = { message in logger.notice("\(message)") }
         options.watch = watch
         if logLevel <= .info {

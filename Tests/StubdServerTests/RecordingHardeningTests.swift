@@ -42,4 +42,163 @@ import Testing
             #expect(try await get(replay.baseURL, "/named").header("Set-Cookie") == "sid=<redacted>; Path=/")
         }
     }
+
+    /// Every file in `folder` (relative path → bytes).
+    static func files(_ folder: URL) throws -> [String: Data] {
+        var all: [String: Data] = [:]
+        let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        for case let url as URL in e where !url.hasDirectoryPath {
+            all[url.path.replacingOccurrences(of: folder.path, with: "")] = try Data(contentsOf: url)
+        }
+        return all
+    }
+
+    /// The files (and their names) that hold any of `secrets`.
+    static func leaks(of secrets: [String], in folder: URL) throws -> [String] {
+        try files(folder).flatMap { path, data in
+            secrets.filter { data.range(of: Data($0.utf8)) != nil || path.contains($0) }.map { "\(path) holds \($0)" }
+        }.sorted()
+    }
+
+    @Test func aSecretEchoedInABodyOfAnyTypeIsFoundByteForByte() async throws {
+        let key = "KEY-7f3a9c2e"
+        let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!
+        let upstream = try RawUpstream(answers: [
+            "/blob": RawUpstream.response(headers: ["Content-Type: application/octet-stream"],
+                                          body: Data([0, 1, 0xFE]) + Data(key.utf8) + Data([0xFF, 0])),
+            "/logo.png": RawUpstream.response(headers: ["Content-Type: image/png"], body: png + Data(key.utf8)),
+            // JSON with a byte that is not UTF-8 in it.
+            "/broken.json": RawUpstream.response(headers: ["Content-Type: application/json"],
+                                                 body: Data(#"{"echo": "\#(key)", "x": ""#.utf8) + Data([0xFF]) + Data(#""}"#.utf8)),
+            // Not JSON at all, though it says so: still written, still loads.
+            "/cut.json": RawUpstream.response(headers: ["Content-Type: application/json"], body: Data(#"{"echo": "\#(key)", "#.utf8)),
+        ])
+        let folder = try TempStubs([:]).url
+        let options = try recording(to: upstream.url, into: folder, rules: RecordingRules(secrets: [("key", key)]))
+        try await withServer(folder, options: options) { (recorder: StubServer) async throws in
+            for path in ["/blob", "/logo.png", "/broken.json", "/cut.json"] {
+                #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
+            }
+        }
+        #expect(try Self.leaks(of: [key], in: folder) == [])
+        try await withServer(folder) { (replay: StubServer) async throws in
+            let blob = try await get(replay.baseURL, "/blob")
+            #expect(blob.body == Data([0, 1, 0xFE]) + Data("<key>".utf8) + Data([0xFF, 0]))
+            #expect(try await get(replay.baseURL, "/logo.png").body == png + Data("<key>".utf8))
+            let broken = try await get(replay.baseURL, "/broken.json")
+            #expect(broken.status == 200)
+            #expect(broken.header("Content-Type")?.hasPrefix("application/json") == true)
+            #expect(broken.body.range(of: Data(#""echo": "<key>""#.utf8)) != nil, "\(broken.text)")
+            let cut = try await get(replay.baseURL, "/cut.json")
+            #expect(cut.text == #"{"echo": "<key>", "#)
+            #expect(cut.header("Content-Type")?.hasPrefix("application/json") == true)
+        }
+    }
+
+    @Test func credentialsByNameAndCookieValuesAreNeverWritten() async throws {
+        let (auth, privateToken, password, sig, signature) = ("AUTHTOKEN-111", "PRIVTOKEN-222", "hunter2-333", "SIG-444", "SIGNATURE-555")
+        let (cookie, setCookie) = ("COOKIEVALUE-666", "NEWSESSION-777")
+        // The API echoes every credential back, each on its own, and sets a session it also echoes.
+        let echo = [auth, privateToken, password, sig, signature, cookie, setCookie].map { "\"\($0)\"" }.joined(separator: ", ")
+        let upstream = try RawUpstream(answers: [
+            "/whoami": RawUpstream.response(headers: ["Content-Type: application/json", "Set-Cookie: session=\(setCookie); Path=/"],
+                                            body: Data("{\"seen\": [\(echo)]}".utf8)),
+        ])
+        let folder = try TempStubs([:]).url
+        let options = try recording(to: upstream.url, into: folder)
+        let query = "/whoami?password=\(password)&sig=\(sig)&signature=\(signature)&user=ada"
+        let headers = ["X-Auth-Token": auth, "Private-Token": privateToken, "Cookie": "theme=dark; sid=\(cookie)"]
+        try await withServer(folder, options: options) { (recorder: StubServer) async throws in
+            // curl: URLSession on Linux drops a Cookie header set by hand.
+            let r = try curl(["-o", "/dev/null", "-w", "%{http_code}"] + headers.flatMap { ["-H", "\($0.key): \($0.value)"] }
+                             + [recorder.baseURL.absoluteString + query])
+            #expect(r.output == "200")
+        }
+        #expect(try Self.leaks(of: [auth, privateToken, password, sig, signature, cookie, setCookie], in: folder) == [])
+        let manifest = try String(contentsOf: folder.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
+        #expect(manifest.contains(#""password": "*", "sig": "*", "signature": "*", "user": "ada""#), "\(manifest)")
+        // Replayed with other credentials: present, any value.
+        try await withServer(folder) { (replay: StubServer) async throws in
+            let again = try await get(replay.baseURL, "/whoami?password=x&sig=y&signature=z&user=ada")
+            #expect(again.status == 200)
+            #expect(again.json["seen"] as? [String] == ["<redacted>", "<redacted>", "<password>", "<sig>", "<signature>", "<redacted>", "<redacted>"],
+                    "\(again.text)")
+        }
+    }
+
+    /// Runs the stubd binary for at most `seconds`; a process still running then is killed (and
+    /// `timedOut` says so) rather than hanging the test.
+    func runBounded(_ arguments: [String], seconds: Double = 10) throws -> (status: Int32, error: String, timedOut: Bool) {
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = nil
+        process.environment = env
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        let deadline = Date().addingTimeInterval(bound(seconds))
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let timedOut = process.isRunning
+        if timedOut { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), timedOut)
+    }
+
+    @Test func aSecretNameThatIsNotAPlainIdentifierIsRefusedAndNothingIsWrittenOutside() throws {
+        let base = try TempStubs([:]).url
+        let folder = base.appendingPathComponent("a/b/c/d/Stubs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let upstream = try RawUpstream(answers: ["/abc/x.json": RawUpstream.response(headers: ["Content-Type: application/json"],
+                                                                                    body: Self.json("{}"))])
+        for command in [["record", "--target", upstream.url.absoluteString],
+                        ["serve", "--proxy", upstream.url.absoluteString, "--record-missing"]] {
+            let r = try runBounded(command + ["--stubs", folder.path, "--port", "0", "--secret", "../../../../outside/escaped=abc"])
+            #expect(!r.timedOut && r.status != 0, "\(command[0]) started anyway")
+            #expect(r.error.contains("--secret NAME must be a plain identifier"), "\(r.error)")
+            #expect(!r.error.contains("=abc"), "the error repeats the secret's value: \(r.error)")
+        }
+        let written = try Self.files(base).keys.sorted()
+        #expect(written.isEmpty, "\(written)")
+        #expect(throws: RecorderError.self) {
+            try StubsRecorder(root: folder, rules: RecordingRules(secrets: [("../x", "abc")]), mode: .new)
+        }
+    }
+
+    @Test func theJournalAndTheLogMaskCredentialHeadersQueryValuesAndSecrets() async throws {
+        let (key, headerKey, appid, apiKey) = ("KEYVALUE-8812", "HEADERKEY-9921", "APPID-3344", "APIKEY-5566")
+        let upstream = try RawUpstream(answers: [
+            "/api/\(key)/data.json": RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.json(#"{"ok": true}"#)),
+        ])
+        let folder = try TempStubs([:]).url
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", folder.path, "--port", "0", "--no-watch", "--proxy", upstream.url.absoluteString,
+                             "--record-missing", "--secret", "key=\(key)"]
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = nil
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        var first: [UInt8] = []
+        while let byte = try? out.fileHandleForReading.read(upToCount: 1), let b = byte.first, b != UInt8(ascii: "\n") { first.append(b) }
+        let url = String(String(decoding: first, as: UTF8.self).split(separator: " ").dropFirst(3).first ?? "")
+        let answer = try curl(["-w", " %{http_code}", "-H", "X-Api-Key: \(headerKey)",
+                               "\(url)/api/\(key)/data.json?appid=\(appid)&api_key=\(apiKey)&units=metric"])
+        #expect(answer.output.hasSuffix(" 200"), "\(answer.output)")
+        let journal = try curl(["\(url)/__stubd/requests"]).output
+        process.terminate()
+        process.waitUntilExit()
+        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        for (name, text) in [("journal", journal), ("log", log)] {
+            for secret in [key, headerKey, appid, apiKey] { #expect(!text.contains(secret), "the \(name) shows \(secret): \(text)") }
+            #expect(text.contains("/api/<key>/data.json"), "\(name): \(text)")
+        }
+        let entry = try #require((try JSONSerialization.jsonObject(with: Data(journal.utf8)) as? [String: Any])?["requests"] as? [[String: Any]]).first
+        #expect(entry?["query"] as? [String: String] == ["appid": "<masked>", "api_key": "<masked>", "units": "metric"])
+        #expect((entry?["headers"] as? [String: String])?["X-Api-Key"] == "<masked>")
+    }
 }

@@ -73,7 +73,7 @@ extension StubEngine {
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
             return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity,
-                                                          requests: entries.map { $0.document(masking: maskedHeaders) })))
+                                                          requests: entries.map { $0.document(masking: journalMasking) })))
         case ("POST", "reset", 1):
             reset(session)
             return .response(.document(200, ResetDone(session: session.id)))

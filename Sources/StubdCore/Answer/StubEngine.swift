@@ -93,18 +93,18 @@ public final class StubEngine: Sendable {
     public let maxSessions: Int
     /// Told of events worth a log line (a session evicted).
     private let notice: (@Sendable (String) -> Void)?
-    /// Lower-cased names of request headers the journal shows masked.
-    let maskedHeaders: Set<String>
+    /// What the journal hides: credential headers and parameters, and `--secret` values.
+    let journalMasking: JournalMasking
     /// The folder fingerprint `/__stubd/health` reports, with the catalog generation it is of.
     let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
     /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
     public let maxRuntimeStubs: Int
 
     public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
-                maxRuntimeStubs: Int = 10_000, notice: (@Sendable (String) -> Void)? = nil) {
+                maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000, notice: (@Sendable (String) -> Void)? = nil) {
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.journalCapacity = journalCapacity
-        self.maskedHeaders = JournalEntry.alwaysMasked.union(maskedHeaders.map { $0.lowercased() })
+        self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
         self.maxSessions = max(1, maxSessions)
         self.notice = notice
         self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)

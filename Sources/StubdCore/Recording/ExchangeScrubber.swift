@@ -29,23 +29,8 @@ struct ScrubbedExchange {
 
 enum ExchangeScrubber {
     static func scrub(_ exchange: RecordedExchange, rules: RecordingRules) -> ScrubbedExchange {
-        // Every literal that must not reach a file, with what stands in for it.
-        var literals: [(value: String, placeholder: String)] = rules.secrets.map { ($0.value, "<\($0.name)>") }
-        for q in exchange.query where RecordingRules.secretQueryNames.contains(q.name.lowercased()) {
-            if let v = q.value, v.count >= 3 { literals.append((v, "<\(q.name.lowercased())>")) }
-        }
-        for h in exchange.requestHeaders where RecordingRules.secretHeaders.contains(h.name.lowercased()) {
-            literals.append((h.value, "<redacted>"))
-            // `Bearer abc`: the token alone may be echoed back.
-            if let space = h.value.firstIndex(of: " ") {
-                let token = String(h.value[h.value.index(after: space)...])
-                if token.count >= 3 { literals.append((token, "<redacted>")) }
-            }
-        }
-        literals = literals.filter { !$0.value.isEmpty }.sorted { $0.value.count > $1.value.count }
-        func redact(_ text: String) -> String {
-            literals.reduce(text) { $0.replacingOccurrences(of: $1.value, with: $1.placeholder) }
-        }
+        let masker = secrets(of: exchange, rules: rules)
+        func redact(_ text: String) -> String { masker.mask(text) }
 
         let segments = exchange.path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             if let secret = rules.secrets.first(where: { $0.value == segment }) { return "{\(secret.name)}" }
@@ -54,14 +39,15 @@ enum ExchangeScrubber {
         let path = segments.joined(separator: "/")
         let query = exchange.query.filter { $0.name.lowercased() != "session" }.map { q -> (name: String, value: String) in
             let value = q.value ?? ""
-            if RecordingRules.secretQueryNames.contains(q.name.lowercased()) || redact(value) != value { return (q.name, "*") }
+            if SecretNames.isSecretParameter(q.name) || masker.finds(in: value) { return (q.name, "*") }
             return (q.name, value)
         }
         let headers = exchange.requestHeaders.filter { rules.matchHeaders.contains($0.name.lowercased()) }.map { h in
-            (name: h.name, value: RecordingRules.secretHeaders.contains(h.name.lowercased()) || redact(h.value) != h.value ? "*" : h.value)
+            (name: h.name, value: SecretNames.isSecretHeader(h.name) || masker.finds(in: h.value) ? "*" : h.value)
         }
         var requestJSON: JSONValue?
-        if !exchange.requestBody.isEmpty, let text = String(data: exchange.requestBody, encoding: .utf8), redact(text) == text {
+        // A body holding a secret is not matched on: the route answers any body instead.
+        if !exchange.requestBody.isEmpty, masker.mask(exchange.requestBody) == exchange.requestBody {
             requestJSON = try? JSONParser.parse(exchange.requestBody)
         }
 
@@ -85,13 +71,76 @@ enum ExchangeScrubber {
         let mediaType = responseHeaders.first { $0.name.lowercased() == "content-type" }.map {
             $0.value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         }
-        var body = exchange.responseBody
-        if let text = String(data: body, encoding: .utf8), isText(mediaType) {
-            body = Data(redact(text).utf8)
-            if mediaType.map(isJSON) == true, let pretty = prettyJSON(body) { body = pretty }
-        }
+        // Whatever its type: a token echoed in a PNG or in JSON that is not UTF-8 is a token all the same.
+        var body = masker.mask(exchange.responseBody)
+        if mediaType.map(isJSON) == true, let pretty = prettyJSON(body) { body = pretty }
         return ScrubbedExchange(method: exchange.method, path: path, query: query, headers: headers, requestJSON: requestJSON,
                                 status: exchange.status, responseHeaders: responseHeaders, responseBody: body, mediaType: mediaType)
+    }
+
+    /// Every value that must not reach a file, with what stands in for it.
+    static func secrets(of exchange: RecordedExchange, rules: RecordingRules) -> SecretMasker {
+        var literals: [(value: String, placeholder: String)] = rules.secrets.map { ($0.value, "<\($0.name)>") }
+        // Shorter values match too much ordinary text to be worth replacing (`key=1`).
+        func add(_ value: String, _ placeholder: String, atLeast minimum: Int = 3) {
+            if value.count >= minimum { literals.append((value, placeholder)) }
+        }
+        for q in exchange.query where SecretNames.isSecretParameter(q.name) {
+            if let v = q.value { add(v, "<\(q.name.lowercased())>") }
+        }
+        for h in exchange.requestHeaders where SecretNames.isSecretHeader(h.name) {
+            add(h.value, "<redacted>")
+            // `Bearer abc`: the token alone may be echoed back.
+            if let space = h.value.firstIndex(of: " ") { add(String(h.value[h.value.index(after: space)...]), "<redacted>") }
+            if h.name.lowercased() == "cookie" {
+                for (_, value) in cookiePairs(h.value) { add(value, "<redacted>", atLeast: cookieMinimum) }
+            }
+        }
+        // A session the API sets may come back in the same answer's body.
+        for h in exchange.responseHeaders where h.name.lowercased() == "set-cookie" {
+            if let pair = cookiePairs(h.value).first { add(pair.value, "<redacted>", atLeast: cookieMinimum) }
+        }
+        let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            for pair in String(decoding: exchange.requestBody, as: UTF8.self).split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, SecretNames.isSecretParameter(decodedForm(parts[0])) else { continue }
+                add(String(parts[1]), "<redacted>")
+                add(decodedForm(parts[1]), "<redacted>")
+            }
+        } else if let json = try? JSONParser.parse(exchange.requestBody) {
+            for value in secretValues(in: json) { add(value, "<redacted>") }
+        }
+        return SecretMasker(literals)
+    }
+
+    /// Cookie values shorter than this are preferences (`lang=en`, `theme=dark`), not sessions.
+    static let cookieMinimum = 8
+
+    /// `a=1; b=2` → [(a, 1), (b, 2)].
+    static func cookiePairs(_ header: String) -> [(name: String, value: String)] {
+        header.split(separator: ";").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            return (parts[0].trimmingCharacters(in: .whitespaces), parts[1].trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    static func decodedForm(_ text: Substring) -> String {
+        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(text)
+    }
+
+    /// String values under secret names (`password`, `token`…) anywhere in a JSON request body.
+    static func secretValues(in json: JSONValue) -> [String] {
+        switch json {
+        case .object(let members):
+            return members.flatMap { name, value -> [String] in
+                if SecretNames.isSecretParameter(name), case .string(let s) = value { return [s] }
+                return secretValues(in: value)
+            }
+        case .array(let items): return items.flatMap(secretValues(in:))
+        default: return []
+        }
     }
 
     /// `name=value; attributes` with the value replaced, or nil when there is no name to keep.
@@ -105,11 +154,6 @@ enum ExchangeScrubber {
     }
 
     static func isJSON(_ mediaType: String) -> Bool { mediaType == "application/json" || mediaType.hasSuffix("+json") }
-
-    static func isText(_ mediaType: String?) -> Bool {
-        guard let m = mediaType else { return true }
-        return m.hasPrefix("text/") || isJSON(m) || m.hasSuffix("xml") || m == "application/javascript" || m == "application/x-www-form-urlencoded"
-    }
 
     /// Indented, keys sorted, slashes as they are: readable and stable from one recording to the next.
     static func prettyJSON(_ data: Data) -> Data? {

@@ -41,10 +41,6 @@ public struct RecordingRules: Sendable {
     /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
     public var targetOrigin: String
 
-    /// Query names that carry API keys, in any case: their values are never written.
-    public static let secretQueryNames: Set<String> = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret"]
-    /// Request headers whose values are never written.
-    public static let secretHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
     /// Response headers worth replaying besides the body's type: where to go next, and how much
     /// quota is left (the point of stubd).
     static func keepsResponseHeader(_ lowered: String) -> Bool {

@@ -25,7 +25,7 @@ public final class StubsRecorder: Sendable {
     static let marker = "  # stubd record: "
 
     public let root: URL
-    let rules: RecordingRules
+    public let rules: RecordingRules
     let mode: Mode
     /// The folder as it was when recording started: in `new` mode, what it answered is not written again.
     private let before: StubCatalog?
@@ -50,6 +50,10 @@ public final class StubsRecorder: Sendable {
 
     /// Refuses a folder it cannot write, or one that does not load (its problems listed).
     public init(root: URL, rules: RecordingRules, mode: Mode) throws(RecorderError) {
+        // A name becomes a `{NAME}` path segment, so a file name: `../x` would write outside the folder.
+        for secret in rules.secrets where !SecretNames.isPlainIdentifier(secret.name) {
+            throw RecorderError("--secret NAME must be a plain identifier (letters, digits, '_' or '-'), got '\(secret.name.prefix(60))'")
+        }
         self.root = root.standardizedFileURL
         self.rules = rules
         self.mode = mode
@@ -151,6 +155,7 @@ public final class StubsRecorder: Sendable {
         // The recorded type must be the one the extension serves, or the file would lie about it.
         let served = ContentType.forExtension(ext).split(separator: ";").first.map(String.init) ?? ""
         guard served == s.mediaType else { return nil }
+        if ConventionScanner.isJSONExtension(ext), (try? JSONParser.parse(s.responseBody)) == nil { return nil }
         var relative = String(s.path.dropFirst())
         let last = relative.split(separator: "/").last.map(String.init) ?? ""
         guard !last.isEmpty, !last.hasPrefix("."), !relative.split(separator: "/").contains(where: { $0 == "__files" }) else { return nil }
@@ -165,7 +170,9 @@ public final class StubsRecorder: Sendable {
     private func answer(_ s: ScrubbedExchange, key: String, files: inout [String]) throws -> Answer {
         var file: String?
         if !s.responseBody.isEmpty {
-            let ext = StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
+            var ext = StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
+            // A .json file must parse to load; the route's own Content-Type still says JSON.
+            if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
             let slug = s.path.split(separator: "/").map { $0.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "") }
                 .filter { !$0.isEmpty && !$0.hasPrefix(".") }.joined(separator: "/")
             let base = (slug.isEmpty ? "root" : slug).replacingOccurrences(of: ".\(ext)", with: "")
@@ -218,7 +225,9 @@ public final class StubsRecorder: Sendable {
 
     /// Written to a temporary name and renamed, so a watcher never reads half a file.
     private func write(_ data: Data, to relative: String) throws {
-        let url = root.appendingPathComponent(relative)
+        let url = root.appendingPathComponent(relative).standardizedFileURL
+        // Names are built from requests: whatever they hold, nothing lands outside the folder.
+        guard url.path.hasPrefix(root.path + "/") else { throw RecorderError("\(relative) would be outside \(root.path)") }
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temp = url.deletingLastPathComponent().appendingPathComponent(".stubd-record-\(UUID().uuidString)")
         try data.write(to: temp)

@@ -30,20 +30,30 @@ public struct JournalEntry: Sendable {
         self.notes = notes
     }
 
-    /// Credentials the journal never shows: a test's log or a CI artifact is no place for them.
-    static let alwaysMasked: Set<String> = ["authorization", "cookie", "proxy-authorization"]
-
-    /// The entry as `/__stubd/requests` shows it, with the values of `masked` headers hidden.
-    /// Masked when read, not when recorded, so the request path pays nothing for it.
-    /// The entry as `GET /__stubd/requests` shows it, credentials masked.
-    func document(masking masked: Set<String>) -> JournalReport.Entry {
-        JournalReport.Entry(
-            time: JournalEntry.timeFormat(time), method: method, path: path, status: status,
-            query: Dictionary(query.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a }),
+    /// The entry as `GET /__stubd/requests` shows it, credentials masked. Masked when read, not
+    /// when recorded, so the request path pays nothing for it.
+    func document(masking: JournalMasking) -> JournalReport.Entry {
+        // A credential sent by name may also show up elsewhere (a path, a miss's explanation).
+        var found: [(value: String, placeholder: String)] = []
+        for q in query where SecretNames.isSecretParameter(q.name) {
+            if let value = q.value, value.count >= 3 { found.append((value, "<masked>")) }
+        }
+        for h in headers where masking.headers.contains(h.name.lowercased()) {
+            found.append((h.value, "<masked>"))
+            if let space = h.value.firstIndex(of: " "), h.value.distance(from: space, to: h.value.endIndex) > 3 {
+                found.append((String(h.value[h.value.index(after: space)...]), "<masked>"))
+            }
+        }
+        let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
+        return JournalReport.Entry(
+            time: JournalEntry.timeFormat(time), method: method, path: masker.mask(path), status: status,
+            query: Dictionary(query.map { q in
+                (q.name, SecretNames.isSecretParameter(q.name) && q.value?.isEmpty == false ? "<masked>" : masker.mask(q.value ?? ""))
+            }, uniquingKeysWith: { a, _ in a }),
             headers: Dictionary(headers.map { header in
-                (header.name, masked.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : header.value)
+                (header.name, masking.headers.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : masker.mask(header.value))
             }, uniquingKeysWith: { a, b in a + ", " + b }),
-            route: route, nearest: misses.isEmpty ? nil : misses, notes: notes)
+            route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) })
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
