@@ -84,7 +84,11 @@ struct Serve: ParsableCommand {
             case .success(let catalog):
                 logger.notice("reloaded \(catalog.routes.count) routes from \(stubs.stubs)")
             case .failure(let error):
-                logger.error("reload failed; still serving the previous catalog. \(error.description)")
+                // One line per problem, each starting with its file:line:column: the block `check`
+                // prints would be one log line with its newlines escaped.
+                let noun = error.problems.count == 1 ? "problem" : "problems"
+                logger.error("reload failed: \(error.problems.count) \(noun) in \(stubs.stubs); still serving the previous catalog")
+                for problem in error.problems { logger.error("\(problem.description)") }
             }
         }
         if let proxy {

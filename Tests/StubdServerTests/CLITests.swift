@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Testing
 
 /// The `stubd` binary, run as a user would.
@@ -167,6 +168,35 @@ import Testing
         let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(!log.split(separator: "\n").contains { $0.hasPrefix("2026-01-01") }, "\(log)")
         #expect(log.contains(#"GET /x\n2026-01-01T00:00:00.000Z info GET /forged 200 404"#), "\(log)")
+    }
+
+    /// A reload that fails logs a line saying so, then one line per problem (not one line with `\n`s in it).
+    @Test func aFailedReloadLogsEachProblemOnALineOfItsOwn() async throws {
+        let stubs = try TempStubs(["ok.json": "{}"])
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let log = Locked("")
+        let reader = Thread {
+            // `availableData` returns what the pipe holds; `read(upToCount:)` would wait for all 4096 bytes.
+            while case let data = out.fileHandleForReading.availableData, !data.isEmpty {
+                log.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
+        }
+        reader.start()
+        #expect(await eventually(within: 5) { log.withLock { $0.contains("stubd listening on") } })
+        try stubs.write("stubd.yml", "routes:\n  - { request: { path: /a }, respnse: { status: 200 } }\n  - { request: { path: /b }, response: { status: 200, fault: explode } }\n")
+        let logged = await eventually(within: bound(10)) { log.withLock { $0.contains("unknown fault") } }
+        #expect(logged, "\(log.withLock { $0 })")
+        let lines = log.withLock { $0 }.split(separator: "\n")
+        #expect(lines.contains { $0.contains(" error reload failed: 2 problems in \(stubs.url.path); still serving the previous catalog") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" error stubd.yml:2:30: unknown key 'respnse' in a route (did you mean 'response'?)") }, "\(lines)")
+        #expect(lines.contains { $0.contains(" error stubd.yml:3:62: unknown fault 'explode'") }, "\(lines)")
+        #expect(!lines.contains { $0.contains(#"\n"#) }, "\(lines)")
     }
 
     @Test func environmentVariablesStandInForFlags() throws {
