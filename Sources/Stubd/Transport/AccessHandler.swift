@@ -110,7 +110,15 @@ final class RequestRouter: @unchecked Sendable {
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
             let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
-            if let declared, declaredLengthExceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16) {
+            if let problem = RequestFraming.problem(in: connection) {
+                // Answered now, which makes libmicrohttpd close after the answer: nothing after this
+                // head can be trusted to be the next request.
+                let context = RequestContext()
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
+                                          session: "", latencyMicroseconds: 0, isAdmin: false)
+                return send(.generated(.problem(problem.status, title: problem.title, detail: problem.detail)), context, connection, line: line)
+            } else if let declared, declaredLengthExceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16) {
                 // Far past the limit (up to 2^64): answered before reading a byte of it. Queueing now
                 // makes libmicrohttpd close after the answer; a client still sending may see a reset
                 // rather than the 413, so a body only somewhat too large is read and dropped instead.

@@ -1,0 +1,138 @@
+import CMicroHTTPD
+import Foundation
+
+/// Where a request's body ends must be beyond doubt, or a second request can hide inside the
+/// first (request smuggling, RFC 9112 §6.3 and §11.2). libmicrohttpd 0.9.75 takes the first of two
+/// `Content-Length`s and reads the rest as the next request, waits forever on a `Transfer-Encoding`
+/// it does not know, and glues an obs-folded line onto the header's name. Each of these is refused
+/// before a byte of body is read, and the connection closes after the answer.
+struct RequestFraming {
+    /// Why a request head cannot be trusted, with the answer it gets.
+    enum Problem: Equatable {
+        case conflictingLengths
+        case lengthWithTransferEncoding
+        case unsupportedTransferEncoding(String)
+        case foldedHeader(String)
+
+        var status: Int {
+            if case .unsupportedTransferEncoding = self { return 501 }
+            return 400
+        }
+
+        var title: String {
+            switch self {
+            case .conflictingLengths, .lengthWithTransferEncoding: return "Ambiguous request length"
+            case .unsupportedTransferEncoding: return "Transfer-Encoding not supported"
+            case .foldedHeader: return "Folded header"
+            }
+        }
+
+        var detail: String {
+            switch self {
+            case .conflictingLengths:
+                return "the request has Content-Length headers with different values; send exactly one"
+            case .lengthWithTransferEncoding:
+                return "the request has both Content-Length and Transfer-Encoding (RFC 9112 §6.1); send one of them"
+            case .unsupportedTransferEncoding(let coding):
+                return "Transfer-Encoding '\(coding)' is not supported; send 'chunked' or a Content-Length"
+            case .foldedHeader(let name):
+                return "header '\(name)' continues on a line starting with a space (obs-fold, RFC 9112 §5.2); send each header on one line"
+            }
+        }
+    }
+
+    private var lengths = 0
+    private var lengthsDiffer = false
+    private var firstLength: [UInt8] = []
+    private var encodings: [String] = []
+    private var folded: String?
+
+    /// Reads the head libmicrohttpd parsed. Requests with neither header nor a fold cost one pass
+    /// over the header list and no allocation.
+    static func problem(in connection: OpaquePointer) -> Problem? {
+        var scan = Scan()
+        _ = withUnsafeMutablePointer(to: &scan) { MHD_get_connection_values_n(connection, .HEADER_KIND, scanHeader, $0) }
+        var framing = RequestFraming()
+        if scan.sawLengthOrEncoding {
+            _ = withUnsafeMutablePointer(to: &framing) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectFraming, $0) }
+        }
+        framing.folded = scan.folded.map { String(cString: $0) }
+        return framing.problem
+    }
+
+    /// The verdict from the headers that frame the body (and a fold, if one was seen).
+    var problem: Problem? {
+        if let folded { return .foldedHeader(folded) }
+        if let coding = encodings.first(where: { $0.lowercased() != "chunked" }) ?? (encodings.count > 1 ? "chunked, chunked" : nil) {
+            return .unsupportedTransferEncoding(coding)
+        }
+        if !encodings.isEmpty, lengths > 0 { return .lengthWithTransferEncoding }
+        if lengthsDiffer { return .conflictingLengths }
+        return nil
+    }
+
+    /// Tallies one header; exposed for tests that check the verdicts without a socket.
+    mutating func add(name: String, value: String) {
+        switch name.lowercased() {
+        case "content-length":
+            let bytes = Array(value.utf8)
+            if lengths == 0 { firstLength = bytes } else if bytes != firstLength { lengthsDiffer = true }
+            lengths += 1
+        case "transfer-encoding":
+            encodings.append(value.trimmingCharacters(in: .whitespaces))
+        default:
+            break
+        }
+    }
+
+    /// The cheap first pass: is there anything to look at, and is any header folded?
+    private struct Scan {
+        var sawLengthOrEncoding = false
+        var folded: UnsafePointer<CChar>?
+        var previousValueEnd: UnsafePointer<CChar>?
+    }
+
+    private static let scanHeader: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, valueSize in
+        let scan = cls!.assumingMemoryBound(to: Scan.self)
+        guard let key else { return .YES }
+        if (keySize == 14 && strncasecmp(key, "content-length", 14) == 0)
+            || (keySize == 17 && strncasecmp(key, "transfer-encoding", 17) == 0) {
+            scan.pointee.sawLengthOrEncoding = true
+        }
+        if libmicrohttpdGluesFoldedLines, scan.pointee.folded == nil, !isInPlace(key: key, keySize, value: value, after: scan.pointee.previousValueEnd) {
+            scan.pointee.folded = key
+        }
+        scan.pointee.previousValueEnd = value.map { $0 + valueSize }
+        return .YES
+    }
+
+    private static let collectFraming: MHD_KeyValueIteratorN = { cls, _, key, _, value, _ in
+        guard let key else { return .YES }
+        cls!.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
+        return .YES
+    }
+
+    /// 0.9.75 parses the head in place: each `Name: value` line is cut into two C strings inside
+    /// the read buffer, one line after the other. A continuation line is appended to a copy of the
+    /// *name* made elsewhere in the connection's pool, so a folded header's name is no longer
+    /// where its line was: not right after the previous value's CR LF, nor right before its own
+    /// value. libmicrohttpd 0.9.77 and later reject or unfold it themselves (RFC 9112 §5.2).
+    static let libmicrohttpdGluesFoldedLines = MHD_VERSION < 0x00097700
+
+    private static func isInPlace(key: UnsafePointer<CChar>, _ keySize: Int, value: UnsafePointer<CChar>?,
+                                  after previousValueEnd: UnsafePointer<CChar>?) -> Bool {
+        // The previous line ended "value\0\0" (CR LF both cut), or "value\0" after a bare LF, so
+        // this name starts one or two bytes on.
+        if let previousValueEnd, key != previousValueEnd + 2, key != previousValueEnd + 1 { return false }
+        guard let value else { return true }
+        // Between name and value: the cut colon, then only spaces or tabs (libmicrohttpd skips them).
+        let gap = value - (key + keySize)
+        guard gap >= 1, gap <= 64 else { return false }
+        var p = key + keySize + 1
+        while p < value {
+            guard p.pointee == 0x20 || p.pointee == 0x09 else { return false }
+            p += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Request heads whose body boundary is in doubt (issue 23 item 11): each is refused before its
+/// body is read and the connection closes, so nothing after the head is taken as a next request.
+@Suite(.serialized) struct RequestFramingTests {
+    static let stubs = """
+        routes:
+          - { request: { method: POST, path: /echo }, response: { json: { ok: true } } }
+          - { request: { path: /smuggled }, response: { json: { smuggled: true } } }
+        """
+
+    private func exchange(_ head: String) async throws -> String {
+        let stubs = try TempStubs(["stubd.yml": Self.stubs])
+        return try await withServer(stubs.url) { server in rawExchange(port: server.port, Array(head.utf8), timeout: 3) }
+    }
+
+    @Test func twoDifferentContentLengthsAre400AndTheRestIsNotANextRequest() async throws {
+        let reply = try await exchange("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 40\r\n\r\n"
+            + "helloGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+        #expect(reply.contains("Content-Length headers with different values"))
+        #expect(!reply.contains("smuggled\":true"), "the bytes after the first length were answered as a request")
+        #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer, then the close: \(reply)")
+    }
+
+    @Test func contentLengthWithTransferEncodingIs400AndCloses() async throws {
+        let reply = try await exchange("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+        #expect(reply.lowercased().contains("connection: close"))
+        #expect(!reply.contains("smuggled\":true"))
+    }
+
+    @Test func anUnknownTransferEncodingIs501NotAHang() async throws {
+        let started = Date()
+        let reply = try await exchange("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\nabc")
+        #expect(reply.hasPrefix("HTTP/1.1 501 "), "\(reply.isEmpty ? "no answer within 3 s" : reply)")
+        #expect(reply.contains("Transfer-Encoding 'xchunked' is not supported"))
+        #expect(Date().timeIntervalSince(started) < bound(2.5), "the server held the connection open")
+    }
+
+    @Test func anObsFoldedHeaderIs400NotGluedOntoTheName() async throws {
+        let reply = try await exchange("GET /smuggled HTTP/1.1\r\nHost: x\r\nX-Note: first\r\n  folded\r\nAccept: */*\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply)")
+        #expect(reply.contains("header 'X-Note"))
+    }
+
+    @Test func ordinaryHeadsStillPass() async throws {
+        let stubs = try TempStubs(["stubd.yml": Self.stubs])
+        try await withServer(stubs.url) { server in
+            // Each closes after its answer (HTTP/1.0, or Connection: close) so the read ends there.
+            let heads = [
+                "GET /smuggled HTTP/1.1\nHost: x\nConnection: close\nX-A: 1\nX-B:\n\n",         // bare LF line ends
+                "GET /smuggled HTTP/1.1\r\nHost: x\r\nX-Empty:\r\nX-A : 1\r\nX-B: \t 2  \r\nConnection: close\r\n\r\n",
+                "GET /smuggled HTTP/1.1\r\nHost: x\r\nCookie: a=1; b=2\r\nConnection: close\r\n\r\n",
+                "GET /smuggled HTTP/1.0\r\n\r\n",
+                "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", // equal: one length
+                "POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n",
+            ]
+            for head in heads {
+                let reply = rawExchange(port: server.port, Array(head.utf8), timeout: 3)
+                #expect(reply.hasPrefix("HTTP/1.1 200 "), "\(head.debugDescription) → \(reply.prefix(200))")
+            }
+            // A long head arriving in pieces: every line is still where it was read.
+            guard let fd = connectLoopback(port: server.port) else { Issue.record("connect failed"); return }
+            defer { close(fd) }
+            for piece in ["GET /smuggled HTTP/1.1\r\nHost: x\r\nConnection: close\r\n", "X-A: \(String(repeating: "a", count: 4000))\r\n",
+                          "X-B: \(String(repeating: "b", count: 4000))\r\nX-C: 1", "\r\n\r\n"] {
+                _ = piece.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+                try await Task.sleep(for: .milliseconds(30))
+            }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            var tv = timeval(tv_sec: 3, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            let n = recv(fd, &buffer, buffer.count, 0)
+            #expect(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).hasPrefix("HTTP/1.1 200 "))
+        }
+    }
+}
