@@ -51,6 +51,28 @@ import Testing
         }
     }
 
+    /// Three named routes on one path: the 404 names each and the condition it failed, and a query
+    /// name sent in another case says how to accept it.
+    @Test func aMissNamesTheNearestRoutesAndTheConditionEachFailed() async throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - { name: london, request: { path: /data/2.5/weather, query: { q: London, appid: "*" } }, response: { status: 200 } }
+              - { name: paris, request: { path: /data/2.5/weather, query: { q: Paris, appid: "*" } }, response: { status: 200 } }
+              - { name: any-city, request: { path: /data/2.5/weather, query: { appid: "*" } }, response: { status: 404 } }
+            """])
+        try await withServer(stubs.url) { server in
+            let r = try await get(server.baseURL, "/data/2.5/weather?q=Berlin&APPID=k")
+            #expect(r.status == 404)
+            let detail = try #require(r.json["detail"] as? String)
+            let missing = "query parameter appid is missing (a parameter APPID was sent; set queryNames: any-case)"
+            #expect(detail.contains("london (GET /data/2.5/weather) — query q is 'Berlin', expected 'London'"), "\(detail)")
+            #expect(detail.contains("paris (GET /data/2.5/weather) — query q is 'Berlin', expected 'Paris'"), "\(detail)")
+            #expect(detail.contains("any-city (GET /data/2.5/weather) — \(missing)"), "\(detail)")
+            let nearest = try #require(r.json["nearest"] as? [[String: Any]])
+            #expect(Set(nearest.compactMap { $0["name"] as? String }) == ["london", "paris", "any-city"])
+        }
+    }
+
     @Test func aPathOfAnotherMethodGets405WithAllow() async throws {
         try await withServer(exampleStubs) { server in
             let r = try await http(URL(string: server.baseURL.absoluteString + "/bench/payload.json")!, method: "DELETE")

@@ -189,8 +189,12 @@ public final class StubEngine: Sendable {
                 ? "no stub answers \(request.method) \(request.normalizedPath), and no route is near it"
                 : "no stub answers \(request.method) \(request.normalizedPath); nearest: " + misses.joined(separator: "; ")
             outcome = Outcome(answer: .generated(.problem(404, title: "No stub matches",
-                detail: detail, extra: ["nearest": .array(near.map { .object(["route": .string($0.route.signature),
-                    "source": .string($0.route.source.description), "why": .string($0.reason)]) })])),
+                detail: detail, extra: ["nearest": .array(near.map { miss in
+                    var fields: [String: JSONValue] = ["route": .string(miss.route.signature),
+                                                       "source": .string(miss.route.source.description), "why": .string(miss.reason)]
+                    if let name = miss.route.name { fields["name"] = .string(name) }
+                    return .object(fields)
+                })])),
                 route: nil)
         }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,

@@ -7,7 +7,8 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// Lower is nearer.
     let distance: Int
 
-    public var description: String { "\(route.signature) — \(reason)" }
+    /// Named routes by name and signature: several routes on one path differ only in their conditions.
+    public var description: String { "\(route) — \(reason)" }
 }
 
 /// The outcome of matching one request against a set of routes.
@@ -230,7 +231,12 @@ struct RouteMatcher: Sendable {
         for (name, expected) in conditions.query {
             switch (expected, request.queryValue(name, ignoringCase: conditions.queryNamesIgnoreCase)) {
             case (_, nil):
-                return "query parameter \(name) is missing" + (conditions.queryNamesIgnoreCase ? " (in any case)" : "")
+                if conditions.queryNamesIgnoreCase { return "query parameter \(name) is missing (in any case)" }
+                // `APPID` sent where the route says `appid` is the usual cause, and has a one-line fix.
+                if let sent = request.query.first(where: { $0.name.lowercased() == name.lowercased() }) {
+                    return "query parameter \(name) is missing (a parameter \(sent.name) was sent; set queryNames: any-case)"
+                }
+                return "query parameter \(name) is missing"
             case (.present, _?): continue
             case (_, let got?):
                 if !expected.accepts(got ?? "") { return "query \(name) is \(got.map { "'\($0)'" } ?? "empty"), expected \(expected)" }
