@@ -11,8 +11,8 @@ extension XCTestCase {
     ///
     /// The teardown is registered here: the server is stopped, or the session reset, after the test.
     /// A failure to start (a `CatalogLoadError` listing every problem, an unreachable `STUBD_URL`) is
-    /// recorded at the call site, then thrown as `StubServerDidNotStart` (the original error inside)
-    /// so the test stops there without the problems being listed twice.
+    /// recorded once, at the call site; the test then stops with an `XCTSkip`, the one error XCTest
+    /// does not record as a second failure (any other would be reported again, at `<EXPR>:0`).
     ///
     /// ```swift
     /// let server = try await startStubServer(stubs: stubsURL)
@@ -28,9 +28,9 @@ extension XCTestCase {
             #endif
         } catch {
             XCTFail("startStubServer(stubs: \(stubs.path)) failed: \(error)", file: file, line: line)
-            // XCTest records a thrown error as a failure of its own: it points back here rather than
-            // listing every problem of the folder a second time.
-            throw StubServerDidNotStart(underlying: error)
+            // The test must stop here, and XCTest reports any thrown error as a failure of its own,
+            // except a skip: the failure above keeps the test failed, with its one report.
+            throw XCTSkip("stopped: the stub server did not start (the failure above says why)", file: file, line: line)
         }
         let teardown = fixture.teardown
         addTeardownBlock { await teardown() }
@@ -61,14 +61,6 @@ extension XCTestCase {
         addTeardownBlock { wait.cancel() }
         return expectation
     }
-}
-
-/// What `startStubServer` throws after recording why at its call site: the test stops, and the
-/// harness's own report of the error points back to that failure instead of repeating it.
-public struct StubServerDidNotStart: Error, CustomStringConvertible {
-    /// The `CatalogLoadError` or `StubdError` that was recorded.
-    public let underlying: any Error
-    public var description: String { "the stub server did not start; why is recorded where startStubServer was called" }
 }
 
 /// Asserts that `route` (a name, a pattern such as `GET /api/{key}/**`, or a concrete path) has exactly
