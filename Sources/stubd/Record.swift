@@ -57,6 +57,20 @@ struct RecordingOptions: ParsableArguments {
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
     }
 
+    /// The flags set away from their defaults, by name: `serve` refuses those it would ignore.
+    var flagsGiven: [String] {
+        var given: [String] = []
+        if !secret.isEmpty { given.append("--secret") }
+        if !matchHeader.isEmpty { given.append("--match-header") }
+        if mode != "new" { given.append("--mode") }
+        if timeout != 30 { given.append("--timeout") }
+        if maxBody != 10 << 20 { given.append("--max-body") }
+        if caFile != nil { given.append("--ca-file") }
+        if insecure { given.append("--insecure") }
+        if allowCi { given.append("--allow-ci") }
+        return given
+    }
+
     static func target(_ text: String) throws -> URL {
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw ValidationError("the target '\(text)' is not a URL like https://api.example.com")

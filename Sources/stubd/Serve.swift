@@ -53,6 +53,14 @@ struct Serve: ParsableCommand {
 
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
+        // A recording flag without forwarding would change nothing, silently: a --secret the user
+        // believes protects a key would protect nothing.
+        if proxy == nil, let flag = recording.flagsGiven.first {
+            throw ValidationError("\(flag) applies to forwarding, and this serve forwards nothing: add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
+        }
+        if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci"].contains($0) }) {
+            throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
+        }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")

@@ -88,6 +88,19 @@ import Testing
         #expect(!r.error.contains("unset STUBD_URL"), "that advice is for test fixtures: \(r.error)")
     }
 
+    /// Recording flags that `serve` would ignore are refused, naming the flag and what it needs.
+    @Test(arguments: [
+        (["--secret", "key=abc123"], "--secret applies to forwarding, and this serve forwards nothing: add --proxy URL"),
+        (["--timeout", "5"], "--timeout applies to forwarding"),
+        (["--proxy", "http://127.0.0.1:9", "--match-header", "X-Tenant"], "--match-header applies to recording, and this serve writes nothing: add --record-missing"),
+    ])
+    func serveRefusesARecordingFlagItWouldIgnore(flags: [String], message: String) throws {
+        let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0"] + flags)
+        #expect(r.status != 0, "\(r.output)")
+        #expect(r.error.contains(message), "\(r.error)")
+        #expect(!r.error.contains("abc123"), "a secret's value is never echoed: \(r.error)")
+    }
+
     @Test func serveNamesABadHost() throws {
         let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--host", "203.0.113.9", "--port", "0"])
         #expect(r.status == 1)
