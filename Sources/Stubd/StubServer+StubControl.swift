@@ -18,4 +18,6 @@ extension StubServer: StubControl {
         try await client.setQuotaUsed(quota, key: key, used: used)
     }
     public func advanceClock(by duration: Duration) async throws { try await client.advanceClock(by: duration) }
+    public func allHits() async throws -> [String: Int] { try await client.allHits() }
+    public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await client.unmatchedReport() }
 }

@@ -90,13 +90,22 @@ public final class StubServer: Sendable {
     /// Loads `stubs` and starts serving it. Throws `CatalogLoadError` listing every problem in
     /// the directory, or `BindError` when the address cannot be used. Port 0 picks a free port.
     public static func start(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0) async throws -> StubServer {
-        try StubServer(stubs: stubs, host: host, port: port, options: Options())
+        try await start(stubs: stubs, host: host, port: port, options: Options())
     }
 
     /// As `start(stubs:host:port:)`, with options.
     public static func start(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options) async throws -> StubServer {
-        try StubServer(stubs: stubs, host: host, port: port, options: options)
+        // Loading reads and parses every file of the folder (10,000 stubs take a few hundred ms):
+        // that runs on a queue of its own, not on one of the few threads the test's tasks share.
+        try await withCheckedThrowingContinuation { continuation in
+            StubServer.lifecycle.async {
+                continuation.resume(with: Result { try StubServer(stubs: stubs, host: host, port: port, options: options) })
+            }
+        }
     }
+
+    /// Where starting and stopping block: off Swift's cooperative pool, so the awaiting task's thread stays free.
+    private static let lifecycle = DispatchQueue(label: "stubd.lifecycle", attributes: .concurrent)
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
@@ -183,9 +192,15 @@ public final class StubServer: Sendable {
     }
 
     /// Stops accepting, lets requests in flight finish (delayed answers are sent at once, hanging
-    /// ones closed, long-polls answered), then stops. Idempotent.
+    /// ones closed, long-polls answered), then stops. Idempotent. The wait for requests in flight
+    /// (at most half a second) happens on a queue of its own, not on the cooperative pool.
     public func stop() async {
-        stopSynchronously()
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            StubServer.lifecycle.async {
+                self.stopSynchronously()
+                continuation.resume()
+            }
+        }
     }
 
     /// `stop()` for signal handlers and `deinit`-like paths that cannot await.

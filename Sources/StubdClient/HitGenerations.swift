@@ -20,7 +20,9 @@ public final class HitGenerations: Sendable {
 
     /// Records the hits so far; the calls since the previous mark are one generation.
     public func mark() async throws {
-        let hits = try await StubdClient(baseURL: control.baseURL).allHits()
+        // Through the control itself: a client made here from the URL alone would carry only
+        // STUBD_ADMIN_TOKEN from the environment, not a token the server or client was given in code.
+        let hits = try await control.allHits()
         snapshots.withLock { $0.append(hits) }
     }
 

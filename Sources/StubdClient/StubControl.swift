@@ -20,6 +20,11 @@ public protocol StubControl: Sendable {
     func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws
     /// Moves this session's clock forward, so quota windows pass without sleeping.
     func advanceClock(by: Duration) async throws
+    /// Every route's hits in this session, by route name or signature (what `HitGenerations` marks).
+    func allHits() async throws -> [String: Int]
+    /// How many requests matched nothing, and why the latest ones missed their nearest routes
+    /// (what a hit assertion's failure message quotes).
+    func unmatchedReport() async throws -> (count: Int, nearest: [String])
 }
 
 /// A failure talking to stubd, worded for a test log.

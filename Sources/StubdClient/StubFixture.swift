@@ -27,10 +27,12 @@ public enum StubFixture {
     }
 
     /// A fresh session (a UUID) on the daemon `STUBD_URL` names, after checking that it answers and
-    /// serves the same folder as `stubs`; nil when `STUBD_URL` is not set.
-    public static func startRemote(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started? {
+    /// serves the same folder as `stubs`; nil when `STUBD_URL` is not set. Its admin calls carry
+    /// `adminToken`, or else `STUBD_ADMIN_TOKEN` from `environment`.
+    public static func startRemote(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                   adminToken: String? = nil) async throws -> Started? {
         guard let text = environment[environmentVariable]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-        let daemon = StubdClient(baseURL: try daemonURL(text))
+        let daemon = StubdClient(baseURL: try daemonURL(text), adminToken: adminToken ?? environment["STUBD_ADMIN_TOKEN"])
         try checkServesSameFolder(try await daemon.health(), stubs: stubs, daemon: daemon.baseURL)
         let id = UUID().uuidString
         let session = daemon.session(id)
@@ -41,8 +43,9 @@ public enum StubFixture {
 
     /// `startRemote` where there is no in-process server (an iOS, tvOS or watchOS test bundle):
     /// without `STUBD_URL` it throws what to run on the Mac and what to set in the scheme.
-    public static func startRemoteOnly(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started {
-        if let started = try await startRemote(stubs: stubs, environment: environment) { return started }
+    public static func startRemoteOnly(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
+                                       adminToken: String? = nil) async throws -> Started {
+        if let started = try await startRemote(stubs: stubs, environment: environment, adminToken: adminToken) { return started }
         throw StubdError.badConfiguration(
             "\(environmentVariable) is not set. Here stubd cannot run inside the test process (no libmicrohttpd on this platform): "
             + "run `stubd serve --stubs \(stubs.path)` on the Mac, and set \(environmentVariable)=http://127.0.0.1:8080 "
@@ -88,7 +91,7 @@ public enum StubFixture {
     public static func hitMismatch(_ control: any StubControl, _ route: String, expected: Int) async throws -> String? {
         let actual = try await control.hits(route)
         guard actual != expected else { return nil }
-        let report = try await StubdClient(baseURL: control.baseURL).unmatchedReport()
+        let report = try await control.unmatchedReport()
         return StubdError.hitMessage(route: route, expected: expected, actual: actual,
                                      unmatched: report.count, nearest: report.nearest)
     }
