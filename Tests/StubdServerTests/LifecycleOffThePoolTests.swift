@@ -4,7 +4,8 @@ import Testing
 
 /// `StubServer.stop()` waits up to half a second for requests in flight; that wait must not hold
 /// the thread of the task that awaits it (issue 25 item 7: it slept in a `usleep` loop there, on
-/// one of the cooperative pool's few threads, freezing whatever else was to run on it).
+/// one of the cooperative pool's few threads, freezing whatever else was to run on it). It runs in
+/// the serial suite (scripts/test): tests in parallel that block the pool delay every sleep.
 @Suite(.serialized) struct LifecycleOffThePoolTests {
     @Test func stoppingWithARequestInFlightLeavesTheCallersThreadFree() async throws {
         let stubs = try TempStubs(["ok.json": "{}"])
@@ -16,24 +17,34 @@ import Testing
         _ = head.withCString { send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         try await Task.sleep(for: .milliseconds(100))
 
-        // Both tasks on one thread: while stop() blocks it, the probe's sleeps cannot end.
+        // Both tasks on one thread: while stop() blocks it, the probe's 20 ms sleeps cannot end.
         let thread = OneThreadExecutor()
-        let probe = await withTaskGroup(of: Double?.self) { group in
+        let ticks = Ticks()
+        let stopping = await withTaskGroup(of: ClosedRange<Date>?.self) { group in
             group.addTask(executorPreference: thread) {
-                let started = Date()
-                for _ in 0..<10 { try? await Task.sleep(for: .milliseconds(20)) }
-                return Date().timeIntervalSince(started)
+                while !ticks.finished {
+                    try? await Task.sleep(for: .milliseconds(20))
+                    ticks.record(Date())
+                }
+                return nil
             }
             group.addTask(executorPreference: thread) {
                 try? await Task.sleep(for: .milliseconds(50))
+                let started = Date()
                 await server.stop()
-                return nil
+                let ended = Date()
+                ticks.finish()
+                return started...ended
             }
-            var probe = 0.0
-            for await value in group { if let value { probe = value } }
-            return probe
+            var stopping: ClosedRange<Date>?
+            for await value in group { if let value { stopping = value } }
+            return stopping
         }
-        #expect(probe < 0.45, "ten 20 ms sleeps took \(Int(probe * 1000)) ms while the server stopped on the same thread")
+        let window = try #require(stopping)
+        // The wait for the unfinished request takes about half a second; the probe must tick inside it.
+        let during = ticks.all.filter { $0 > window.lowerBound.addingTimeInterval(0.1) && $0 < window.upperBound }
+        #expect(window.upperBound.timeIntervalSince(window.lowerBound) > 0.3, "stop() did not wait for the request in flight")
+        #expect(!during.isEmpty, "no task ran on the caller's thread during the \(Int(window.upperBound.timeIntervalSince(window.lowerBound) * 1000)) ms stop")
     }
 }
 
@@ -45,4 +56,16 @@ private final class OneThreadExecutor: TaskExecutor, @unchecked Sendable {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
+}
+
+/// When the probe's sleeps ended.
+private final class Ticks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [Date] = []
+    private var done = false
+
+    var finished: Bool { lock.withLock { done } }
+    var all: [Date] { lock.withLock { times } }
+    func record(_ time: Date) { lock.withLock { times.append(time) } }
+    func finish() { lock.withLock { done = true } }
 }
