@@ -122,6 +122,23 @@ let quotaStubs: [String: String] = [
         }
     }
 
+    /// The clock's answer says what it is (frozen or running with the wall clock) and how far the
+    /// admin API has moved it, not `"virtual": false` right after a move.
+    @Test(arguments: [("clock: system\n", false), ("clock: { virtual: \"2016-08-30T00:00:00Z\" }\n", true)])
+    func movingTheClockAnswersWhetherItIsFrozenAndHowFarItMoved(manifest: String, frozen: Bool) async throws {
+        try await withServer(try TempStubs(["ok.json": "{}", "stubd.yml": manifest]).url) { server in
+            let moved = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/clock/advance")!, method: "POST",
+                                       body: #"{"seconds": 61}"#)
+            #expect(moved.status == 200)
+            #expect(moved.json["frozen"] as? Bool == frozen, "\(moved.text)")
+            #expect(moved.json["offsetSeconds"] as? Double == 61, "\(moved.text)")
+            #expect(moved.json["virtual"] == nil, "\(moved.text)")
+            let reset = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/reset")!, method: "POST", body: "{}")
+            #expect(reset.status == 200)
+            #expect(try await get(server.baseURL, "/__stubd/clock").json["offsetSeconds"] as? Double == 0)
+        }
+    }
+
     @Test func profilesOnTheWire() async throws {
         var files = quotaStubs
         files["stubd.yml"] = """

@@ -230,6 +230,6 @@ extension StubEngine {
     private func clockReport(_ session: SessionState) -> ClockReport {
         let now = session.clock.now()
         return ClockReport(now: JournalEntry.timeFormat(now), epoch: Int(now.timeIntervalSince1970.rounded(.down)),
-                           virtual: session.clock.isVirtual, session: session.id)
+                           frozen: session.clock.isVirtual, offsetSeconds: session.clock.offsetSeconds, session: session.id)
     }
 }

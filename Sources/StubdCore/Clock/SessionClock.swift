@@ -18,6 +18,9 @@ public final class SessionClock: Sendable {
 
     public var isVirtual: Bool { if case .virtual = setting { true } else { false } }
 
+    /// Seconds the admin API has moved this clock (advances and sets) from its start or the wall clock.
+    public var offsetSeconds: Double { Double(offset.load(ordering: .relaxed)) / 1e6 }
+
     public func now() -> Date { now(wall: Date()) }
 
     /// The session's time when the wall clock reads `wall`: a request reads the wall clock once
