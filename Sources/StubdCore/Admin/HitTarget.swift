@@ -14,20 +14,21 @@ struct HitTarget {
     /// Nil when the target names something in `routes`; otherwise the nearest names, best first.
     func nearestIfUnknown(in routes: [Route]) -> [String]? {
         if routes.contains(where: { $0.key == text || $0.name == text || $0.signature == text }) { return nil }
-        let parts = text.split(separator: " ", maxSplits: 1)
-        let (method, path) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", text)
-        if path.hasPrefix("/") {
-            if path.contains("{") || path.contains("**") {
+        if case .success(let query) = RouteQuery.parse(text) {
+            switch query.target {
+            case .name:
+                break
+            case let .pattern(method, pattern):
                 // Covering a route is what a quota's pattern does too: one test of it, on a sample path.
-                if let pattern = try? PathPattern(parsing: path) {
-                    let selector = RouteSelector(text: text, method: method == "ANY" ? .any : .only(method), pattern: pattern, routeName: nil)
-                    if routes.contains(where: selector.covers) { return nil }
+                let selector = RouteSelector(text: text, method: method, pattern: pattern, routeName: nil)
+                if routes.contains(where: selector.covers) { return nil }
+            case let .concrete(method, path):
+                let segments = PathPattern.split(path)
+                let accepts: (Route) -> Bool = { route in
+                    if case .only(let name) = method { return route.method.accepts(name) }
+                    return true
                 }
-            } else {
-                let segments = RequestHead(method: method, path: path).segments
-                if routes.contains(where: { (method == "ANY" || $0.method.accepts(method)) && $0.pattern.match(segments) != nil }) {
-                    return nil
-                }
+                if routes.contains(where: { accepts($0) && $0.pattern.match(segments) != nil }) { return nil }
             }
         }
         return nearest(in: routes)

@@ -456,23 +456,29 @@ struct ManifestParser {
     }
 
     private mutating func selector(_ text: String, _ node: Node) -> RouteSelector? {
-        let parts = text.split(separator: " ", maxSplits: 1)
-        if parts.count == 2 || text.hasPrefix("/") {
-            let methodText = parts.count == 2 ? String(parts[0]).uppercased() : "ANY"
-            let pathText = String(parts.count == 2 ? parts[1] : parts[0]).trimmingCharacters(in: .whitespaces)
-            let method: MethodMatch = methodText == "ANY" ? .any : .only(methodText)
-            guard methodText == "ANY" || ConventionScanner.methods.contains(methodText) else {
-                add(node, "unknown method '\(methodText)' in '\(text)'", hint: "like \"GET /api/{key}/**\"")
-                return nil
-            }
-            do {
-                return RouteSelector(text: text, method: method, pattern: try PathPattern(parsing: pathText), routeName: nil)
-            } catch {
-                add(node, "bad route pattern '\(text)': \(error.description)")
-                return nil
+        switch RouteQuery.parse(text) {
+        case .failure(.unknownMethod(let method)):
+            add(node, "unknown method '\(method)' in '\(text)'", hint: "like \"GET /api/{key}/**\"")
+            return nil
+        case .failure(.badPattern(let why)):
+            add(node, "bad route pattern '\(text)': \(why)")
+            return nil
+        case .success(let query):
+            switch query.target {
+            case .name:
+                return RouteSelector(text: text, method: .any, pattern: nil, routeName: text)
+            case let .pattern(method, pattern):
+                return RouteSelector(text: text, method: method, pattern: pattern, routeName: nil)
+            case let .concrete(method, path):
+                // A concrete path selects as a pattern of literal segments.
+                do {
+                    return RouteSelector(text: text, method: method, pattern: try PathPattern(parsing: path), routeName: nil)
+                } catch {
+                    add(node, "bad route pattern '\(text)': \(error.description)")
+                    return nil
+                }
             }
         }
-        return RouteSelector(text: text, method: .any, pattern: nil, routeName: text)
     }
 
     private mutating func parseClock(_ node: Node) -> ClockSetting {

@@ -18,18 +18,18 @@ final class HitWaiters: Sendable {
     /// What a target's hits are counted from, besides a route whose key is the target itself.
     private enum Paths {
         case none
-        case concrete(method: String, path: String)
+        case concrete(method: MethodMatch, path: String)
         case pattern(MethodMatch, PathPattern)
 
         init(_ target: String) {
-            let parts = target.split(separator: " ", maxSplits: 1)
-            let (method, pathText) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", target)
-            guard pathText.hasPrefix("/") else { self = .none; return }
-            if !pathText.contains("{"), !pathText.contains("**") {
-                self = .concrete(method: method, path: RequestHead(method: method, path: pathText).normalizedPath)
-            } else if let pattern = try? PathPattern(parsing: pathText) {
-                self = .pattern(method == "ANY" ? .any : .only(method), pattern)
-            } else {
+            switch RouteQuery.parse(target) {
+            case .success(let query):
+                switch query.target {
+                case .name: self = .none
+                case let .concrete(method, path): self = .concrete(method: method, path: path)
+                case let .pattern(method, pattern): self = .pattern(method, pattern)
+                }
+            case .failure:
                 self = .none
             }
         }
@@ -137,7 +137,8 @@ final class HitWaiters: Sendable {
             if index.groups[route.key] != nil { moved.append(route.key) }
             if let targets = index.byPath[request.normalizedPath] {
                 for target in targets where target != route.key {
-                    if case .concrete(let method, _) = index.groups[target]?.paths, method == "ANY" || method == request.method {
+                    // As `SessionState.hits(for:)` counts a concrete path: its own method only.
+                    if case .concrete(let method, _) = index.groups[target]?.paths, method == .any || method == .only(request.method) {
                         moved.append(target)
                     }
                 }

@@ -105,22 +105,23 @@ public final class SessionState: Sendable {
     /// or every path a pattern such as `GET /api/{key}/**` covers.
     public func hits(for query: String) -> Int {
         if let c = routeCounters.withLock({ $0[query] }) { return c.count }
-        let parts = query.split(separator: " ", maxSplits: 1)
-        let (method, pathText) = parts.count == 2 ? (String(parts[0]).uppercased(), String(parts[1])) : ("ANY", query)
-        guard pathText.hasPrefix("/") else { return 0 }
-        let methodMatch: MethodMatch = method == "ANY" ? .any : .only(method)
-        if !pathText.contains("{"), !pathText.contains("**") {
-            let normalized = RequestHead(method: method, path: pathText).normalizedPath
+        guard case .success(let parsed) = RouteQuery.parse(query) else { return 0 }
+        switch parsed.target {
+        case .name:
+            return 0
+        case let .concrete(method, path):
+            // A concrete method counts its own requests only (GET here is not GET and HEAD, as a route's is).
             return sumOfPathCounts { table in
-                guard let methods = table[normalized] else { return 0 }
-                return method == "ANY" ? methods.values.reduce(0, +) : methods[method] ?? 0
+                guard let methods = table[path] else { return 0 }
+                if case .only(let name) = method { return methods[name] ?? 0 }
+                return methods.values.reduce(0, +)
             }
-        }
-        guard let pattern = try? PathPattern(parsing: pathText) else { return 0 }
-        return sumOfPathCounts { table in
-            table.reduce(0) { sum, entry in
-                guard pattern.match(PathPattern.split(entry.key)) != nil else { return sum }
-                return entry.value.reduce(sum) { $0 + (methodMatch.accepts($1.key) ? $1.value : 0) }
+        case let .pattern(method, pattern):
+            return sumOfPathCounts { table in
+                table.reduce(0) { sum, entry in
+                    guard pattern.match(PathPattern.split(entry.key)) != nil else { return sum }
+                    return entry.value.reduce(sum) { $0 + (method.accepts($1.key) ? $1.value : 0) }
+                }
             }
         }
     }
