@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "StubdServerTests", dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting"],
                     swiftSettings: strict),
 
-        // In-process figures for Benchmarks/run.sh: the core's cost per request, the fixture's start/stop cycle.
+        // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.
         .executableTarget(name: "stubd-bench", dependencies: ["Stubd"], path: "Benchmarks/Sources/stubd-bench",
                           swiftSettings: strict),
 
