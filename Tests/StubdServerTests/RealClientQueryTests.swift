@@ -19,6 +19,39 @@ import Testing
         }
     }
 
+    /// A client that talks to stubd as to a proxy sends the whole URL: the 400 says stubd is not one
+    /// and what to do instead.
+    @Test func aProxyRequestIsToldStubdIsNotAProxy() async throws {
+        try await withServer(exampleStubs) { server in
+            let r = try curl(["-s", "-x", server.baseURL.absoluteString, "-w", "\n%{http_code}",
+                              "http://api.openweathermap.org/data/2.5/weather?q=London&APPID=k"])
+            #expect(r.output.hasSuffix("\n400"), "\(r.output)")
+            #expect(r.output.contains(#""title":"Not a proxy""#), "\(r.output)")
+            #expect(r.output.contains("http://api.openweathermap.org/data/2.5/weather is a request for a proxy"), "\(r.output)")
+            #expect(r.output.contains("point the client's base URL at stubd"), "\(r.output)")
+            #expect(r.output.contains("Clients with no base-URL setting"), "\(r.output)")
+        }
+    }
+
+    /// The README's way to point a Python client with its URL built in at stubd, run as written.
+    @Test func theReadmesRequestsRewriteSendsABuiltInURLToStubd() async throws {
+        let readme = try String(contentsOf: exampleStubs.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Clients with no base-URL setting").dropFirst().first)
+        let snippet = try #require(section.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
+        let code = snippet.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) }
+            .joined(separator: "\n")
+        try await withServer(exampleStubs) { server in
+            let script = code.replacingOccurrences(of: "http://127.0.0.1:8080", with: server.baseURL.absoluteString) + """
+                # A client with its URL built in, as pyowm's are:
+                answer = requests.get("https://api.openweathermap.org/data/2.5/weather", params={"q": "London,GB", "APPID": "k"})
+                print(answer.status_code, answer.json()["name"])
+                """
+            let r = try run("/usr/bin/python3", ["-c", script])
+            #expect(r.status == 0, "\(r.error)")
+            #expect(r.output == "200 London\n", "\(r.output) \(r.error)")
+        }
+    }
+
     @Test func withoutAKeyInAnyCaseTheAnswerIsThe401() async throws {
         try await withServer(exampleStubs) { server in
             let r = try await get(server.baseURL, "/data/2.5/weather?q=London,GB")
