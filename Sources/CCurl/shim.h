@@ -1,5 +1,6 @@
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: these wrappers
-// fix one argument type each. The forwarder (`stubd record`, `serve --proxy`) is their only user.
+// fix one argument type each; the macros and the union below do not import cleanly either. The
+// forwarder (`stubd record`, `serve --proxy`) is their only user.
 #include <curl/curl.h>
 
 typedef size_t (*shim_curl_data_callback)(char *data, size_t size, size_t count, void *context);
@@ -29,4 +30,30 @@ static inline long shim_curl_status(CURL *handle)
     long status = 0;
     curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &status);
     return status;
+}
+
+/// What a write callback returns to have libcurl keep the bytes and pause receiving.
+static inline size_t shim_curl_write_pause(void)
+{
+    return CURL_WRITEFUNC_PAUSE;
+}
+
+/// Unpauses a transfer paused by its write callback; only from the thread driving it.
+static inline CURLcode shim_curl_unpause(CURL *handle)
+{
+    return curl_easy_pause(handle, CURLPAUSE_CONT);
+}
+
+/// The result of `easy` once `multi` reports it done; 0 while it is not.
+static inline int shim_curl_multi_done(CURLM *multi, CURL *easy, CURLcode *result)
+{
+    int left = 0;
+    CURLMsg *message;
+    while ((message = curl_multi_info_read(multi, &left)) != NULL) {
+        if (message->msg == CURLMSG_DONE && message->easy_handle == easy) {
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
 }

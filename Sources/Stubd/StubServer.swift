@@ -121,7 +121,11 @@ public final class StubServer: Sendable {
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
-                               forwarding: options.forwarding, log: options.requestLog)
+                               forwarding: options.forwarding.map { forwarding in
+                                   var forwarding = forwarding
+                                   forwarding.connectionMemoryBytes = options.connectionMemoryBytes
+                                   return forwarding
+                               }, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
         let connections = ConnectionBudget(cap: max(1, options.maxConnections))

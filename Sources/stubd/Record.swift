@@ -15,11 +15,14 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: "new: write only requests the folder does not answer yet; all: write every request again.")
     var mode: String = "new"
 
-    @Option(name: .long, help: "Seconds to wait for the target; then 504.")
+    @Option(name: .long, help: "Seconds to wait for the target; then 504. Once an answer streams (past --max-body): how long the target may send nothing.")
     var timeout: Double = 30
 
     @Option(name: .long, help: "Bodies larger than this many bytes are passed on but not written.")
     var maxBody: Int = 10 << 20
+
+    @Option(name: .long, help: "No answer's body is passed on past this many bytes after decompression (256 MiB; a 1 MB gzip bomb decodes to 1 GiB): a 502 if the client has nothing yet, else the body is cut.")
+    var maxDecoded: Int = ForwardingOptions.defaultMaxDecodedBytes
 
     @Option(name: .long, help: ArgumentHelp("A CA bundle (PEM) to trust for an HTTPS target with its own certificates.", valueName: "file"))
     var caFile: String?
@@ -54,6 +57,7 @@ struct RecordingOptions: ParsableArguments {
         guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
+        guard maxDecoded > 0 else { throw ValidationError("--max-decoded must be more than 0 bytes") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
     }
 
@@ -65,6 +69,7 @@ struct RecordingOptions: ParsableArguments {
         if mode != "new" { given.append("--mode") }
         if timeout != 30 { given.append("--timeout") }
         if maxBody != 10 << 20 { given.append("--max-body") }
+        if maxDecoded != ForwardingOptions.defaultMaxDecodedBytes { given.append("--max-decoded") }
         if caFile != nil { given.append("--ca-file") }
         if insecure { given.append("--insecure") }
         if allowCi { given.append("--allow-ci") }
@@ -83,6 +88,7 @@ struct RecordingOptions: ParsableArguments {
         var options = ForwardingOptions(target: target, scope: scope)
         options.timeoutSeconds = timeout
         options.maxBodyBytes = maxBody
+        options.maxDecodedBytes = maxDecoded
         options.caFile = caFile
         options.insecure = insecure
         options.notice = { message in logger.notice("\(message)") }

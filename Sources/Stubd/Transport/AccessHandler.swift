@@ -70,6 +70,8 @@ final class RequestRouter: @unchecked Sendable {
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
             settings.maxBodyBytes = options.maxBodyBytes
+            settings.maxDecodedBytes = options.maxDecodedBytes
+            settings.connectionMemoryBytes = options.connectionMemoryBytes
             settings.caFile = options.caFile
             settings.insecure = options.insecure
             return (options, Forwarder(settings))
@@ -218,17 +220,13 @@ final class RequestRouter: @unchecked Sendable {
             }
         }
 
-        let session = engine.session(target.session)
-        let outcome: Outcome
         if let forwarding {
-            // Matched once: what no stub answers (everything, with --mode all) goes on to the real API.
-            guard forwarding.options.scope != .everything, let stubbed = engine.respondIfStubbed(to: request, in: session) else {
+            let session = engine.session(target.session)
+            if forwarding.options.scope == .everything || !engine.answers(request, in: session) {
                 return forward(request, session, forwarding, context(existing, conCls), connection, line: line)
             }
-            outcome = stubbed
-        } else {
-            outcome = engine.respond(to: request, in: session)
         }
+        let outcome = engine.respond(to: request, in: engine.session(target.session))
         // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
         // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
         if log != nil {
@@ -315,8 +313,9 @@ final class RequestRouter: @unchecked Sendable {
             context.pending = .stream(status: status, headers: relayed.headers, body: body)
             resume(context)
         }) { [self] result in
-            if case let .streamed(status, bytes) = result {
-                let note = "proxied to \(target); streamed \(bytes) bytes, not recorded: over --max-body (\(options.maxBodyBytes))"
+            if case let .streamed(status, bytes, cut) = result {
+                let note = "proxied to \(target); streamed \(bytes) bytes" + (cut.map { ", \($0)" } ?? "")
+                    + ", not recorded: over --max-body (\(options.maxBodyBytes))"
                 engine.journalForwarded(request, status: status, note: note, in: session)
                 options.notice?("\(request.method) \(request.path) \(status): \(note)")
                 if let log {
@@ -353,6 +352,9 @@ final class RequestRouter: @unchecked Sendable {
                 answer = .problem(502, title: "Target unreachable",
                                   detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
                 note = "target unreachable: \(reason)"
+            case let .refused(title, detail):
+                answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
+                note = "refused: \(detail)"
             case .timedOut:
                 answer = .problem(504, title: "Target timed out",
                                   detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")

@@ -1,0 +1,63 @@
+import Foundation
+
+/// `stubd serve` as a child process, for what only a process of its own shows: its peak memory
+/// (`VmHWM`) and its log. Killed when released.
+final class ServeProcess {
+    let process = Process()
+    let baseURL: URL
+    private let output = Output()
+
+    /// What it prints, appended from the pipe's handler thread.
+    private final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--port", "0", "--no-watch"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        // Under AddressSanitizer freed memory waits in a quarantine of 256 MB by default: it would
+        // count toward the peak these tests bound, and it is not stubd's.
+        environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + "quarantine_size_mb=16"
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let handle = out.fileHandleForReading
+        var first = Data()
+        while !first.contains(0x0A) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
+        }
+        let text = String(decoding: first, as: UTF8.self)
+        // "stubd listening on http://127.0.0.1:PORT (…)"
+        let address = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? "http://127.0.0.1:0"
+        baseURL = URL(string: address)!
+        output.append(first)
+        handle.readabilityHandler = { [output] handle in output.append(handle.availableData) }
+    }
+
+    var port: UInt16 { UInt16(baseURL.port ?? 0) }
+
+    /// Everything it has printed so far.
+    var log: String { output.text }
+
+    /// Its peak resident memory so far, in bytes (Linux: VmHWM in /proc/PID/status).
+    var peakResidentBytes: Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) else { return -1 }
+        return kilobytes * 1024
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
+    }
+}
