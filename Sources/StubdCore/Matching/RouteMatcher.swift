@@ -32,10 +32,8 @@ struct RouteMatcher: Sendable {
     private var nodes: [Node] = [Node()]
     /// Routes in the tree (a convention route reached with and without its extension counts once).
     private(set) var count = 0
-    /// Set by `seal()`: the all-literal routes by every full path they answer, best first, and the
-    /// first segments under which a patterned route lives. A request whose first segment has no
-    /// patterned route is answered by one hash lookup of its path, without splitting it.
-    private var literalShortcut: (byPath: [String: [Route]], patternedFirst: Set<Substring>)?
+    /// Set by `seal()`: the fast path for literal paths (see `LiteralShortcut`).
+    private var literalShortcut: LiteralShortcut?
 
     private struct Node: Sendable {
         var literal: [Substring: Int] = [:]
@@ -104,24 +102,12 @@ struct RouteMatcher: Sendable {
             nodes[i].sortedLiterals = nodes[i].literal.keys.sorted()
             nodes[i].sortedReversed = nodes[i].literal.keys.map { (String($0.reversed()), $0) }.sorted { $0.reversed < $1.reversed }
         }
-        var byPath: [String: [Route]] = [:]
-        var patternedFirst = Set<Substring>()
         var seen = Set<ObjectIdentifier>()
+        var routes: [Route] = []
         for node in nodes {
-            for route in node.terminal + node.wildcard where seen.insert(ObjectIdentifier(route)).inserted {
-                let segments = route.pattern.segments
-                guard route.pattern.isLiteral else {
-                    // A pattern starting with a parameter or `**` may answer any first segment: no shortcut at all.
-                    guard segments.count > 1, case .literal(let first) = segments[0] else { literalShortcut = nil; return }
-                    patternedFirst.insert(Substring(first))
-                    continue
-                }
-                let path = "/" + segments.map { if case .literal(let text) = $0 { text } else { "" } }.joined(separator: "/")
-                byPath[path, default: []].append(route)
-                if let ext = route.pattern.optionalExtension, !segments.isEmpty { byPath[path + ext, default: []].append(route) }
-            }
+            for route in node.terminal + node.wildcard where seen.insert(ObjectIdentifier(route)).inserted { routes.append(route) }
         }
-        literalShortcut = (byPath.mapValues { $0.sorted { $0.outranks($1) } }, patternedFirst)
+        literalShortcut = LiteralShortcut(routes: routes)
     }
 
     /// The segment paths a route is filed under, without its trailing `**`: a convention route's
@@ -195,15 +181,12 @@ struct RouteMatcher: Sendable {
         }
     }
 
-    /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up `times`).
-    func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+    /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up
+    /// `times`). `takingShortcut: false` walks the tree for every request (the shortcut's test).
+    func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }, takingShortcut: Bool = true) -> MatchResult {
         // The common case, a literal path no pattern could also answer: no split, no array built.
-        if let shortcut = literalShortcut, let routes = shortcut.byPath[request.normalizedPath],
-           shortcut.patternedFirst.isEmpty || !shortcut.patternedFirst.contains(request.firstSegment) {
-            for route in routes where route.method.accepts(request.method)
-                && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
-                return .matched(route, parameters: [:])
-            }
+        if takingShortcut, let shortcut = literalShortcut, let matched = shortcut.match(request, isAvailable: isAvailable) {
+            return matched
         }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
@@ -219,6 +202,11 @@ struct RouteMatcher: Sendable {
             })
         }
         return .notFound(misses: nearest(to: request))
+    }
+
+    /// Whether the shortcut alone settles this request (for the test that compares it with the tree).
+    func literalShortcutAnswers(_ request: RequestHead) -> Bool {
+        literalShortcut?.match(request, isAvailable: { _ in true }) != nil
     }
 
     static func conditionsHold(_ conditions: RequestConditions, _ request: RequestHead) -> Bool {
