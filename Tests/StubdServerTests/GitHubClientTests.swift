@@ -59,6 +59,44 @@ import Testing
         }
     }
 
+    /// The example folder's GitHub part (issue 24 item 6), as PyGithub uses it: a repository by
+    /// name, the countdown from 5000, and, with the quota pre-filled as the manifest's comment says,
+    /// GitHub's own rate-limit error and an empty /rate_limit.
+    @Test func theExampleFoldersGitHubPartAnswersPyGithub() async throws {
+        let module = try run(Self.python, ["-c", "import github"])
+        try #require(module.status == 0, "PyGithub is missing from \(Self.python): apt-get install -y python3-github (.ci/run does), or set STUBD_TEST_PYTHON")
+        let client = """
+            import sys, github
+            g = github.Github("ghp_EXAMPLE0123456789", base_url=sys.argv[1])
+            if sys.argv[2] == "use":
+                print("limit", g.get_rate_limit().core.limit, g.get_rate_limit().core.remaining)
+                repo = g.get_repo("octocat/Hello-World")
+                print("repo", repo.full_name, repo.owner.login, repo.stargazers_count)
+                print("remaining", g.rate_limiting[0], g.rate_limiting[1])
+            else:
+                try:
+                    g.get_repo("octocat/Hello-World")
+                    print("no error")
+                except github.RateLimitExceededException as e:
+                    print("raised", e.status)
+                print("left", g.get_rate_limit().core.remaining)
+            """
+        try await withServer(exampleStubs) { server in
+            let used = try run(Self.python, ["-c", client, server.baseURL.absoluteString, "use"])
+            #expect(used.status == 0, "\(used.error)")
+            #expect(used.output == "limit 5000 5000\nrepo octocat/Hello-World octocat 80\nremaining 4999 5000\n", "\(used.output) \(used.error)")
+            let quotas = try await get(server.baseURL, "/__stubd/quotas").json["quotas"] as? [[String: Any]]
+            let github = try #require(quotas?.first { $0["name"] as? String == "github" })
+            let key = try #require((github["keys"] as? [[String: Any]])?.first?["key"] as? String)
+            let fill = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/quotas/github")!, method: "PUT",
+                                      body: String(decoding: try JSONSerialization.data(withJSONObject: ["key": key, "used": ["hour": 5000]]), as: UTF8.self))
+            #expect(fill.status == 200, "\(fill.text)")
+            let limited = try run(Self.python, ["-c", client, server.baseURL.absoluteString, "limited"])
+            #expect(limited.status == 0, "\(limited.error)")
+            #expect(limited.output == "raised 403\nleft 0\n", "\(limited.output) \(limited.error)")
+        }
+    }
+
     @Test func theResourceHeaderIsGitHubsResourceNotTheQuotaName() async throws {
         let stubs = try TempStubs(["stubd.yml": Self.stubs.replacingOccurrences(of: "advertise: github",
                                                                                  with: "advertise: github\n    resource: search")])
