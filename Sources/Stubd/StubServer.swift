@@ -47,6 +47,8 @@ public final class StubServer: Sendable {
         public var maskedSecrets: [(name: String, value: String)] = []
         /// Runtime stubs (`POST /__stubd/stubs`) one session may hold.
         public var maxRuntimeStubs: Int = 10_000
+        /// Bytes a template may render for one answer; past it the request gets a 500 naming the cap.
+        public var maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes
         /// Told of server events worth a log line, such as an evicted session.
         public var notice: (@Sendable (String) -> Void)?
         /// Reload the directory when it changes.
@@ -114,7 +116,8 @@ public final class StubServer: Sendable {
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maskedHeaders: options.maskedHeaders,
                             maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
-                            maxRuntimeStubs: options.maxRuntimeStubs, notice: options.notice)
+                            maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
+                            notice: options.notice)
         responses = ResponseStore()
         responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }

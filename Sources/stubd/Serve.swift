@@ -34,6 +34,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Named sessions held at once; past it the one unused longest is dropped.")
     var maxSessions: Int = 1000
 
+    @Option(name: .long, help: ArgumentHelp("Bytes a template may render for one answer; past it the request gets a 500 naming this cap (default 8 MiB).", valueName: "bytes"))
+    var maxRender: Int = StubEngine.defaultMaxRenderedBytes
+
     @Option(name: .long, help: ArgumentHelp("Token every admin call but health must send as Authorization: Bearer (env STUBD_ADMIN_TOKEN). Without one, a server listening beyond loopback keeps its admin API closed.", valueName: "token"))
     var adminToken: String = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"] ?? ""
 
@@ -68,6 +71,7 @@ struct Serve: ParsableCommand {
         guard maxConnections >= 1, maxConnections <= 1_000_000 else {
             throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
         }
+        guard maxRender >= 1 else { throw ValidationError("--max-render must be at least 1 byte, got \(maxRender)") }
     }
 
     func run() throws {
@@ -77,6 +81,7 @@ struct Serve: ParsableCommand {
         options.threads = threads
         options.maxConnections = maxConnections
         options.maxSessions = maxSessions
+        options.maxRenderedBytes = maxRender
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.maskedHeaders = maskHeader

@@ -62,6 +62,25 @@ import Testing
         #expect(r.error.contains("bad.json:1:2"))
     }
 
+    @Test func serveCapsARenderedAnswerAtMaxRender() throws {
+        let bad = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--max-render", "0"])
+        #expect(bad.status != 0)
+        #expect(bad.error.contains("--max-render must be at least 1 byte"), "\(bad.error)")
+        let stubs = try TempStubs(["echo.tmpl.txt": "{{request.query.say}}{{request.query.say}}"])
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--max-render", "64"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        defer { process.terminate(); process.waitUntilExit() }
+        let url = String(readLine(out.fileHandleForReading).split(separator: " ")[3])
+        #expect(try curl([url + "/echo.txt?say=" + String(repeating: "a", count: 20)]).output == String(repeating: "a", count: 40))
+        let over = try curl(["-w", "%{http_code}", url + "/echo.txt?say=" + String(repeating: "a", count: 40)]).output
+        #expect(over.hasSuffix("500"), "\(over)")
+        #expect(over.contains("more than 64 bytes, the cap (stubd serve --max-render BYTES"), "\(over)")
+    }
+
     @Test func aStubFileGivenAsTheFolderIsNamedAsSuch() throws {
         let stubs = try TempStubs(["ok.json": "{}"])
         let file = stubs.url.appendingPathComponent("ok.json").path

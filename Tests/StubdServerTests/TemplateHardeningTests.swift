@@ -105,4 +105,124 @@ import Testing
             #expect(r.text == #"you said "a"b\""#)
         }
     }
+
+    // MARK: Amplification
+
+    static let list = """
+        routes:
+          - request: { method: POST, path: /list }
+            response:
+              template: true
+              body: "{{#each (jsonPath request.body '$')}}item {{this}} {{/each}}"
+          - request: { method: POST, path: /echo }
+            response:
+              template: true
+              body: "\(String(repeating: "{{request.body}}", count: 20))"
+          - request: { method: POST, path: /silent }
+            response:
+              template: true
+              body: "{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{/each}}{{/each}}{{/each}}"
+        """
+
+    static func numbers(_ count: Int) -> String { "[" + (0..<count).map(String.init).joined(separator: ",") + "]" }
+
+    @Test func anAnswerRenderedPastTheCapIsA500NamingItAndTheJournalSaysWhy() async throws {
+        var options = StubServer.Options()
+        options.maxRenderedBytes = 10_000
+        try await withServer(try TempStubs(["stubd.yml": TemplateHardeningTests.list]).url, options: options) { server in
+            let url = { (path: String) in URL(string: server.baseURL.absoluteString + path)! }
+            let small = try await http(url("/list"), method: "POST", body: "[1, 2]")
+            #expect(small.status == 200)
+            #expect(small.text == "item 1 item 2 ")
+            // A loop (rendered off the worker) and plain values (rendered in place) alike.
+            for (path, body) in [("/list", TemplateHardeningTests.numbers(2_000)), ("/echo", String(repeating: "y", count: 1_000))] {
+                let r = try await http(url(path), method: "POST", body: body)
+                #expect(r.status == 500, "\(path)")
+                #expect(r.header("Content-Type")?.hasPrefix("application/problem+json") == true)
+                let detail = r.json["detail"] as? String ?? ""
+                #expect(detail.contains("more than 10000 bytes"), "\(detail)")
+                #expect(detail.contains("--max-render"), "\(detail)")
+                let journal = try await get(server.baseURL, "/__stubd/requests?limit=1").json["requests"] as? [[String: Any]]
+                let entry = try #require(journal?.last)
+                #expect(entry["path"] as? String == path)
+                #expect(entry["status"] as? Int == 500)
+                #expect((entry["notes"] as? [String])?.contains { $0.contains("rendering stopped") && $0.contains("10000") } == true, "\(entry)")
+            }
+            #expect(try await http(url("/list"), method: "POST", body: "[3]").text == "item 3 ")
+        }
+    }
+
+    /// Three loops over 1,000 items that write nothing: a billion passes, stopped by the cap (each
+    /// pass counts), not run for minutes.
+    @Test func aLoopThatWritesNothingStillStopsAtTheCap() async throws {
+        var options = StubServer.Options()
+        options.maxRenderedBytes = 1 << 20
+        try await withServer(try TempStubs(["stubd.yml": TemplateHardeningTests.list]).url, options: options) { server in
+            let started = Date()
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/silent")!, method: "POST",
+                                   body: TemplateHardeningTests.numbers(1_000), session: TemplateHardeningTests.patient)
+            #expect(r.status == 500)
+            #expect((r.json["detail"] as? String)?.contains("more than \(1 << 20) bytes") == true, "\(r.text)")
+            #expect(Date().timeIntervalSince(started) < bound(30))
+        }
+    }
+
+    /// Rendered off the worker, a looping template still keeps its answer's delay and its route's quota.
+    @Test func aLoopingTemplateKeepsItsDelayAndQuota() async throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            quotas:
+              - { name: q, routes: ["POST /slow-list"], limits: ["2/minute"] }
+            routes:
+              - request: { method: POST, path: /slow-list }
+                response:
+                  template: true
+                  delay: 200ms
+                  body: "{{#each (jsonPath request.body '$')}}{{this}};{{/each}}"
+            """])
+        try await withServer(stubs.url) { server in
+            let url = URL(string: server.baseURL.absoluteString + "/slow-list")!
+            let started = Date()
+            let first = try await http(url, method: "POST", body: "[1, 2]")
+            #expect(Date().timeIntervalSince(started) >= 0.2)
+            #expect(first.text == "1;2;")
+            #expect(first.header("RateLimit") != nil)
+            #expect(try await http(url, method: "POST", body: "[3]").text == "3;")
+            let over = try await http(url, method: "POST", body: "[4]")
+            #expect(over.status == 429)
+        }
+    }
+
+    /// Waits as long as a render under a sanitizer may take.
+    static let patient: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 300
+        return URLSession(configuration: configuration)
+    }()
+
+    /// One worker, and a template that loops 1.7 million times: the canned request sent while it
+    /// renders is answered at once, not after it (it waited 1.6 s of a 1.9 s render before).
+    @Test func aCannedRequestIsNotHeldBehindAHugeRender() async throws {
+        var options = StubServer.Options()
+        options.threads = 1
+        options.maxRenderedBytes = 1 << 30
+        let stubs = try TempStubs(["stubd.yml": TemplateHardeningTests.list, "ok.json": #"{"ok": true}"#])
+        try await withServer(stubs.url, options: options) { server in
+            let cube = URL(string: server.baseURL.absoluteString + "/silent")!
+            let started = Date()
+            let heavy = Task {
+                let r = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(120), session: TemplateHardeningTests.patient)
+                return (r.status, Date().timeIntervalSince(started))
+            }
+            // Long enough for the render to be under way; nothing sent through the server can say so.
+            try await Task.sleep(for: .milliseconds(500))
+            let asked = Date()
+            let canned = try await get(server.baseURL, "/ok.json")
+            let waited = Date().timeIntervalSince(asked)
+            let (status, rendering) = try await heavy.value
+            #expect(canned.status == 200)
+            #expect(status == 200)
+            #expect(rendering > 1, "the render must take long for this test to mean anything: \(rendering) s")
+            #expect(waited < rendering / 4, "the canned request waited \(waited) s of a \(rendering) s render")
+        }
+    }
 }

@@ -17,19 +17,19 @@ public struct Outcome: Sendable {
     /// What a template could not fill from this request (the journal shows it). Nil rather than
     /// empty, like `QuotaNote.Notes.more`: an outcome is copied several times, and nil needs no reference count.
     public let notes: [String]?
+    /// Set when the answer is a template still to render, left to the transport because rendering
+    /// can take long (see `DeferredRender`); `answer` is then the template unrendered.
+    public let deferred: DeferredRender?
 
     /// `wunderground 7/10 minute`, for the request log.
     public var quotaNote: String? { quota?.description }
 
-    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil) {
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil) {
         self.answer = answer
         self.route = route
         self.quota = quota
         self.notes = notes
-    }
-
-    func noting(_ notes: [String]) -> Outcome {
-        notes.isEmpty ? self : Outcome(answer: answer, route: route, quota: quota, notes: notes)
+        self.deferred = deferred
     }
 
     public var status: Int {
@@ -99,10 +99,16 @@ public final class StubEngine: Sendable {
     let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
     /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
     public let maxRuntimeStubs: Int
+    /// Bytes a template may render for one answer (`stubd serve --max-render`); past it the request
+    /// gets a 500 naming the cap, and the journal says why.
+    public let maxRenderedBytes: Int
+    public static let defaultMaxRenderedBytes = 8 << 20
 
     public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
-                maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000, notice: (@Sendable (String) -> Void)? = nil) {
+                maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
+                maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil) {
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
+        self.maxRenderedBytes = max(1, maxRenderedBytes)
         self.journalCapacity = journalCapacity
         self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
         self.maxSessions = max(1, maxSessions)
@@ -174,6 +180,8 @@ public final class StubEngine: Sendable {
             // match again, and let that pass count and journal the request (once).
             let state = session.state(for: route, generation: catalog.generation)
             guard let answered = answer(route, state, parameters, request, session, wall) else { return respond(to: request, in: session) }
+            // Journaled once rendered, with what rendering noted.
+            if answered.deferred != nil { return answered }
             outcome = answered
         case .wrongMethod(let allowed, let near):
             session.unmatched.add(1, ordering: .relaxed)
@@ -207,11 +215,37 @@ public final class StubEngine: Sendable {
                         _ session: SessionState, _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
-        guard let template = response.template else { return answer(route, state, response, parameters, request, session, wall) }
+        // Quotas first: an answer they refuse is not rendered at all.
+        let outcome = answer(route, state, response, parameters, request, session, wall)
+        guard let outcome, let template = response.template, case .canned(_, let extra) = outcome.answer else { return outcome }
         let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
                                   hits: state.counter.count, random: session.nextRandom)
-        let (rendered, notes) = template.render(response, input)
-        return answer(route, state, rendered, parameters, request, session, wall)?.noting(notes)
+        let job = DeferredRender(template: template, canned: response, extraHeaders: extra, input: input, route: route,
+                                 quota: outcome.quota, request: request, session: session, wall: wall)
+        if template.rendersLong { return Outcome(answer: outcome.answer, route: route, quota: outcome.quota, deferred: job) }
+        return rendered(job)
+    }
+
+    /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
+    public func render(_ job: DeferredRender) -> Outcome {
+        let outcome = rendered(job)
+        job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
+                                                query: job.request.query, headers: job.request.headers, status: outcome.status,
+                                                route: job.route.key, misses: [], notes: outcome.notes))
+        return outcome
+    }
+
+    /// The answer with its template rendered, or a 500 when rendering passed `maxRenderedBytes`.
+    private func rendered(_ job: DeferredRender) -> Outcome {
+        let (rendered, notes) = job.template.render(job.canned, job.input, limit: maxRenderedBytes)
+        guard let rendered else {
+            let why = "the template rendered more than \(maxRenderedBytes) bytes, the cap (stubd serve --max-render BYTES, StubServer.Options.maxRenderedBytes)"
+            return Outcome(answer: .generated(.problem(500, title: "Rendered answer too large",
+                                                       detail: "\(why); raise the cap, or have the template loop over less")),
+                           route: job.route, quota: job.quota, notes: notes + ["rendering stopped: " + why])
+        }
+        return Outcome(answer: .canned(rendered, extraHeaders: job.extraHeaders), route: job.route, quota: job.quota,
+                       notes: notes.isEmpty ? nil : notes)
     }
 
     private func answer(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],

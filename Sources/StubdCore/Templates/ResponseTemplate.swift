@@ -6,6 +6,16 @@ import Foundation
 public struct ResponseTemplate: Sendable {
     let body: Template?
     let headers: [(name: String, template: Template)]
+    /// Whether rendering can take long: only a loop (`{{#each}}`) does more work than the template's
+    /// length and the request's values allow. The engine leaves such a template for the transport
+    /// to render off its worker thread (`StubEngine.render(_:)`).
+    public let rendersLong: Bool
+
+    init(body: Template?, headers: [(name: String, template: Template)]) {
+        self.body = body
+        self.headers = headers
+        rendersLong = ([body].compactMap { $0 } + headers.map(\.template)).contains { $0.loops }
+    }
 
     /// Parses what is templated; a header without `{{` stays canned. `json`: the body is a JSON
     /// answer's (`json:`, a `.json` file, a JSON `Content-Type`), so values inside its strings are escaped.
@@ -31,13 +41,16 @@ public struct ResponseTemplate: Sendable {
         var headers: [(name: String, errors: [TemplateError])] = []
     }
 
-    /// This request's answer: `canned` with the rendered body and headers, and what was missing.
-    func render(_ canned: CannedResponse, _ input: TemplateInput) -> (CannedResponse, notes: [String]) {
-        var renderer = TemplateRenderer(input)
+    /// This request's answer: `canned` with the rendered body and headers, and what was missing;
+    /// nil when rendering passed `limit` (bytes, see `TemplateRenderer.limit`).
+    func render(_ canned: CannedResponse, _ input: TemplateInput, limit: Int = .max) -> (CannedResponse?, notes: [String]) {
+        var renderer = TemplateRenderer(input, limit: limit)
         let body = self.body.map { Data(renderer.render($0).utf8) } ?? canned.body
+        if renderer.overLimit { return (nil, renderer.notes) }
         var headers = canned.headers
         for header in self.headers {
             let value = renderer.render(header.template)
+            if renderer.overLimit { return (nil, renderer.notes) }
             if let i = headers.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) { headers[i].value = value }
             else { headers.append((header.name, value)) }
         }

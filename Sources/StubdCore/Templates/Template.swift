@@ -10,6 +10,9 @@ public struct Template: Sendable {
     /// The text as written, for the admin API and error messages.
     public let source: String
 
+    /// True when the text holds an `{{#each}}`, at any depth.
+    var loops: Bool { TemplateNode.loops(nodes) }
+
     /// True when the text holds no `{{`: it renders to itself.
     var isLiteral: Bool { nodes.allSatisfy { if case .text = $0 { true } else { false } } }
 }
@@ -22,6 +25,13 @@ indirect enum TemplateNode: Sendable {
     /// `{{#name arguments}}body{{else}}inverse{{/name}}`.
     case block(name: String, arguments: [TemplateExpression], hash: [String: TemplateExpression],
                body: [TemplateNode], inverse: [TemplateNode], position: TemplatePosition)
+
+    static func loops(_ nodes: [TemplateNode]) -> Bool {
+        nodes.contains { node in
+            guard case let .block(name, _, _, body, inverse, _) = node else { return false }
+            return name == "each" || loops(body) || loops(inverse)
+        }
+    }
 }
 
 indirect enum TemplateExpression: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a template can read while one request is answered.
-struct TemplateInput {
+struct TemplateInput: Sendable {
     let request: RequestHead
     /// The route's `{name}` captures.
     let parameters: [String: String]
@@ -11,7 +11,7 @@ struct TemplateInput {
     let hits: Int
     /// The session's deterministic random numbers (`randomInt`, `uuid`): the same session id gives
     /// the same sequence on every run, so a failing test repeats.
-    let random: () -> UInt64
+    let random: @Sendable () -> UInt64
 }
 
 /// Renders a parsed `Template` for one request. A value the request lacks renders empty and is
@@ -24,17 +24,34 @@ struct TemplateRenderer {
     /// `#each` frames, innermost last.
     private var frames: [(item: JSONValue, index: Int, key: String?)] = []
     private lazy var bodyJSON: JSONValue? = try? JSONParser.parse(input.request.body)
+    /// What this request's templates may cost: bytes written, plus one for every piece of template
+    /// and every loop pass rendered, so a loop that writes nothing ends too. Three nested `{{#each}}` over a 1.4 KB body
+    /// wrote 71 MB; past the limit rendering stops and `overLimit` says so.
+    let limit: Int
+    private(set) var overLimit = false
+    /// Bytes of the templates finished so far, and pieces rendered.
+    private var spent = 0
 
-    init(_ input: TemplateInput) { self.input = input }
+    init(_ input: TemplateInput, limit: Int = .max) {
+        self.input = input
+        self.limit = limit
+    }
 
     mutating func render(_ template: Template) -> String {
         var out = ""
         render(template.nodes, into: &out)
+        spent += out.utf8.count
+        if spent > limit { overLimit = true }
         return out
     }
 
     private mutating func render(_ nodes: [TemplateNode], into out: inout String) {
+        // The call counts too: an empty loop body is rendered once per item.
+        spent += 1
         for node in nodes {
+            spent += 1
+            // `utf8.count` of a native string is stored, not counted.
+            guard !overLimit, spent + out.utf8.count <= limit else { overLimit = true; return }
             switch node {
             case .text(let text): out += text
             case let .value(expression, position, inJSONString):
@@ -56,17 +73,25 @@ struct TemplateRenderer {
             let equal = TemplateRenderer.text(of: evaluate(arguments[0], at: position)) == TemplateRenderer.text(of: evaluate(arguments[1], at: position))
             render(equal ? body : inverse, into: &out)
         case "each":
-            let items: [(JSONValue, String?)]
             switch evaluate(arguments[0], at: position) {
-            case .array(let list)?: items = list.map { ($0, nil) }
-            case .object(let members)?: items = members.keys.sorted().map { (members[$0]!, $0) }
-            default: items = []
-            }
-            if items.isEmpty { render(inverse, into: &out); return }
-            for (i, (item, key)) in items.enumerated() {
-                frames.append((item, i, key))
-                render(body, into: &out)
-                frames.removeLast()
+            case .array(let list)? where !list.isEmpty:
+                for (i, item) in list.enumerated() {
+                    if overLimit { break }
+                    frames.append((item, i, nil))
+                    render(body, into: &out)
+                    frames.removeLast()
+                }
+            case .object(let members)? where !members.isEmpty:
+                // Sorting is work the budget pays for too.
+                spent += members.count
+                for (i, key) in members.keys.sorted().enumerated() {
+                    if overLimit { break }
+                    frames.append((members[key]!, i, key))
+                    render(body, into: &out)
+                    frames.removeLast()
+                }
+            default:
+                render(inverse, into: &out)
             }
         default:
             break
@@ -254,6 +279,9 @@ enum JSONPath {
                 steps.append(String(name))
             }
         }
+        // Each step is a level of the document, and a parsed one has at most 512: a longer path
+        // (from a request value) can find nothing, and is not walked one recursion per step.
+        guard steps.count <= 512 else { return nil }
         return select(steps[...], in: root)
     }
 
