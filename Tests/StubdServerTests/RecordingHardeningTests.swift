@@ -201,4 +201,80 @@ import Testing
         #expect(entry?["query"] as? [String: String] == ["appid": "<masked>", "api_key": "<masked>", "units": "metric"])
         #expect((entry?["headers"] as? [String: String])?["X-Api-Key"] == "<masked>")
     }
+
+    /// Files anywhere under `folder` whose name says a write did not finish.
+    static func tempFiles(_ folder: URL) throws -> [String] {
+        try files(folder).keys.filter { $0.contains(".stubd-record-") }.sorted()
+    }
+
+    @Test func recordedNamesMeanTheirRequestAndNothingElse() async throws {
+        let long = String(repeating: "x", count: 300)
+        let json = { (text: String) in RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.json(text)) }
+        let upstream = try RawUpstream(answers: [
+            "/r.POST": json(#"{"asked": "GET /r.POST"}"#),
+            "/x.HEAD": json(#"{"asked": "GET /x.HEAD"}"#),
+            "/bad.tmpl": json(#"{"echo": "{{#if x}}"}"#),
+            "/t.tmpl.json": json(#"{"echo": "{{#each y}}"}"#),
+            "/long/\(long)": json(#"{"asked": "a long segment"}"#),
+            "/q/%7Bid%7D": json(#"{"asked": "a literal brace"}"#),
+        ])
+        let folder = try TempStubs([:]).url
+        try await withServer(folder, options: try recording(to: upstream.url, into: folder)) { (recorder: StubServer) async throws in
+            for path in ["/r.POST", "/x.HEAD", "/bad.tmpl", "/t.tmpl.json", "/long/\(long)", "/q/%7Bid%7D"] {
+                #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
+            }
+        }
+        #expect(try Self.tempFiles(folder) == [])
+        let check = try run(stubdBinary.path, ["check", "--stubs", folder.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+        try await withServer(folder) { (replay: StubServer) async throws in
+            #expect(try await get(replay.baseURL, "/r.POST").json["asked"] as? String == "GET /r.POST")
+            #expect(try await http(URL(string: replay.baseURL.absoluteString + "/r")!, method: "POST").status == 404)
+            #expect(try await get(replay.baseURL, "/x.HEAD").json["asked"] as? String == "GET /x.HEAD")
+            #expect(try await get(replay.baseURL, "/x").status == 404)
+            // Written as plain bodies, the braces are text, not templates.
+            #expect(try await get(replay.baseURL, "/bad.tmpl").json["echo"] as? String == "{{#if x}}")
+            #expect(try await get(replay.baseURL, "/t.tmpl.json").json["echo"] as? String == "{{#each y}}")
+            #expect(try await get(replay.baseURL, "/long/\(long)").json["asked"] as? String == "a long segment")
+            // Not written: a stubd path would read the braces as a parameter answering any segment.
+            #expect(try await get(replay.baseURL, "/q/other").status == 404)
+        }
+        // A long segment's body file is named with a hash, under any file system's limit.
+        let names = try Self.files(folder).keys
+        #expect(names.allSatisfy { $0.split(separator: "/").allSatisfy { $0.utf8.count <= 255 } }, "\(names.sorted())")
+    }
+
+    @Test func aWriteThatFailsIsRolledBackWhole() async throws {
+        let upstream = try RawUpstream(answers: [
+            "/search": RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.json(#"{"hits": 3}"#)),
+        ])
+        // Where the recorder's manifest goes, a folder: the body is written, then the manifest cannot be.
+        let folder = try TempStubs([:]).url
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("stubd.recorded.yml"), withIntermediateDirectories: true)
+        try await withServer(folder, options: try recording(to: upstream.url, into: folder)) { (recorder: StubServer) async throws in
+            #expect(try await get(recorder.baseURL, "/search?q=ada").json["hits"] as? Int == 3)
+            let journal = try await get(recorder.baseURL, "/__stubd/requests").json["requests"] as? [[String: Any]]
+            let note = (journal?.last?["notes"] as? [String])?.first ?? ""
+            #expect(note.contains("RECORDING FAILED") && note.contains("nothing was written"), "\(note)")
+        }
+        let left = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["stubd.recorded.yml"], "\(left)")
+    }
+
+    @Test func eachAnswerOfASequenceKeepsItsOwnBody() async throws {
+        let upstreamStubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /seq }
+                responses: [{ json: { n: 1 } }, { json: { n: 2 } }, { json: { n: 3 } }]
+            """])
+        let upstream = try StubServer(stubs: upstreamStubs.url)
+        defer { upstream.stopSynchronously() }
+        let folder = try TempStubs([:]).url
+        try await withServer(folder, options: try recording(to: upstream.baseURL, into: folder)) { (recorder: StubServer) async throws in
+            for n in 1...3 { #expect(try await get(recorder.baseURL, "/seq").json["n"] as? Int == n) }
+        }
+        try await withServer(folder) { (replay: StubServer) async throws in
+            for n in [1, 2, 3, 3] { #expect(try await get(replay.baseURL, "/seq").json["n"] as? Int == n) }
+        }
+    }
 }

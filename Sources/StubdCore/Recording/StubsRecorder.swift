@@ -78,108 +78,105 @@ public final class StubsRecorder: Sendable {
         state.withLock { $0.blocks = StubsRecorder.blocks(of: existing) }
     }
 
-    /// Writes one exchange (or says why not), then checks the folder answers its request.
+    /// Writes one exchange (or says why not), then checks the written route answers its request.
+    /// A write that fails, or whose check fails, is rolled back: the folder stays as it was.
     public func record(_ exchange: RecordedExchange) -> Outcome {
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
+        // The manifest knows these methods only (and `ANY` would mean every method).
+        guard ConventionScanner.methods.contains(exchange.method) else {
+            return .skipped("stubd routes answer \(ConventionScanner.methods.sorted().joined(separator: ", ")), not \(exchange.method)")
+        }
         let scrubbed = ExchangeScrubber.scrub(exchange, rules: rules)
+        let secretNames = rules.secrets.map(\.name)
+        if let problem = RecordedNames.patternProblem(scrubbed.path, secretNames: secretNames) {
+            return .skipped("\(problem); add a route for it by hand")
+        }
         let key = scrubbed.key
         return state.withLock { state -> Outcome in
             let seenThisRun = state.answers[key] != nil
             if mode == .new, !seenThisRun, let before, case .matched(let route, _) = before.match(request) {
                 return .skipped("already answered by \(route.source)")
             }
-            var files: [String] = []
-            let answer: Answer
-            do { answer = try self.answer(scrubbed, key: key, files: &files) } catch {
-                return .failed("\(error)")
-            }
             var answers = state.answers[key] ?? []
+            let answer = self.answer(scrubbed, key: key, index: answers.count + 1)
             if answers.last == answer { return .skipped("same answer as before") }
             answers.append(answer)
+            let saved = state
             state.answers[key] = answers
-            let written: Outcome
+            var transaction = RecordingTransaction(root: root)
             do {
-                if answers.count == 1, let file = try conventionFile(scrubbed, key: key) {
-                    try write(scrubbed.responseBody, to: file)
-                    state.conventionFiles[key] = file
-                    // Its body went into the convention file itself.
-                    for f in files { try? FileManager.default.removeItem(at: root.appendingPathComponent(f)) }
-                    written = .written(files: [file], route: "\(scrubbed.method) \(scrubbed.path)")
-                } else {
-                    if let file = state.conventionFiles.removeValue(forKey: key) {
-                        // A second, different answer: a sequence, which only the manifest can say.
-                        try? FileManager.default.removeItem(at: root.appendingPathComponent(file))
-                        if answers.count == 2 {
-                            var first: [String] = []
-                            answers[0] = try self.answer(ScrubbedExchange(copying: scrubbed, answer: answers[0]), key: key, files: &first)
-                            state.answers[key] = answers
-                            files += first
-                        }
+                if answers.count == 1, let file = conventionFile(scrubbed, secretNames: secretNames) {
+                    do {
+                        try transaction.write(scrubbed.responseBody, to: file)
+                        try check(request, file: file)
+                        state.conventionFiles[key] = file
+                        return .written(files: [file], route: "\(scrubbed.method) \(scrubbed.path)")
+                    } catch {
+                        // A name the catalog reads otherwise than meant: the manifest says it literally.
+                        transaction.rollback()
                     }
-                    let block = routeBlock(scrubbed, key: key, answers: answers)
-                    if let i = state.blocks.firstIndex(where: { $0.key == key }) { state.blocks[i].text = block }
-                    else { state.blocks.append((key, block)) }
-                    try writeManifest(state.blocks)
-                    files.append(StubsRecorder.manifestName)
-                    written = .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))")
                 }
+                var files: [String] = []
+                if let file = state.conventionFiles.removeValue(forKey: key) {
+                    // A second, different answer: a sequence, which only the manifest can say.
+                    transaction.remove(file)
+                }
+                for a in answers where a.file != nil {
+                    // Bodies of earlier answers are on disk already, unless the first went into a convention file.
+                    guard a == answer || answers.count == 2 else { continue }
+                    try transaction.write(a.body, to: "__files/" + a.file!)
+                    files.append("__files/" + a.file!)
+                }
+                let block = routeBlock(scrubbed, key: key, answers: answers)
+                if let i = state.blocks.firstIndex(where: { $0.key == key }) { state.blocks[i].text = block }
+                else { state.blocks.append((key, block)) }
+                try transaction.write(manifest(state.blocks), to: StubsRecorder.manifestName)
+                files.append(StubsRecorder.manifestName)
+                try check(request, key: key)
+                return .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))")
             } catch {
-                return .failed("could not write: \(error)")
+                transaction.rollback()
+                state = saved
+                return .failed("\(error); nothing was written")
             }
-            return verify(request, written)
         }
     }
 
     /// The folder, loaded again, must answer the request it was recorded from.
-    private func verify(_ request: RequestHead, _ written: Outcome) -> Outcome {
-        do {
-            let catalog = try StubCatalog.load(stubs: root)
-            guard case .matched = catalog.match(request) else {
-                return .failed("the recorded route does not answer \(request.method) \(request.path); \(written)")
-            }
-            return written
-        } catch {
-            return .failed("the folder no longer loads after recording \(request.method) \(request.path):\n\(error)")
+    private func check(_ request: RequestHead, file: String? = nil, key: String? = nil) throws(RecorderError) {
+        let catalog: StubCatalog
+        do { catalog = try StubCatalog.load(stubs: root) } catch {
+            throw RecorderError("the folder would no longer load after recording \(request.method) \(request.path):\n\(error)")
+        }
+        guard case .matched = catalog.match(request) else {
+            throw RecorderError("the recorded route would not answer \(request.method) \(request.path)")
         }
     }
 
     // MARK: Forms
 
     /// The convention file for a request that needs nothing more than its path, or nil.
-    private func conventionFile(_ s: ScrubbedExchange, key: String) throws -> String? {
+    private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
         guard s.status == 200, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
               s.responseHeaders.allSatisfy({ $0.name.lowercased() == "content-type" }),
-              ConventionScanner.methods.contains(s.method), s.path.hasPrefix("/"), !s.path.hasSuffix("/"),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The recorded type must be the one the extension serves, or the file would lie about it.
         let served = ContentType.forExtension(ext).split(separator: ";").first.map(String.init) ?? ""
         guard served == s.mediaType else { return nil }
         if ConventionScanner.isJSONExtension(ext), (try? JSONParser.parse(s.responseBody)) == nil { return nil }
-        var relative = String(s.path.dropFirst())
-        let last = relative.split(separator: "/").last.map(String.init) ?? ""
-        guard !last.isEmpty, !last.hasPrefix("."), !relative.split(separator: "/").contains(where: { $0 == "__files" }) else { return nil }
-        if relative.split(separator: "/").count == 1, ConventionScanner.manifestNames.contains(last) || last == StubsRecorder.manifestName { return nil }
-        let hasExt = last.fileExtension == ext
-        if hasExt { relative.removeLast(ext.count + 1) }
-        if s.method != "GET" { relative += "." + s.method }
-        return relative + "." + ext
+        return RecordedNames.conventionFile(method: s.method, path: s.path, ext: ext, secretNames: secretNames)
     }
 
-    /// The answer as a manifest response, its body (if any) written under `__files/`.
-    private func answer(_ s: ScrubbedExchange, key: String, files: inout [String]) throws -> Answer {
+    /// The answer as a manifest response, its body (if any) named under `__files/` (written only
+    /// if the answer goes into the manifest).
+    private func answer(_ s: ScrubbedExchange, key: String, index: Int) -> Answer {
         var file: String?
         if !s.responseBody.isEmpty {
             var ext = StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
             // A .json file must parse to load; the route's own Content-Type still says JSON.
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
-            let slug = s.path.split(separator: "/").map { $0.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "") }
-                .filter { !$0.isEmpty && !$0.hasPrefix(".") }.joined(separator: "/")
-            let base = (slug.isEmpty ? "root" : slug).replacingOccurrences(of: ".\(ext)", with: "")
-            let name = "\(base)-\(s.method.lowercased())-\(key)-\(files.count + 1).\(ext)"
-            try write(s.responseBody, to: "__files/" + name)
-            files.append("__files/" + name)
-            file = name
+            file = RecordedNames.bodyFile(method: s.method, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value))" }
         return Answer(status: s.status, headers: headers, file: file, body: s.responseBody)
@@ -187,7 +184,7 @@ public final class StubsRecorder: Sendable {
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
         var lines = [StubsRecorder.marker + key, "  - name: \(StubsRecorder.quoted("rec-\(key)"))", "    request:",
-                     "      method: \(s.method)", "      path: \(StubsRecorder.quoted(s.path))"]
+                     "      method: \(StubsRecorder.quoted(s.method))", "      path: \(StubsRecorder.quoted(s.path))"]
         if !s.query.isEmpty {
             lines.append("      query: { " + s.query.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
         }
@@ -212,7 +209,7 @@ public final class StubsRecorder: Sendable {
 
     // MARK: Files
 
-    private func writeManifest(_ blocks: [(key: String, text: String)]) throws {
+    private func manifest(_ blocks: [(key: String, text: String)]) -> Data {
         let header = """
         # stubd.recorded.yml: routes written by `stubd record` (and `stubd serve --record-missing`).
         # stubd loads it after stubd.yml. Recording again rewrites the blocks it owns (one per
@@ -220,18 +217,7 @@ public final class StubsRecorder: Sendable {
         routes:
 
         """
-        try write(Data((header + blocks.map(\.text).joined(separator: "\n")).utf8), to: StubsRecorder.manifestName)
-    }
-
-    /// Written to a temporary name and renamed, so a watcher never reads half a file.
-    private func write(_ data: Data, to relative: String) throws {
-        let url = root.appendingPathComponent(relative).standardizedFileURL
-        // Names are built from requests: whatever they hold, nothing lands outside the folder.
-        guard url.path.hasPrefix(root.path + "/") else { throw RecorderError("\(relative) would be outside \(root.path)") }
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".stubd-record-\(UUID().uuidString)")
-        try data.write(to: temp)
-        if rename(temp.path, url.path) != 0 { throw RecorderError("cannot write \(relative)") }
+        return Data((header + blocks.map(\.text).joined(separator: "\n")).utf8)
     }
 
     static func blocks(of text: String) -> [(key: String, text: String)] {
@@ -266,15 +252,6 @@ public final class StubsRecorder: Sendable {
         case "application/pdf": return "pdf"
         default: return nil
         }
-    }
-}
-
-extension ScrubbedExchange {
-    /// The same request with an earlier answer, to write that answer's body again as a manifest file.
-    init(copying s: ScrubbedExchange, answer: StubsRecorder.Answer) {
-        self = s
-        status = answer.status
-        responseBody = answer.body
     }
 }
 
