@@ -277,4 +277,24 @@ import Testing
             for n in [1, 2, 3, 3] { #expect(try await get(replay.baseURL, "/seq").json["n"] as? Int == n) }
         }
     }
+
+    /// The check after a write reads the written route alone (loading the whole folder each time
+    /// made recording slower with every route): a file the user breaks meanwhile elsewhere in the
+    /// folder does not stop recording. The folder's speed is Benchmarks/recording.py's to show.
+    @Test func eachWriteIsCheckedAloneNotByReloadingTheFolder() async throws {
+        let json = RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.json(#"{"ok": true}"#))
+        let upstream = try RawUpstream(answers: ["/a.json": json, "/b.json": json, "/search": json])
+        let folder = try TempStubs([:])
+        try await withServer(folder.url, options: try recording(to: upstream.url, into: folder.url)) { (recorder: StubServer) async throws in
+            #expect(try await get(recorder.baseURL, "/a.json").status == 200)
+            try folder.write("mine/broken.json", "{ \"half\": ")
+            #expect(try await get(recorder.baseURL, "/b.json").status == 200)
+            #expect(try await get(recorder.baseURL, "/search?q=x").status == 200)
+            let journal = try await get(recorder.baseURL, "/__stubd/requests").json["requests"] as? [[String: Any]] ?? []
+            let notes = journal.compactMap { ($0["notes"] as? [String])?.first }
+            #expect(notes.count == 3 && notes.allSatisfy { $0.contains("recorded as") }, "\(notes)")
+        }
+        let written = try Self.files(folder.url).keys
+        #expect(written.contains("/b.json") && written.contains("/stubd.recorded.yml"), "\(written.sorted())")
+    }
 }

@@ -110,5 +110,11 @@ struct ConventionScanner {
                             source: .convention(file: relative)))
     }
 
+    /// One file's route, as a whole scan would make it: the recorder checks what it wrote without
+    /// scanning the folder again.
+    mutating func scan(file relative: String) {
+        addFile(path: reader.root.path + "/" + relative, relative: relative, defaultHeaders: [])
+    }
+
     static func isJSONExtension(_ ext: String?) -> Bool { ContentType.isJSON(extension: ext) }
 }

@@ -209,7 +209,7 @@ public final class StubCatalog: Sendable {
 
 /// What decides which requests a route takes: two routes with equal identities compete for the
 /// same requests, and the first always wins.
-private struct RouteIdentity: Hashable {
+struct RouteIdentity: Hashable {
     let method: MethodMatch
     let shape: [PatternSegment]
     let optionalExtension: String?
