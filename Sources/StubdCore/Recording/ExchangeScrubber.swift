@@ -22,8 +22,7 @@ struct ScrubbedExchange {
         for q in query.sorted(by: { ($0.name, $0.value) < ($1.name, $1.value) }) { text += q.name + "=" + q.value + "&" }
         text += "\n" + headers.map { $0.name + ":" + $0.value }.sorted().joined(separator: "\n")
         text += "\n" + (requestJSON?.serialized ?? "")
-        let hash = text.utf8.reduce(0xcbf29ce484222325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100000001b3 }
-        return String(String(hash, radix: 16).suffix(8)).leftPadded(to: 8)
+        return RecordedNames.hash(text)
     }
 }
 
