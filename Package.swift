@@ -61,7 +61,8 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
-        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore"], swiftSettings: strict),
+        // Fixtures/ is read through #filePath, not bundled.
+        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore"], exclude: ["Fixtures"], swiftSettings: strict),
         .testTarget(name: "StubdServerTests", dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting"],
                     swiftSettings: strict),
 

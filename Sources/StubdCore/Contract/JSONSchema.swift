@@ -1,0 +1,26 @@
+/// A compiled schema: validate as many instances against it as needed, from any thread.
+public struct JSONSchema: Sendable {
+    let root: SchemaNode
+
+    init(root: SchemaNode) {
+        self.root = root
+    }
+
+    /// Compiles a standalone schema document (its `$ref`s point within it).
+    public init(_ schema: JSONValue, dialect: SchemaDialect = .jsonSchema2020) throws(SchemaError) {
+        self = try SchemaCompiler(document: schema, dialect: dialect).schema(at: "#")
+    }
+
+    /// Every way `instance` breaks the schema, in document order, at most `limit` of them.
+    public func validate(_ instance: JSONValue, limit: Int = 100) -> [SchemaViolation] {
+        var evaluator = SchemaEvaluator(limit: limit)
+        evaluator.evaluate(root, instance)
+        return evaluator.violations
+    }
+
+    /// Whether `instance` matches, stopping at the first violation.
+    public func isValid(_ instance: JSONValue) -> Bool {
+        var evaluator = SchemaEvaluator(limit: 1)
+        return evaluator.evaluate(root, instance)
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+
+/// Walks one instance through a compiled schema graph, collecting violations up to a limit.
+///
+/// The instance path is a stack of keys and indexes, turned into a pointer string only when a
+/// violation is reported, so a valid instance allocates next to nothing.
+struct SchemaEvaluator {
+    private enum Step {
+        case key(String)
+        case index(Int)
+    }
+
+    private(set) var violations: [SchemaViolation] = []
+    /// Failures seen, including those past `limit` that were not kept.
+    private var failures = 0
+    private var limit: Int
+    private var path: [Step] = []
+    /// The `$ref` targets being evaluated, with the instance depth they were entered at: the same target
+    /// again at the same depth means a cycle that consumes nothing, which would never end.
+    private var activeRefs: [(node: ObjectIdentifier, depth: Int)] = []
+    private var depth = 0
+    private static let maxDepth = 600
+
+    init(limit: Int) {
+        self.limit = max(1, limit)
+    }
+
+    private var isFull: Bool { failures >= limit }
+
+    private var instancePath: String {
+        var out = ""
+        for step in path {
+            switch step {
+            case .key(let k): out += "/" + JSONPointer.escape(k)
+            case .index(let i): out += "/\(i)"
+            }
+        }
+        return out
+    }
+
+    private mutating func report(_ node: SchemaNode, _ keyword: String, _ message: String) {
+        failures += 1
+        if violations.count < limit {
+            violations.append(SchemaViolation(instancePath: instancePath, schemaPath: node.location + "/" + keyword,
+                                              keyword: keyword, message: message))
+        }
+    }
+
+    /// Whether `value` matches `node`, without keeping any violation: for anyOf, oneOf and not.
+    private mutating func probe(_ node: SchemaNode, _ value: JSONValue) -> SchemaViolation? {
+        let saved = (violations, failures, limit)
+        (violations, failures, limit) = ([], 0, 1)
+        evaluate(node, value)
+        let first = failures == 0 ? nil : violations.first
+        (violations, failures, limit) = saved
+        return first
+    }
+
+    /// True when `value` matched; violations are appended as found.
+    @discardableResult
+    mutating func evaluate(_ node: SchemaNode, _ value: JSONValue) -> Bool {
+        let before = failures
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Self.maxDepth {
+            report(node, "$ref", "the schema nests deeper than \(Self.maxDepth) levels at this value")
+            return false
+        }
+        for keyword in node.keywords {
+            if isFull { break }
+            check(keyword, node, value)
+        }
+        return failures == before
+    }
+
+    private mutating func descend(_ step: Step, _ node: SchemaNode, _ value: JSONValue) {
+        path.append(step)
+        evaluate(node, value)
+        path.removeLast()
+    }
+
+    // swiftlint:disable:next cyclomatic_complexity function_body_length
+    private mutating func check(_ keyword: SchemaKeyword, _ node: SchemaNode, _ value: JSONValue) {
+        switch keyword {
+        case .alwaysFalse:
+            report(node, "false", "no value is allowed here (the schema is false)")
+
+        case .type(let names, let nullable):
+            if nullable, value == .null { return }
+            if names.contains(where: { Self.matches($0, value) }) { return }
+            let expected = names.map { Self.article($0) } + (nullable ? ["null"] : [])
+            report(node, "type", "expected \(Self.list(expected, "or")), got \(Self.describe(value))")
+
+        case .enumeration(let allowed):
+            if allowed.contains(where: { Self.equal($0, value) }) { return }
+            var message = "expected one of \(Self.list(allowed.prefix(12).map(\.serialized), "or"))"
+            if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
+            message += ", got \(Self.describe(value))"
+            if case .string(let s) = value,
+               let near = allowed.compactMap({ v -> String? in if case .string(let a) = v { return a } else { return nil } })
+                .min(by: { editDistance(s, $0) < editDistance(s, $1) }), editDistance(s, near) <= 2 {
+                message += "; did you mean \"\(near)\"?"
+            }
+            report(node, "enum", message)
+
+        case .constant(let expected):
+            if !Self.equal(expected, value) {
+                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(Self.describe(value))")
+            }
+
+        case .properties(let props):
+            guard case .object(let members) = value else { return }
+            for (name, schema) in props {
+                if isFull { return }
+                if let member = members[name] { descend(.key(name), schema, member) }
+            }
+
+        case .patternProperties(let patterns):
+            guard case .object(let members) = value else { return }
+            for key in members.keys.sorted() {
+                for (re, _, schema) in patterns where Self.search(re, key) {
+                    if isFull { return }
+                    descend(.key(key), schema, members[key]!)
+                }
+            }
+
+        case .additionalProperties(let schema, let declared, let patterns):
+            guard case .object(let members) = value else { return }
+            let extra = members.keys.filter { key in !declared.contains(key) && !patterns.contains { Self.search($0, key) } }
+            let forbidden = schema.keywords.count == 1 && { if case .alwaysFalse = schema.keywords[0] { return true } else { return false } }()
+            for key in extra.sorted() {
+                if isFull { return }
+                if forbidden {
+                    path.append(.key(key))
+                    var message = "the property '\(key)' is not allowed here"
+                    if let near = declared.min(by: { editDistance(key, $0) < editDistance(key, $1) }), editDistance(key, near) <= 2 {
+                        message += "; did you mean '\(near)'?"
+                    } else if !declared.isEmpty {
+                        message += "; allowed: " + declared.sorted().prefix(20).joined(separator: ", ")
+                    }
+                    report(node, "additionalProperties", message)
+                    path.removeLast()
+                } else {
+                    descend(.key(key), schema, members[key]!)
+                }
+            }
+
+        case .required(let names):
+            guard case .object(let members) = value else { return }
+            for name in names where members[name] == nil {
+                report(node, "required", "the required property '\(name)' is missing")
+            }
+
+        case .minProperties(let n):
+            if case .object(let members) = value, members.count < n {
+                report(node, "minProperties", "expected at least \(n) properties, got \(members.count)")
+            }
+        case .maxProperties(let n):
+            if case .object(let members) = value, members.count > n {
+                report(node, "maxProperties", "expected at most \(n) properties, got \(members.count)")
+            }
+
+        case .prefixItems(let schemas):
+            guard case .array(let items) = value else { return }
+            for (i, (schema, item)) in zip(schemas, items).enumerated() {
+                if isFull { return }
+                descend(.index(i), schema, item)
+            }
+
+        case .items(let schema, let from):
+            guard case .array(let items) = value, items.count > from else { return }
+            for i in from..<items.count {
+                if isFull { return }
+                descend(.index(i), schema, items[i])
+            }
+
+        case .minItems(let n):
+            if case .array(let items) = value, items.count < n {
+                report(node, "minItems", "expected at least \(n) items, got \(items.count)")
+            }
+        case .maxItems(let n):
+            if case .array(let items) = value, items.count > n {
+                report(node, "maxItems", "expected at most \(n) items, got \(items.count)")
+            }
+        case .uniqueItems:
+            guard case .array(let items) = value, items.count > 1 else { return }
+            // Keyed by the canonical serialization's bytes: numbers as numbers (1 == 1.0), `true` is not 1,
+            // and strings by code point, as `equal` compares them.
+            var seen: [[UInt8]: Int] = [:]
+            for (i, item) in items.enumerated() {
+                let key = Array(item.serialized.utf8)
+                if let first = seen[key] {
+                    report(node, "uniqueItems", "items \(first) and \(i) are equal; every item must be unique")
+                    return
+                }
+                seen[key] = i
+            }
+
+        case .minLength(let n):
+            if case .string(let s) = value, s.unicodeScalars.count < n {
+                report(node, "minLength", "expected at least \(n) characters, got \(s.unicodeScalars.count)")
+            }
+        case .maxLength(let n):
+            if case .string(let s) = value, s.unicodeScalars.count > n {
+                report(node, "maxLength", "expected at most \(n) characters, got \(s.unicodeScalars.count)")
+            }
+        case .pattern(let re, let source):
+            if case .string(let s) = value, !Self.search(re, s) {
+                report(node, "pattern", "\(Self.describe(value)) does not match the pattern \(source)")
+            }
+        case .format(let format):
+            if !format.accepts(value) {
+                report(node, "format", "expected \(format.expectation), got \(Self.describe(value))")
+            }
+
+        case .minimum(let bound, let exclusive):
+            guard case .number(let n) = value else { return }
+            if exclusive ? n <= bound : n < bound {
+                report(node, keyword.name, "expected a number \(exclusive ? ">" : ">=") \(Self.format(bound)), got \(Self.format(n))")
+            }
+        case .maximum(let bound, let exclusive):
+            guard case .number(let n) = value else { return }
+            if exclusive ? n >= bound : n > bound {
+                report(node, keyword.name, "expected a number \(exclusive ? "<" : "<=") \(Self.format(bound)), got \(Self.format(n))")
+            }
+        case .multipleOf(let m):
+            if case .number(let n) = value, !Self.isMultiple(n, of: m) {
+                report(node, "multipleOf", "expected a multiple of \(Self.format(m)), got \(Self.format(n))")
+            }
+
+        case .allOf(let schemas):
+            for schema in schemas {
+                if isFull { return }
+                evaluate(schema, value)
+            }
+        case .anyOf(let schemas, let discriminator):
+            if let discriminator, case .object = value {
+                choose(discriminator, node, "anyOf", value)
+                return
+            }
+            var reasons: [SchemaViolation] = []
+            for schema in schemas {
+                guard let reason = probe(schema, value) else { return }
+                reasons.append(reason)
+            }
+            report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+        case .oneOf(let schemas, let discriminator):
+            if let discriminator, case .object = value {
+                if !choose(discriminator, node, "oneOf", value) { return }
+            }
+            var matched: [Int] = []
+            var reasons: [SchemaViolation] = []
+            for (i, schema) in schemas.enumerated() {
+                if let reason = probe(schema, value) { reasons.append(reason) } else { matched.append(i) }
+            }
+            if matched.isEmpty {
+                report(node, "oneOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+            } else if matched.count > 1 {
+                report(node, "oneOf", "matches alternatives \(Self.list(matched.map(String.init), "and")) of oneOf; it must match exactly one")
+            }
+        case .not(let schema):
+            if probe(schema, value) == nil {
+                report(node, "not", "must not match the schema at \(schema.location)")
+            }
+
+        case .ref(let target, let written):
+            let id = ObjectIdentifier(target)
+            if activeRefs.contains(where: { $0.node == id && $0.depth == path.count }) {
+                report(node, "$ref", "the $ref to \(written) leads back to itself without descending into the value "
+                       + "(a reference cycle with no properties or items in between); fix the schema")
+                return
+            }
+            activeRefs.append((id, path.count))
+            evaluate(target, value)
+            activeRefs.removeLast()
+        }
+    }
+
+    /// Validates an object against the branch its discriminator names; false when that branch failed or
+    /// none could be picked (the violations say why).
+    @discardableResult
+    private mutating func choose(_ discriminator: SchemaKeyword.Discriminator, _ node: SchemaNode, _ keyword: String,
+                                 _ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return true }
+        let known = discriminator.branches.keys.sorted()
+        guard let tag = members[discriminator.propertyName] else {
+            report(node, "discriminator", "the property '\(discriminator.propertyName)' is missing; it selects the schema "
+                   + "(one of \(Self.list(known.map { "\"\($0)\"" }, "or")))")
+            return false
+        }
+        guard case .string(let name) = tag, let branch = discriminator.branches[name] else {
+            path.append(.key(discriminator.propertyName))
+            var message = "expected one of \(Self.list(known.map { "\"\($0)\"" }, "or")), got \(Self.describe(tag))"
+            if case .string(let s) = tag, let near = known.min(by: { editDistance(s, $0) < editDistance(s, $1) }),
+               editDistance(s, near) <= 2 {
+                message += "; did you mean \"\(near)\"?"
+            }
+            report(node, "discriminator", message)
+            path.removeLast()
+            return false
+        }
+        return evaluate(branch, value)
+    }
+
+    // MARK: Helpers
+
+    private static func matches(_ type: SchemaKeyword.TypeName, _ value: JSONValue) -> Bool {
+        switch (type, value) {
+        case (.null, .null), (.boolean, .bool), (.object, .object), (.array, .array), (.number, .number), (.string, .string):
+            return true
+        case (.integer, .number(let n)): return n.rounded() == n && n.isFinite
+        default: return false
+        }
+    }
+
+    /// JSON equality: the cases keep `true` and `1` apart, numbers compare as numbers (1 == 1.0), and
+    /// strings compare code point by code point (Swift's `==` would call "é" and "e\u{301}" equal).
+    static func equal(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.string(let x), .string(let y)): return x.unicodeScalars.elementsEqual(y.unicodeScalars)
+        case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1) }
+        case (.object(let x), .object(let y)):
+            return x.count == y.count && x.allSatisfy { key, value in
+                // Keys too by code point: look the key up, then confirm it is the same scalars.
+                guard let index = y.index(forKey: key), y[index].key.unicodeScalars.elementsEqual(key.unicodeScalars) else { return false }
+                return equal(value, y[index].value)
+            }
+        default: return a == b
+        }
+    }
+
+    private static func search(_ re: NSRegularExpression, _ s: String) -> Bool {
+        re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    }
+
+    /// Exact for integers; for decimals, the quotient must be within rounding error of a whole number,
+    /// so 0.3 is a multiple of 0.1 and 0.0075 of 0.0001, as a person reading the schema means.
+    static func isMultiple(_ n: Double, of m: Double) -> Bool {
+        if n == 0 { return true }
+        if n.rounded() == n, m.rounded() == m, abs(n) < 9e15, abs(m) < 9e15 {
+            return n.truncatingRemainder(dividingBy: m) == 0
+        }
+        let q = n / m
+        guard q.isFinite else { return false }
+        return abs(q - q.rounded()) <= 4 * q.magnitude.ulp
+    }
+
+    private static func article(_ type: SchemaKeyword.TypeName) -> String {
+        switch type {
+        case .null: return "null"
+        case .boolean: return "a boolean"
+        case .object: return "an object"
+        case .array: return "an array"
+        case .number: return "a number"
+        case .integer: return "an integer"
+        case .string: return "a string"
+        }
+    }
+
+    private static func list(_ items: [String], _ conjunction: String) -> String {
+        switch items.count {
+        case 0: return "nothing"
+        case 1: return items[0]
+        case 2: return "\(items[0]) \(conjunction) \(items[1])"
+        default: return items.dropLast().joined(separator: ", ") + ", \(conjunction) " + items.last!
+        }
+    }
+
+    private static func explain(_ reasons: [SchemaViolation]) -> String {
+        let shown = reasons.prefix(3).enumerated().map { i, r in
+            "alternative \(i + 1): \(r.instancePath.isEmpty ? "" : r.instancePath + " ")\(r.message)"
+        }
+        return shown.isEmpty ? "" : " (" + shown.joined(separator: "; ") + (reasons.count > 3 ? "; ..." : "") + ")"
+    }
+
+    private static func format(_ n: Double) -> String { JSONValue.number(n).serialized }
+
+    private static func clip(_ s: String) -> String { s.count > 60 ? s.prefix(57) + "..." : s }
+
+    /// A value as a message names it: `the string "12"`, `the number 12`, `an object`.
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let b): return "the boolean \(b)"
+        case .number(let n): return "the number \(format(n))"
+        case .string(let s): return "the string \(clip(JSONValue.string(s).serialized))"
+        case .array(let items): return items.isEmpty ? "an empty array" : "an array of \(items.count) items"
+        case .object(let members): return members.isEmpty ? "an empty object" : "an object"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One compiled assertion or applicator of a schema: parsed once, so validation only compares.
+enum SchemaKeyword {
+    /// A JSON type name: `integer` is a number with no fractional part.
+    enum TypeName: String, CaseIterable {
+        case null, boolean, object, array, number, integer, string
+    }
+
+    /// How a `discriminator` picks the branch of a `oneOf`/`anyOf`.
+    struct Discriminator {
+        let propertyName: String
+        /// Discriminator value → the schema it selects (explicit `mapping`, then schema names).
+        let branches: [String: SchemaNode]
+    }
+
+    case alwaysFalse
+    case type([TypeName], nullable: Bool)
+    case enumeration([JSONValue])
+    case constant(JSONValue)
+    case properties([(name: String, schema: SchemaNode)])
+    case patternProperties([(pattern: NSRegularExpression, source: String, schema: SchemaNode)])
+    /// `additionalProperties`: what applies to members named neither by `properties` nor by a pattern.
+    case additionalProperties(SchemaNode, declared: Set<String>, patterns: [NSRegularExpression])
+    case required([String])
+    case prefixItems([SchemaNode])
+    /// `items` (2020-12: after the `prefixItems`; 3.0: every item).
+    case items(SchemaNode, from: Int)
+    case minLength(Int), maxLength(Int)
+    case minItems(Int), maxItems(Int)
+    case uniqueItems
+    case minProperties(Int), maxProperties(Int)
+    case minimum(Double, exclusive: Bool)
+    case maximum(Double, exclusive: Bool)
+    case multipleOf(Double)
+    case pattern(NSRegularExpression, source: String)
+    case format(SchemaFormat)
+    case allOf([SchemaNode])
+    case anyOf([SchemaNode], discriminator: Discriminator?)
+    case oneOf([SchemaNode], discriminator: Discriminator?)
+    case not(SchemaNode)
+    case ref(SchemaNode, target: String)
+
+    /// The schema keyword as written, for the schema path of a violation.
+    var name: String {
+        switch self {
+        case .alwaysFalse: return "false"
+        case .type: return "type"
+        case .enumeration: return "enum"
+        case .constant: return "const"
+        case .properties: return "properties"
+        case .patternProperties: return "patternProperties"
+        case .additionalProperties: return "additionalProperties"
+        case .required: return "required"
+        case .prefixItems: return "prefixItems"
+        case .items: return "items"
+        case .minLength: return "minLength"
+        case .maxLength: return "maxLength"
+        case .minItems: return "minItems"
+        case .maxItems: return "maxItems"
+        case .uniqueItems: return "uniqueItems"
+        case .minProperties: return "minProperties"
+        case .maxProperties: return "maxProperties"
+        case .minimum(_, let exclusive): return exclusive ? "exclusiveMinimum" : "minimum"
+        case .maximum(_, let exclusive): return exclusive ? "exclusiveMaximum" : "maximum"
+        case .multipleOf: return "multipleOf"
+        case .pattern: return "pattern"
+        case .format: return "format"
+        case .allOf: return "allOf"
+        case .anyOf: return "anyOf"
+        case .oneOf: return "oneOf"
+        case .not: return "not"
+        case .ref: return "$ref"
+        }
+    }
+}
