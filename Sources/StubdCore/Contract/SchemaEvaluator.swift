@@ -97,8 +97,7 @@ struct SchemaEvaluator {
             if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
             message += ", got \(Self.describe(value))"
             if case .string(let s) = value,
-               let near = allowed.compactMap({ v -> String? in if case .string(let a) = v { return a } else { return nil } })
-                .min(by: { editDistance(s, $0) < editDistance(s, $1) }), editDistance(s, near) <= 2 {
+               let near = Self.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
                 message += "; did you mean \"\(near)\"?"
             }
             report(node, "enum", message)
@@ -133,7 +132,7 @@ struct SchemaEvaluator {
                 if forbidden {
                     path.append(.key(key))
                     var message = "the property '\(key)' is not allowed here"
-                    if let near = declared.min(by: { editDistance(key, $0) < editDistance(key, $1) }), editDistance(key, near) <= 2 {
+                    if let near = Self.nearest(key, declared.sorted()) {
                         message += "; did you mean '\(near)'?"
                     } else if !declared.isEmpty {
                         message += "; allowed: " + declared.sorted().prefix(20).joined(separator: ", ")
@@ -291,8 +290,7 @@ struct SchemaEvaluator {
         guard case .string(let name) = tag, let branch = discriminator.branches[name] else {
             path.append(.key(discriminator.propertyName))
             var message = "expected one of \(Self.list(known.map { "\"\($0)\"" }, "or")), got \(Self.describe(tag))"
-            if case .string(let s) = tag, let near = known.min(by: { editDistance(s, $0) < editDistance(s, $1) }),
-               editDistance(s, near) <= 2 {
+            if case .string(let s) = tag, let near = Self.nearest(s, known) {
                 message += "; did you mean \"\(near)\"?"
             }
             report(node, "discriminator", message)
@@ -303,6 +301,17 @@ struct SchemaEvaluator {
     }
 
     // MARK: Helpers
+
+    /// The candidate within two edits of `s` (case-insensitively, as manifest hints count), ties going
+    /// to the one whose letters agree in case, so "dgo" suggests "dog" over "Dog".
+    private static func nearest(_ s: String, _ candidates: [String]) -> String? {
+        func caseMisses(_ c: String) -> Int {
+            zip(s, c).filter { $0 != $1 }.count + abs(s.count - c.count)
+        }
+        let scored = candidates.map { (candidate: $0, distance: editDistance(s, $0), misses: caseMisses($0)) }
+            .filter { $0.distance <= 2 && $0.candidate != s }
+        return scored.min { ($0.distance, $0.misses) < ($1.distance, $1.misses) }?.candidate
+    }
 
     private static func matches(_ type: SchemaKeyword.TypeName, _ value: JSONValue) -> Bool {
         switch (type, value) {
