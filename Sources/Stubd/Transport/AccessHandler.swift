@@ -220,13 +220,17 @@ final class RequestRouter: @unchecked Sendable {
             }
         }
 
+        let session = engine.session(target.session)
+        let outcome: Outcome
         if let forwarding {
-            let session = engine.session(target.session)
-            if forwarding.options.scope == .everything || !engine.answers(request, in: session) {
+            // Matched once: what no stub answers (everything, with --mode all) goes on to the real API.
+            guard forwarding.options.scope != .everything, let stubbed = engine.respondIfStubbed(to: request, in: session) else {
                 return forward(request, session, forwarding, context(existing, conCls), connection, line: line)
             }
+            outcome = stubbed
+        } else {
+            outcome = engine.respond(to: request, in: session)
         }
-        let outcome = engine.respond(to: request, in: engine.session(target.session))
         // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
         // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
         if log != nil {

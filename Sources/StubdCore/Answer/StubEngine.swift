@@ -162,68 +162,98 @@ public final class StubEngine: Sendable {
 
     // MARK: Answering
 
+    /// One request, in four steps: match it, take the route's next answer (counting the hit),
+    /// charge its quotas, fill its template; then journal what came of it.
     public func respond(to request: RequestHead, in session: SessionState) -> Outcome {
-        let catalog = self.catalog
+        respond(to: request, in: session, passingMisses: false)!
+    }
+
+    /// `respond` for `serve --proxy`: nil when no stub of the session answers, with nothing counted
+    /// or journaled, so the request goes on to the real API. The request is matched once either way.
+    public func respondIfStubbed(to request: RequestHead, in session: SessionState) -> Outcome? {
+        respond(to: request, in: session, passingMisses: true)
+    }
+
+    private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool) -> Outcome? {
         let wall = Date()
-        var result: MatchResult = .notFound(misses: [])
-        if session.hasRuntimeStubs {
-            result = session.runtimeMatch(request)
-            if case .matched = result {} else { result = catalog.match(request) { session.isAvailable($0) } }
-        } else {
-            result = catalog.match(request) { session.isAvailable($0) }
-        }
-        let outcome: Outcome
-        var misses: [String] = []
-        switch result {
-        case .matched(let route, let parameters):
-            // Nil when a concurrent request took the last of the route's `times` since matching:
-            // match again, and let that pass count and journal the request (once).
-            let state = session.state(for: route, generation: catalog.generation)
-            guard let answered = answer(route, state, parameters, request, session, wall) else { return respond(to: request, in: session) }
-            // Journaled once rendered, with what rendering noted.
-            if answered.deferred != nil { return answered }
-            outcome = answered
-        case .wrongMethod(let allowed, let near):
-            session.unmatched.add(1, ordering: .relaxed)
-            misses = near.map(\.description)
-            outcome = Outcome(answer: .generated(.problem(405, title: "Method not allowed",
-                detail: "\(request.method) \(request.normalizedPath) is stubbed only for \(allowed.joined(separator: ", "))",
-                extra: ["nearest": .array(misses.map { .string($0) })],
-                headers: [("Allow", allowed.joined(separator: ", "))])), route: nil)
-        case .notFound(let near):
-            session.unmatched.add(1, ordering: .relaxed)
-            misses = near.map(\.description)
-            let detail = near.isEmpty
-                ? "no stub answers \(request.method) \(request.normalizedPath), and no route is near it"
-                : "no stub answers \(request.method) \(request.normalizedPath); nearest: " + misses.joined(separator: "; ")
-            outcome = Outcome(answer: .generated(.problem(404, title: "No stub matches",
-                detail: detail, extra: ["nearest": .array(near.map { miss in
-                    var fields: [String: JSONValue] = ["route": .string(miss.route.signature),
-                                                       "source": .string(miss.route.source.description), "why": .string(miss.reason)]
-                    if let name = miss.route.name { fields["name"] = .string(name) }
-                    return .object(fields)
-                })])),
-                route: nil)
-        }
+        guard let (outcome, misses) = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
+        // A template left to the transport to render is journaled once rendered, with what rendering noted.
+        if outcome.deferred != nil { return outcome }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
                                             route: outcome.route?.key, misses: misses, notes: outcome.notes))
         return outcome
     }
 
+    /// The outcome, and for a miss the nearest routes with why each missed; nil for a miss when
+    /// `passingMisses`.
+    private func decide(_ request: RequestHead, in session: SessionState, _ wall: Date,
+                        passingMisses: Bool) -> (Outcome, misses: [String])? {
+        while true {
+            // One catalog for the pass: a reload meanwhile must not pair a route with another catalog's state.
+            let catalog = self.catalog
+            switch match(request, in: session, catalog) {
+            case .matched(let route, let parameters):
+                // Nil when a concurrent request took the last of the route's `times` since matching:
+                // the request is matched again (and counted and journaled once, by that pass).
+                let state = session.state(for: route, generation: catalog.generation)
+                if let outcome = answer(route, state, parameters, request, session, wall) { return (outcome, []) }
+            case .wrongMethod(let allowed, let near):
+                if passingMisses { return nil }
+                session.unmatched.add(1, ordering: .relaxed)
+                return (methodNotAllowed(request, allowed: allowed, near: near), near.map(\.description))
+            case .notFound(let near):
+                if passingMisses { return nil }
+                session.unmatched.add(1, ordering: .relaxed)
+                return (noStubMatches(request, near: near), near.map(\.description))
+            }
+        }
+    }
+
+    /// The session's runtime stubs first, then the catalog in force.
+    private func match(_ request: RequestHead, in session: SessionState, _ catalog: StubCatalog) -> MatchResult {
+        if session.hasRuntimeStubs {
+            let runtime = session.runtimeMatch(request)
+            if case .matched = runtime { return runtime }
+        }
+        return catalog.match(request) { session.isAvailable($0) }
+    }
+
+    /// The route's next answer with the hit counted and its quotas charged, its template filled (or
+    /// left to the transport, `Outcome.deferred`, when it may take long); nil when the route has no
+    /// answer left (see `decide`).
     private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
                         _ session: SessionState, _ wall: Date) -> Outcome? {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
-        let outcome = answer(route, state, response, parameters, request, session, wall)
-        guard let outcome, let template = response.template, case .canned(_, let extra) = outcome.answer else { return outcome }
+        let outcome = charge(route, state, response, parameters, request, session, wall)
+        guard let template = response.template, case .canned(_, let extra) = outcome.answer else { return outcome }
         let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
                                   hits: state.counter.count, random: session.nextRandom)
         let job = DeferredRender(template: template, canned: response, extraHeaders: extra, input: input, route: route,
                                  quota: outcome.quota, request: request, session: session, wall: wall)
         if template.rendersLong { return Outcome(answer: outcome.answer, route: route, quota: outcome.quota, deferred: job) }
         return rendered(job)
+    }
+
+    private func methodNotAllowed(_ request: RequestHead, allowed: [String], near: [NearMiss]) -> Outcome {
+        Outcome(answer: .generated(.problem(405, title: "Method not allowed",
+            detail: "\(request.method) \(request.normalizedPath) is stubbed only for \(allowed.joined(separator: ", "))",
+            extra: ["nearest": .array(near.map { .string($0.description) })],
+            headers: [("Allow", allowed.joined(separator: ", "))])), route: nil)
+    }
+
+    private func noStubMatches(_ request: RequestHead, near: [NearMiss]) -> Outcome {
+        let detail = near.isEmpty
+            ? "no stub answers \(request.method) \(request.normalizedPath), and no route is near it"
+            : "no stub answers \(request.method) \(request.normalizedPath); nearest: " + near.map(\.description).joined(separator: "; ")
+        return Outcome(answer: .generated(.problem(404, title: "No stub matches", detail: detail, extra: ["nearest": .array(near.map { miss in
+            var fields: [String: JSONValue] = ["route": .string(miss.route.signature),
+                                               "source": .string(miss.route.source.description), "why": .string(miss.reason)]
+            if let name = miss.route.name { fields["name"] = .string(name) }
+            return .object(fields)
+        })])), route: nil)
     }
 
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
@@ -248,13 +278,15 @@ public final class StubEngine: Sendable {
                        notes: notes.isEmpty ? nil : notes)
     }
 
-    private func answer(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],
-                        _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome? {
+    /// Charges the route's quotas for this answer: a `quotaStatus:` answer charges nothing, a sole
+    /// fixed-key quota in a fixed window takes its shortcut (`SoleQuota`), anything else the general loop.
+    private func charge(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],
+                        _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome {
         if response.quotaStatus != nil {
             // Asking how much is left is never counted against what is left (GitHub's rule too).
             return Outcome(answer: .generated(quotaStatus(response, request, parameters, session, wall)), route: route)
         }
-        if let sole = state.soleQuota, let accepted = answer(route, response, sole, now: session.clock.now(wall: wall)) {
+        if let sole = state.soleQuota, let accepted = charge(route, response, sole, now: session.clock.now(wall: wall)) {
             return accepted
         }
         let plans = route.quotaPlans
@@ -292,24 +324,16 @@ public final class StubEngine: Sendable {
         return GeneratedResponse(status: response.status, headers: response.headers, body: Data(body.serialized.utf8))
     }
 
-    /// `answer` for a route whose only quota has a fixed key (see `SoleQuota`),
+    /// `charge` for a route whose only quota has a fixed key (see `SoleQuota`),
     /// when the request fits in a fixed window. Nil, with nothing counted against the quota, when it
     /// does not or the quota has other windows: the general path then decides.
-    private func answer(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome? {
+    private func charge(_ route: Route, _ response: CannedResponse, _ sole: SoleQuota, now: Date) -> Outcome? {
         guard let tightest = sole.chargeIfRoom(at: now) else { return nil }
         return Outcome(answer: .canned(response, extraHeaders: .advertising(sole.quota, tightest, now: now)), route: route,
                        quota: .used(QuotaNote.Notes(QuotaNote.Item(quota: sole.quota, standing: tightest))))
     }
 
     // MARK: Forwarding
-
-    /// Whether a stub of the session (runtime or catalog) answers this request: what `--proxy`
-    /// leaves alone. Counts and journals nothing.
-    public func answers(_ request: RequestHead, in session: SessionState) -> Bool {
-        if session.hasRuntimeStubs, case .matched = session.runtimeMatch(request) { return true }
-        if case .matched = catalog.match(request, isAvailable: { session.isAvailable($0) }) { return true }
-        return false
-    }
 
     /// Journals a request passed on to the real API, under the route `proxy`, with what became of it.
     public func journalForwarded(_ request: RequestHead, status: Int, note: String, in session: SessionState) {
