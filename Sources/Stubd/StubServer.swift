@@ -146,18 +146,18 @@ public final class StubServer: Sendable {
             var items: [MHD_OptionItem] = [
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryBytes, ptr_value: nil),
-                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(requestCompleted, to: Int.self),
+                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(DaemonCallbacks.requestCompleted, to: Int.self),
                                ptr_value: routerHandle.raw),
-                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(connectionNotice, to: Int.self),
+                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.connectionNotice, to: Int.self),
                                ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections.perWorkerLimit, ptr_value: nil),
-                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(rawURIInspector, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(DaemonCallbacks.rawURIInspector, to: Int.self), ptr_value: nil),
                 MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
             let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
             guard let daemon = items.withUnsafeMutableBufferPointer({
-                shim_start_daemon(UInt32(flags), 0, accessHandler, routerHandle.raw, $0.baseAddress)
+                shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
             }) else {
                 for d in started { MHD_stop_daemon(d) }
                 close(socket.fd)

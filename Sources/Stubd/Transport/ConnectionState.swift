@@ -106,19 +106,3 @@ final class ConnectionState {
         if let variant { MHD_destroy_response(variant) }
     }
 }
-
-/// Creates and releases each connection's `ConnectionState`.
-let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
-    let budget = Unmanaged<ConnectionBudget>.fromOpaque(cls!).takeUnretainedValue()
-    guard let socketContext else { return }
-    if code == .CONNECTION_NOTIFY_STARTED {
-        budget.started()
-        socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
-    } else {
-        budget.closed()
-        if let raw = socketContext.pointee {
-            Unmanaged<ConnectionState>.fromOpaque(raw).release()
-            socketContext.pointee = nil
-        }
-    }
-}

@@ -5,11 +5,6 @@ import Darwin
 #endif
 import Foundation
 
-/// Why the server could not listen, in words that name the address and what to do.
-public struct BindError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-}
-
 /// The listening socket, bound by us rather than by libmicrohttpd so a failure says exactly
 /// why (port in use, address not on this machine) and port 0 reports the port it got.
 struct ListeningSocket {

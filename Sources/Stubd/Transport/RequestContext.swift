@@ -29,17 +29,3 @@ final class RequestContext: @unchecked Sendable {
     /// Set once, by whichever of the timer, the waiter or `stop()` resumes the connection first.
     let resumed = Atomic<Bool>(false)
 }
-
-/// One line of the request log.
-public struct RequestLogLine: Sendable {
-    public var method: String
-    public var path: String
-    public var status: Int
-    /// The route's name or signature; nil for an unmatched request or an admin call.
-    public var route: String?
-    public var session: String
-    public var quota: String?
-    public var latencyMicroseconds: Int
-    public var isAdmin: Bool
-    public var note: String?
-}

@@ -35,31 +35,3 @@ public struct ForwardingOptions: Sendable {
         self.scope = scope
     }
 }
-
-extension RequestRouter {
-    /// Headers that describe the target's connection, not the answer: the client gets its own.
-    static let notRelayed: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
-                                          "content-encoding", "date", "server"]
-
-    /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
-    static func relayed(status: Int, headers: [(name: String, value: String)], body: Data, origin: String) -> GeneratedResponse {
-        var kept: [(name: String, value: String)] = []
-        for h in headers where !notRelayed.contains(h.name.lowercased()) {
-            if h.name.lowercased() == "location", !origin.isEmpty, h.value.hasPrefix(origin) {
-                let rest = String(h.value.dropFirst(origin.count))
-                kept.append((h.name, rest.isEmpty ? "/" : rest))
-            } else {
-                kept.append(h)
-            }
-        }
-        return GeneratedResponse(status: status, headers: kept, body: body)
-    }
-}
-
-extension URL {
-    /// `https://api.example.com:8443`, without path: what a `Location` on the target starts with.
-    public var origin: String {
-        guard let scheme, let host else { return absoluteString }
-        return "\(scheme)://\(host)" + (port.map { ":\($0)" } ?? "")
-    }
-}

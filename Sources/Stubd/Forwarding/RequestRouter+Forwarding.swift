@@ -1,0 +1,102 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+extension RequestRouter {
+    /// Headers that describe the target's connection, not the answer: the client gets its own.
+    static let notRelayed: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
+                                          "content-encoding", "date", "server"]
+
+    /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
+    static func relayed(status: Int, headers: [(name: String, value: String)], body: Data, origin: String) -> GeneratedResponse {
+        var kept: [(name: String, value: String)] = []
+        for h in headers where !notRelayed.contains(h.name.lowercased()) {
+            if h.name.lowercased() == "location", !origin.isEmpty, h.value.hasPrefix(origin) {
+                let rest = String(h.value.dropFirst(origin.count))
+                kept.append((h.name, rest.isEmpty ? "/" : rest))
+            } else {
+                kept.append(h)
+            }
+        }
+        return GeneratedResponse(status: status, headers: kept, body: body)
+    }
+
+    // MARK: Forwarding
+
+    /// Passes the request on to the real API with the connection suspended (no worker waits), then
+    /// answers with what came back, or a 502/504 problem naming the target; records it if asked.
+    func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: (options: ForwardingOptions, forwarder: Forwarder),
+                         _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        context.logLine = line
+        guard suspend(context, connection) else {
+            return send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+        }
+        let options = forwarding.options
+        let target = options.target.absoluteString
+        forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
+                                     body: request.body, onStream: { [self] status, headers, body in
+            // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
+            let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
+            context.pending = .stream(status: status, headers: relayed.headers, body: body)
+            resume(context)
+        }) { [self] result in
+            if case let .streamed(status, bytes, cut) = result {
+                let note = "proxied to \(target); streamed \(bytes) bytes" + (cut.map { ", \($0)" } ?? "")
+                    + ", not recorded: over --max-body (\(options.maxBodyBytes))"
+                engine.journalForwarded(request, status: status, note: note, in: session)
+                options.notice?("\(request.method) \(request.path) \(status): \(note)")
+                if let log {
+                    var logged = line
+                    logged.status = status
+                    logged.note = note
+                    logged.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
+                    log(logged)
+                }
+                return
+            }
+            let answer: GeneratedResponse
+            var note: String
+            switch result {
+            case .streamed: return
+            case let .answered(status, headers, body, tooLarge):
+                answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
+                note = "proxied to \(target)"
+                if let recorder = options.recorder {
+                    if tooLarge {
+                        note += "; not recorded: its body (\(body.count) bytes) is over --max-body (\(options.maxBodyBytes))"
+                    } else {
+                        let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                                                        requestHeaders: request.headers, requestBody: request.body, status: status,
+                                                        responseHeaders: headers, responseBody: body)
+                        switch recorder.record(exchange) {
+                        case let .written(files, route): note += "; recorded as \(route) in \(files.joined(separator: ", "))"
+                        case .skipped(let why): note += "; not recorded: \(why)"
+                        case .failed(let why): note += "; RECORDING FAILED: \(why)"
+                        }
+                    }
+                }
+            case .unreachable(let reason):
+                answer = .problem(502, title: "Target unreachable",
+                                  detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
+                note = "target unreachable: \(reason)"
+            case let .refused(title, detail):
+                answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
+                note = "refused: \(detail)"
+            case .timedOut:
+                answer = .problem(504, title: "Target timed out",
+                                  detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
+                note = "target timed out after \(Int(options.timeoutSeconds)) s"
+            }
+            engine.journalForwarded(request, status: answer.status, note: note, in: session)
+            options.notice?("\(request.method) \(request.path) \(answer.status): \(note)")
+            var logged = line
+            logged.note = note
+            context.logLine = logged
+            context.pending = .answer(.generated(answer))
+            resume(context)
+        }
+        return .YES
+    }
+
+}

@@ -1,0 +1,34 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+/// `GET /__stubd/hits/wait`: a long-poll for hits, held with the connection suspended.
+extension RequestRouter {
+    func waitForHits(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+                             query: String, count: Int, timeout: Double) -> MHD_Result {
+        context.pending = .hitsWait(session: session, query: query, count: count, waiterID: nil)
+        guard suspend(context, connection) else {
+            context.pending = nil
+            return finishWait(context, connection, session: session, query: query, count: count)
+        }
+        let id = engine.waitForHits(session: session, query: query, count: count) { [self] in resume(context) }
+        guard let id else {
+            // Already reached: answer at once.
+            resume(context)
+            return .YES
+        }
+        context.pending = .hitsWait(session: session, query: query, count: count, waiterID: id)
+        schedule(after: UInt64(timeout * 1e9)) { [self] in
+            if engine.cancelWait(session: session, id: id) { resume(context) }
+        }
+        return .YES
+    }
+
+    func finishWait(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+                    query: String, count: Int) -> MHD_Result {
+        let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/hits/wait", status: 0, session: session.id,
+                                                     latencyMicroseconds: 0, isAdmin: true)
+        return send(.generated(engine.hitsWaitResult(session: session, query: query, count: count)), context, connection, line: line)
+    }
+}

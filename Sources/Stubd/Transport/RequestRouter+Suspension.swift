@@ -1,0 +1,61 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+extension RequestRouter {
+    /// A suspended connection (a `hang`, a long-poll, a long delay) does not notice its client
+    /// leave, and would hold its place under the connection cap until its timer ran out. Once a
+    /// second each is peeked at; one whose client closed or reset is resumed, and so finished.
+    func releaseDeparted() {
+        let departed: [RequestContext] = suspended.withLock { state in
+            state.items.values.filter { $0.socket >= 0 && Sockets.peerHasLeft($0.socket) }
+        }
+        // Resumed as they are: a hang closes, a delayed answer or a long-poll's goes nowhere and closes.
+        for context in departed { resume(context) }
+    }
+
+    /// Suspends a connection from inside a content reader until `resume` is called with the returned
+    /// context (registered like any other suspension, so `stop()` resumes it); nil when stopping.
+    func suspendUntilResumed(_ connection: OpaquePointer) -> RequestContext? {
+        let context = RequestContext()
+        return suspend(context, connection) ? context : nil
+    }
+
+    /// Checks for a stop, suspends and registers under one lock, so `stop()` can neither miss this
+    /// connection nor resume it before it is suspended (MHD aborts on either).
+    func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
+        suspended.withLock { state in
+            if state.stopping { return false }
+            context.connection = connection
+            if context.socket < 0 { context.socket = shim_connection_fd(connection) }
+            MHD_suspend_connection(connection)
+            state.items[ObjectIdentifier(context)] = context
+            return true
+        }
+    }
+
+    /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
+    func resume(_ context: RequestContext) {
+        guard !context.resumed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        suspended.withLock { state in
+            state.items.removeValue(forKey: ObjectIdentifier(context))
+            if let connection = context.connection { MHD_resume_connection(connection) }
+        }
+    }
+
+    /// For `stop()`: no new suspensions, and every suspended request resumed so it can finish.
+    func resumeAllForStop() -> Int {
+        departures.cancel()
+        let waiting: [RequestContext] = suspended.withLock { state in
+            state.stopping = true
+            return Array(state.items.values)
+        }
+        for context in waiting { resume(context) }
+        return waiting.count
+    }
+
+    func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max)))), execute: work)
+    }
+}

@@ -1,0 +1,244 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let list = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
+    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? "")) }
+    return .YES
+}
+
+private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let list = cls!.assumingMemoryBound(to: [(name: String, value: String?)].self)
+    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) })) }
+    return .YES
+}
+
+/// Turns libmicrohttpd's calls into `RequestHead`s for the engine and its outcomes into responses.
+/// One object, fully built before the daemon starts, handed to MHD as the handler's context.
+final class RequestRouter: @unchecked Sendable {
+    let engine: StubEngine
+    let responses: ResponseStore
+    let maxBodyBytes: Int
+    let log: (@Sendable (RequestLogLine) -> Void)?
+    let adminAccess: AdminAccess
+    /// `stubd record` / `serve --proxy`: where requests go on to, and what is written of them.
+    let forwarding: (options: ForwardingOptions, forwarder: Forwarder)?
+    let active = Atomic<Int>(0)
+    let suspended = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
+
+    /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
+    let departures: any DispatchSourceTimer
+
+    init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
+         forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+        self.forwarding = forwarding.map { options in
+            var settings = Forwarder.Settings(target: options.target)
+            settings.timeoutSeconds = options.timeoutSeconds
+            settings.maxBodyBytes = options.maxBodyBytes
+            settings.maxDecodedBytes = options.maxDecodedBytes
+            settings.connectionMemoryBytes = options.connectionMemoryBytes
+            settings.caFile = options.caFile
+            settings.insecure = options.insecure
+            return (options, Forwarder(settings))
+        }
+        self.engine = engine
+        self.adminAccess = adminAccess
+        self.responses = responses
+        self.maxBodyBytes = maxBodyBytes
+        self.log = log
+        departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        departures.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        departures.setEventHandler { [weak self] in self?.releaseDeparted() }
+        departures.resume()
+    }
+
+    /// A suspended connection (a `hang`, a long-poll, a long delay) does not notice its client
+    /// leave, and would hold its place under the connection cap until its timer ran out. Once a
+    /// second each is peeked at; one whose client closed or reset is resumed, and so finished.
+
+    func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        if conCls.pointee == nulInPath {
+            conCls.pointee = plainRequest
+            active.add(1, ordering: .relaxed)
+            let r = makeResponse(.problem(400, title: "Bad path", detail: "a request path may not contain %00"))
+            defer { MHD_destroy_response(r) }
+            return MHD_queue_response(connection, 400, r)
+        }
+        guard let raw = conCls.pointee else {
+            // First call: headers only. Queueing now would make 0.9.75 close the connection after
+            // the answer (it treats it as an early reply), so only set up and come back.
+            active.add(1, ordering: .relaxed)
+            let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            if let problem = RequestFraming.problem(in: connection) {
+                // Answered now, which makes libmicrohttpd close after the answer: nothing after this
+                // head can be trusted to be the next request.
+                let context = RequestContext()
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
+                                          session: "", latencyMicroseconds: 0, isAdmin: false)
+                return send(.generated(.problem(problem.status, title: problem.title, detail: problem.detail)), context, connection, line: line)
+            } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16) {
+                // Far past the limit (up to 2^64): answered before reading a byte of it. Queueing now
+                // makes libmicrohttpd close after the answer; a client still sending may see a reset
+                // rather than the 413, so a body only somewhat too large is read and dropped instead.
+                let context = RequestContext()
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
+                                          session: "", latencyMicroseconds: 0, isAdmin: false)
+                return send(.generated(.problem(413, title: "Body too large",
+                    detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
+            } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
+                let context = RequestContext()
+                context.bodyTooLarge = true
+                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+            } else {
+                conCls.pointee = log == nil ? plainRequest : Unmanaged.passRetained(RequestContext()).toOpaque()
+            }
+            return .YES
+        }
+        let context: RequestContext
+        if raw == plainRequest {
+            guard uploadSize.pointee > 0 else { return answer(nil, conCls, connection, url, method) }
+            context = RequestContext()
+            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        } else {
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        }
+        if uploadSize.pointee > 0 {
+            if !context.bodyTooLarge {
+                if context.body.count + uploadSize.pointee > maxBodyBytes {
+                    context.bodyTooLarge = true
+                    context.body = Data()
+                } else if let uploadData {
+                    context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: uploadSize.pointee)
+                }
+            }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        if let pending = context.pending {
+            context.pending = nil
+            return finish(pending, context, connection)
+        }
+        return answer(context, conCls, connection, url, method)
+    }
+
+    /// The request's context, created now if the request had none (a delay or long-poll needs one).
+    func context(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> RequestContext {
+        if let existing { return existing }
+        let context = RequestContext()
+        conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        return context
+    }
+
+    // MARK: The first answer
+
+    func answer(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                        _ connection: OpaquePointer,
+                        _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
+        let method = String(cString: methodPointer)
+        let rawPath = String(cString: url)
+        if existing?.bodyTooLarge == true {
+            return send(.generated(.problem(413, title: "Body too large",
+                detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
+                line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
+        }
+        var headers: [(name: String, value: String)] = []
+        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
+        var query: [(name: String, value: String?)] = []
+        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
+
+        // `?session=` names the session of an admin call only; `rejectPath` checks the id whatever carried it.
+        let target = RequestTarget.resolve(path: rawPath,
+                                           sessionHeader: RequestHead.header("x-stubd-session", in: headers),
+                                           sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
+        var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
+                                  latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
+        if let problem = PathCheck.reject(rawPath, session: target.session) {
+            return send(.generated(problem), existing, connection, line: line)
+        }
+        let body = existing?.body ?? Data()
+        let request = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
+                                  clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
+
+        if let call = target.adminCall {
+            if let refusal = adminAccess.refusal(method: method, call: call, headers: headers) {
+                return send(.generated(refusal), existing, connection, line: line)
+            }
+            let adminSession = engine.session(target.session)
+            line.session = adminSession.id
+            switch engine.admin(method: method, call: call, query: query, body: body, session: adminSession) {
+            case .response(let generated):
+                return send(.generated(generated), existing, connection, line: line)
+            case let .waitForHits(session, hitQuery, count, timeout):
+                let context = context(existing, conCls)
+                context.logLine = line
+                return waitForHits(context, connection, session: session, query: hitQuery, count: count, timeout: timeout)
+            }
+        }
+
+        let session = engine.session(target.session)
+        let outcome: Outcome
+        if let forwarding {
+            // Matched once: what no stub answers (everything, with --mode all) goes on to the real API.
+            guard forwarding.options.scope != .everything, let stubbed = engine.respondIfStubbed(to: request, in: session) else {
+                return forward(request, session, forwarding, context(existing, conCls), connection, line: line)
+            }
+            outcome = stubbed
+        } else {
+            outcome = engine.respond(to: request, in: session)
+        }
+        // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
+        // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
+        if log != nil {
+            line.route = outcome.route?.key
+            line.quota = outcome.quotaNote
+        }
+        if let job = outcome.deferred {
+            return renderOffWorker(job, context(existing, conCls), connection, line: line)
+        }
+        if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
+            return deliverSpecial(canned, outcome, context(existing, conCls), connection, line: line)
+        }
+        return send(outcome.answer, existing, connection, line: line)
+    }
+
+    // MARK: Sending
+
+    func send(_ answer: Outcome.Answer, _ context: RequestContext?, _ connection: OpaquePointer,
+                      line: RequestLogLine) -> MHD_Result {
+        let result: MHD_Result
+        var status = 0
+        switch answer {
+        case .canned(let canned, let extra):
+            let prepared = responses.prepared(canned)
+            status = canned.status
+            if extra.isEmpty {
+                result = MHD_queue_response(connection, UInt32(canned.status), prepared.response)
+            } else if let state = shim_socket_context(connection) {
+                // The connection keeps the response for its next request (see ConnectionState).
+                let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
+                result = MHD_queue_response(connection, UInt32(canned.status), r)
+            } else {
+                let r = prepared.variant(adding: extra.list)
+                result = MHD_queue_response(connection, UInt32(canned.status), r)
+                MHD_destroy_response(r)
+            }
+        case .generated(let generated):
+            status = generated.status
+            let r = makeResponse(generated)
+            result = MHD_queue_response(connection, UInt32(generated.status), r)
+            MHD_destroy_response(r)
+        }
+        if let log, let context {
+            var line = line
+            line.status = status
+            line.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
+            log(line)
+        }
+        return result
+    }
+}
