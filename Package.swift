@@ -61,9 +61,15 @@ let package = Package(
                                          .product(name: "Logging", package: "swift-log")],
                           swiftSettings: strict),
 
+        // What the test targets share: temporary Stubs folders, server start-up, the Python upstreams,
+        // plain HTTP and socket helpers. A target, not a product: no user of the package sees it.
+        .target(name: "StubdTestSupport", dependencies: ["Stubd", "StubdClient"], path: "Tests/StubdTestSupport",
+                swiftSettings: strict),
         // Fixtures/ is read through #filePath, not bundled.
-        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore"], exclude: ["Fixtures"], swiftSettings: strict),
-        .testTarget(name: "StubdServerTests", dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting"],
+        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore", "StubdTestSupport"], exclude: ["Fixtures"],
+                    swiftSettings: strict),
+        .testTarget(name: "StubdServerTests",
+                    dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
                     swiftSettings: strict),
 
         // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.

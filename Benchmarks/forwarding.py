@@ -11,27 +11,14 @@ One fresh stubd per case; its peak RSS (VmHWM) after curl is done with it:
 Environment: STUBD_BIN (.build/release/stubd), BAR_MB (150). Loopback only; every process it starts
 is stopped before it exits. Flags it passes: --proxy only, so an older stubd can be measured too.
 """
-import http.server, os, struct, subprocess, sys, tempfile, threading, zlib
+import http.server, os, subprocess, sys, tempfile, threading
+from gzip_bomb import gzip_bomb
 from stubd_process import StubdProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
 BAR_MB = float(os.environ.get("BAR_MB", "150"))
 MB = 1 << 20
-
-
-def gzip_bomb(mib):
-    """mib MiB of zeros gzip-encoded; full flushes make each MiB compress to the same bytes."""
-    c = zlib.compressobj(9, zlib.DEFLATED, -15)
-    block = bytes(MB)
-    first = c.compress(block) + c.flush(zlib.Z_FULL_FLUSH)
-    piece = c.compress(block) + c.flush(zlib.Z_FULL_FLUSH)
-    tail = c.flush()
-    crc = 0
-    for _ in range(mib):
-        crc = zlib.crc32(block, crc)
-    return (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + first + piece * (mib - 1) + tail
-            + struct.pack("<II", crc, (mib * MB) & 0xffffffff))
 
 
 BOMB = gzip_bomb(1024)

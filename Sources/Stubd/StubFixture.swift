@@ -12,8 +12,13 @@ extension StubFixture {
     public static func start(stubs: URL,
                              environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> Started {
         if let remote = try await startRemote(stubs: stubs, environment: environment) { return remote }
-        let server = try await StubServer.start(stubs: stubs)
-        return Started(control: server, teardown: { await server.stop() },
-                       description: "in-process at \(server.baseURL.absoluteString)")
+        return Started(try await StubServer.start(stubs: stubs))
+    }
+}
+
+extension StubFixture.Started {
+    /// `server`, stopped by the teardown.
+    package init(_ server: StubServer) {
+        self.init(control: server, teardown: { await server.stop() }, description: "in-process at \(server.baseURL.absoluteString)")
     }
 }

@@ -24,6 +24,20 @@ public enum StubFixture {
             self.teardown = teardown
             self.description = description
         }
+
+        /// Runs `body` with `control`, then tears down, also when `body` throws: the one place the
+        /// test helpers (`withStubServer`, the package's own tests) undo a fixture.
+        package func run<R>(isolation: isolated (any Actor)? = #isolation,
+                            _ body: (any StubControl) async throws -> R) async throws -> R {
+            do {
+                let result = try await body(control)
+                await teardown()
+                return result
+            } catch {
+                await teardown()
+                throw error
+            }
+        }
     }
 
     /// A fresh session (a UUID) on the daemon `STUBD_URL` names, after checking that it answers and

@@ -31,14 +31,7 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
         Issue.record(error, "withStubServer(stubs: \(stubs.path)) failed", sourceLocation: sourceLocation)
         throw error
     }
-    do {
-        let result = try await body(fixture.control)
-        await fixture.teardown()
-        return result
-    } catch {
-        await fixture.teardown()
-        throw error
-    }
+    return try await fixture.run(body)
 }
 
 /// Records an issue unless `route` (a name, a pattern, or a concrete path) has exactly `expected` hits:

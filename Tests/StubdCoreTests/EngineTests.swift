@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 @Suite struct EngineTests {
     /// Sessions charge a route's only fixed-key quota through `SoleQuota`; a session built without

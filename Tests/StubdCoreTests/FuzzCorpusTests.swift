@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 /// Replays the fuzzers' corpus (Fuzz/Corpus, grown by scripts/fuzz), so every input that once
 /// crashed a parser, or found new code in it, is run by every test run.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 @Suite struct QuotaLedgerTests {
     func quota(_ limits: [String], algorithm: QuotaAlgorithm = .fixed, profile: QuotaProfile = .ietf) -> QuotaDefinition {

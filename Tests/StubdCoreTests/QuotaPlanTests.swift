@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 /// A quota's key is worked out per route when the catalog loads (`QuotaPlan`); these check that the
 /// shortcut always agrees with matching the selector on the request, and is taken when it can be.
@@ -122,12 +123,5 @@ import Testing
         #expect(try sole("/q/x.json") == nil)
         // A POST to the ANY route is not the GET quota's to count.
         #expect(try sole("/any/1") == nil)
-    }
-}
-
-@Suite struct PathSegmentTests {
-    @Test(arguments: [("/a/b/c", 0, "a"), ("//a//b/", 1, "b"), ("/a/b", 2, nil), ("/", 0, nil)])
-    func pathSegmentsAreFoundWithoutSplitting(path: String, index: Int, expected: String?) {
-        #expect(PathPattern.segment(index, of: path).map(String.init) == expected)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 /// The literal shortcut (`LiteralShortcut`) must answer exactly as walking the tree does: random
 /// catalogs of literal and patterned routes, methods, query conditions and priorities, each driven

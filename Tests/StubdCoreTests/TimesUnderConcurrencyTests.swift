@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 @Suite struct TimesUnderConcurrencyTests {
     /// `times` under concurrency: exactly 500 answers from the limited route, and each request is

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// A web page the developer has open must not change stubd's state (issue 23): on loopback with no

@@ -1,6 +1,7 @@
 import Foundation
 import Stubd
 import StubdClient
+import StubdTestSupport
 import Testing
 
 /// A token given in code, not through STUBD_ADMIN_TOKEN, reaches every helper's admin calls

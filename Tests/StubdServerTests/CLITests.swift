@@ -1,5 +1,6 @@
 import Foundation
 import StubdProtocol
+import StubdTestSupport
 import Testing
 
 /// The `stubd` binary, run as a user would.

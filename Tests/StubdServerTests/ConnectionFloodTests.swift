@@ -1,4 +1,5 @@
 import Foundation
+import StubdTestSupport
 import Testing
 
 /// Thousands of connections that never finish (issue 11): libmicrohttpd 0.9.75 froze for good when

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Stubd
 import StubdClient
 import StubdCore
+import StubdTestSupport
 import Testing
 
 /// The catalog is immutable and shared; what changes at run time belongs to sessions; a replaced

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// What a forward holds, whatever the target sends: a client that stops reading pauses the

@@ -1,6 +1,7 @@
 import Foundation
 import Stubd
 import StubdCore
+import StubdTestSupport
 import Testing
 
 /// The github profile as a real GitHub client sees it (issue 14, item 5). The client is PyGithub

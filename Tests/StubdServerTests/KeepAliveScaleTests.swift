@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// Hundreds of keep-alive connections (issue 23 item 1): in libmicrohttpd 0.9.75's epoll mode,

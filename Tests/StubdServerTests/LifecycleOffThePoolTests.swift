@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// `StubServer.stop()` waits up to half a second for requests in flight; that wait must not hold

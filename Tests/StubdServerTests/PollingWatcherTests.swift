@@ -1,6 +1,7 @@
 import Foundation
 @testable import Stubd
 import StubdCore
+import StubdTestSupport
 import Testing
 
 /// The watcher macOS uses (no inotify there), run here on Linux: it must see every kind of change,

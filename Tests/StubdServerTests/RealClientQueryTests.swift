@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdCore
+import StubdTestSupport
 import Testing
 
 /// What real OpenWeatherMap clients send (issue 14, item 4): `APPID` in capitals (the service takes

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// `stubd record` and `serve --proxy` against a real upstream on loopback (another stubd, which
@@ -298,54 +299,6 @@ import Testing
         }
         let written = try Self.filesText(folder)
         #expect(written.isEmpty, "\(written.keys)")
-    }
-
-    /// An HTTPS upstream with its own self-signed certificate: Python's http.server behind TLS.
-    final class TLSUpstream {
-        let process = Process()
-        let port: Int
-        let certificate: URL
-
-        init(serving folder: URL) throws {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-tls-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            certificate = dir.appendingPathComponent("cert.pem")
-            let key = dir.appendingPathComponent("key.pem")
-            let made = try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path,
-                                                    "-out", certificate.path, "-days", "2", "-subj", "/CN=127.0.0.1",
-                                                    "-addext", "subjectAltName=IP:127.0.0.1"])
-            guard made.status == 0 else { throw CocoaError(.fileWriteUnknown) }
-            let script = """
-            import http.server, ssl, sys, os
-            os.chdir(sys.argv[3])
-            class H(http.server.SimpleHTTPRequestHandler):
-                def log_message(self, *a): pass
-            s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); ctx.load_cert_chain(sys.argv[1], sys.argv[2])
-            s.socket = ctx.wrap_socket(s.socket, server_side=True)
-            print(s.server_address[1], flush=True)
-            s.serve_forever()
-            """
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script, certificate.path, key.path, folder.path]
-            let out = Pipe()
-            process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let handle = out.fileHandleForReading
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            // It prints nothing more; the rest is drained anyway, so it can never block on a full pipe.
-            handle.readabilityHandler = { _ = $0.availableData }
-            port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        }
-
-        // SIGKILL: a child inherits an ignored SIGTERM, and Python keeps it ignored.
-        deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
     }
 
     @Test func anHTTPSTargetWithItsOwnCertificateNeedsCaFileOrInsecure() async throws {

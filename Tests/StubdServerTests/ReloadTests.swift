@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdTestSupport
 import Synchronization
 import Testing
 
@@ -99,8 +100,4 @@ import Testing
         }
         #expect(server.engine.catalog.routes.count == 1)
     }
-}
-
-final class StopFlag: Sendable {
-    let value = Atomic<Bool>(false)
 }

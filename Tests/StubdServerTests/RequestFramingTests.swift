@@ -1,4 +1,5 @@
 import Foundation
+import StubdTestSupport
 import Testing
 
 /// Request heads whose body boundary is in doubt (issue 23 item 11): each is refused before its

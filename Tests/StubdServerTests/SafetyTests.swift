@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdTestSupport
 import Testing
 
 @Suite struct SafetyTests {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// Templates against hostile input, over real sockets (issue 23): nesting deep enough to overflow

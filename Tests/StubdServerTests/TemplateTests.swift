@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdTestSupport
 import Testing
 
 /// Templates over real sockets: what the request and the session's clock put into the answer.

@@ -2,6 +2,7 @@ import Foundation
 import Stubd
 import StubdCore
 import StubdXCTest
+import StubdTestSupport
 import XCTest
 
 /// Inside XCTest a broken Stubs folder is reported once, where `startStubServer` was called

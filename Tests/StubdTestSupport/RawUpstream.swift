@@ -2,13 +2,13 @@ import Foundation
 
 /// An upstream that answers each path with exact bytes (Python's http.server writing them raw): for
 /// answers no well-behaved server sends, such as `Set-Cookie: ;`. A path it does not know gets a 404.
-final class RawUpstream {
-    let process = Process()
-    let port: Int
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+public final class RawUpstream {
+    private let upstream: PythonUpstream
+    public var port: Int { upstream.port }
+    public var url: URL { upstream.url }
 
     /// `answers`: path (without the query) → the whole raw response, head and body.
-    init(answers: [String: Data]) throws {
+    public init(answers: [String: Data]) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for (i, (path, raw)) in answers.enumerated() {
@@ -36,31 +36,14 @@ final class RawUpstream {
         print(s.server_address[1], flush=True)
         s.serve_forever()
         """
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script, dir.path]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = out.fileHandleForReading
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        handle.readabilityHandler = { _ = $0.availableData }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        upstream = try PythonUpstream(script: script, arguments: [dir.path])
     }
 
     /// A raw response with these header lines (`Name: value`), a Content-Length and the body.
-    static func response(status: String = "200 OK", headers: [String], body: Data) -> Data {
+    public static func response(status: String = "200 OK", headers: [String], body: Data) -> Data {
         var head = "HTTP/1.1 \(status)\r\n"
         for h in headers { head += h + "\r\n" }
         head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
         return Data(head.utf8) + body
     }
-
-    // SIGKILL: a child inherits an ignored SIGTERM, and Python keeps it ignored.
-    deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdTestSupport
 
 /// Load errors name the file, line and column, and what to write instead.
 @Suite struct TemplateLoadErrorTests {
@@ -105,55 +106,5 @@ import Testing
         var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: "PUT", path: "/"), parameters: [:],
                                                       now: Date(timeIntervalSince1970: 0), hits: 1, random: { 4 }))
         #expect(renderer.render(template) == "{{not}} PUT")
-    }
-}
-
-/// What a template cannot do to the server or to the answer's JSON (issue 23).
-@Suite struct TemplateBoundsTests {
-    @Test func subexpressionsNestedTooDeepAreALoadError() throws {
-        let stubs = try TempStubs(["p.tmpl.txt": "{{json " + String(repeating: "(eq 1 ", count: 20_000) + String(repeating: ")", count: 20_000) + "}}"])
-        let problems = stubs.problems()
-        #expect(problems.count == 1)
-        let p = try #require(problems.first)
-        #expect(p.message.contains("(subexpressions) nest more than 100 deep"), "\(p)")
-        #expect(p.location == "p.tmpl.txt:1:\(8 + 100 * 6)", "\(p)")
-    }
-
-    static func render(_ text: String, json: Bool, query: [(name: String, value: String?)]) throws -> String {
-        let template = try TemplateParser.parse(text, parameters: [], json: json)
-        var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: "GET", path: "/", query: query), parameters: [:],
-                                                      now: Date(timeIntervalSince1970: 0), hits: 1, random: { 4 }))
-        return renderer.render(template)
-    }
-
-    @Test(arguments: [
-        // In a string: escaped; outside one: as is; triple braces: raw.
-        (#"{"a": "{{request.query.v}}"}"#, #"{"a": "q\"b\\\n"}"#),
-        (#"{"a": {{request.query.v}}}"#, "{\"a\": q\"b\\\n}"),
-        (#"{"a": "{{{request.query.v}}}"}"#, "{\"a\": \"q\"b\\\n\"}"),
-        // An escaped quote does not end the string; an escaped backslash before the quote does.
-        (#"{"a": "say \"{{request.query.v}}\"", "b": "\\", "c": {{request.query.v}}}"#, "{\"a\": \"say \\\"q\\\"b\\\\\\n\\\"\", \"b\": \"\\\\\", \"c\": q\"b\\\n}"),
-        // Each branch of a block starts where the block did.
-        (#"{{#if request.query.v}}"{{request.query.v}}"{{else}}"{{request.query.v}}"{{/if}}{{request.query.v}}"#, "\"q\\\"b\\\\\\n\"q\"b\\\n"),
-        // {{json}} in a string is a string of JSON; outside, JSON.
-        (#"["{{json request.query.v}}", {{json request.query.v}}]"#, #"["\"q\\\"b\\\\\\n\"", "q\"b\\\n"]"#),
-    ] as [(String, String)])
-    func aJSONAnswerEscapesValuesInsideItsStrings(template: String, expected: String) throws {
-        let value = "q\"b\\\n"
-        #expect(try TemplateBoundsTests.render(template, json: true, query: [("v", value)]) == expected)
-    }
-
-    @Test func anotherAnswerIsWrittenAsIs() throws {
-        #expect(try TemplateBoundsTests.render(#""{{request.query.v}}""#, json: false, query: [("v", "a\"b")]) == #""a"b""#)
-    }
-
-    @Test(arguments: [
-        ("a.tmpl.json", true), ("a.tmpl.txt", false),
-    ])
-    func aConventionTemplateIsJSONByItsExtension(file: String, escaped: Bool) throws {
-        let catalog = try TempStubs([file: #""{{request.query.v}}""#]).load()
-        let template = try #require(catalog.routes.first?.responses.first?.template?.body)
-        guard case .value(_, _, let inJSONString)? = template.nodes.dropFirst().first else { Issue.record("\(template.nodes)"); return }
-        #expect(inJSONString == escaped)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 
 /// `stubd serve` as a child process, for what only a process of its own shows: its peak memory
 /// (`VmHWM`) and its log. Killed when released.
-final class ServeProcess {
-    let process = Process()
-    let baseURL: URL
+public final class ServeProcess {
+    public let process = Process()
+    public let baseURL: URL
     private let output = Output()
 
     /// What it prints, appended from the pipe's handler thread.
@@ -15,7 +15,7 @@ final class ServeProcess {
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
     }
 
-    init(_ arguments: [String]) throws {
+    public init(_ arguments: [String]) throws {
         process.executableURL = stubdBinary
         process.arguments = ["serve", "--port", "0", "--no-watch"] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -27,28 +27,20 @@ final class ServeProcess {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let handle = out.fileHandleForReading
-        var first = Data()
-        while !first.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            first.append(chunk)
-        }
+        let first = out.fileHandleForReading.firstLine(thenDrainInto: { [output] in output.append($0) })
         let text = String(decoding: first, as: UTF8.self)
         // "stubd listening on http://127.0.0.1:PORT (…)"
         let address = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? "http://127.0.0.1:0"
         baseURL = URL(string: address)!
-        output.append(first)
-        handle.readabilityHandler = { [output] handle in output.append(handle.availableData) }
     }
 
-    var port: UInt16 { UInt16(baseURL.port ?? 0) }
+    public var port: UInt16 { UInt16(baseURL.port ?? 0) }
 
     /// Everything it has printed so far.
-    var log: String { output.text }
+    public var log: String { output.text }
 
     /// Its peak resident memory so far, in bytes (Linux: VmHWM in /proc/PID/status).
-    var peakResidentBytes: Int {
+    public var peakResidentBytes: Int {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kilobytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1]) else { return -1 }

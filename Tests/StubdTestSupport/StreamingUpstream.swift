@@ -8,32 +8,26 @@ import Foundation
 /// - `/bomb/MIB`: MIB MiB of zeros, gzip-encoded in about MIB KB (a decompression bomb).
 /// - `/endless`: the pattern without end.
 /// - `/sent`: how many body bytes it has written in all so far (the others count toward it).
-final class StreamingUpstream {
-    let process = Process()
-    let port: Int
-    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+public final class StreamingUpstream {
+    private let upstream: PythonUpstream
+    public var port: Int { upstream.port }
+    public var url: URL { upstream.url }
 
-    init() throws {
+    public init() throws {
+        // Benchmarks/gzip_bomb.py, which Benchmarks/forwarding.py sends too.
+        let benchmarks = repositoryRoot.appendingPathComponent("Benchmarks")
         let script = #"""
-        import http.server, sys, zlib, struct, threading
-        MB = 1 << 20
+        import http.server, sys, zlib, threading
+        sys.dont_write_bytecode = True  # no __pycache__ left in Benchmarks/
+        sys.path.insert(0, sys.argv[1])
+        from gzip_bomb import gzip_bomb
         BLOCK = bytes(range(251)) * 261
         lock = threading.Lock()
         sent = [0]
         bombs = {}
 
         def bomb(mib):
-            # Full flushes make every MiB of zeros compress to the same bytes: built in a blink, whatever the size.
-            if mib not in bombs:
-                c = zlib.compressobj(9, zlib.DEFLATED, -15)
-                block = bytes(MB)
-                first = c.compress(block) + c.flush(zlib.Z_FULL_FLUSH)
-                piece = c.compress(block) + c.flush(zlib.Z_FULL_FLUSH)
-                tail = c.flush()
-                crc = 0
-                for _ in range(mib): crc = zlib.crc32(block, crc)
-                bombs[mib] = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + first + piece * (mib - 1) + tail
-                              + struct.pack("<II", crc, (mib * MB) & 0xffffffff))
+            if mib not in bombs: bombs[mib] = gzip_bomb(mib)
             return bombs[mib]
 
         def pattern(n):
@@ -86,25 +80,11 @@ final class StreamingUpstream {
         print(s.server_address[1], flush=True)
         s.serve_forever()
         """#
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", script]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = out.fileHandleForReading
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        handle.readabilityHandler = { _ = $0.availableData }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        upstream = try PythonUpstream(script: script, arguments: [benchmarks.path])
     }
 
     /// Body bytes written so far, over all requests.
-    func sent() throws -> Int {
+    public func sent() throws -> Int {
         let r = try run("/usr/bin/curl", ["-s", "--max-time", "10", url.absoluteString + "/sent"])
         return Int(r.output) ?? -1
     }
@@ -113,7 +93,7 @@ final class StreamingUpstream {
     private static let periods: [UInt8] = (0..<(251 * 261)).map { UInt8($0 % 251) }
 
     /// Whether `data` (its first byte being byte `offset` of the answer) is the pattern `/big` and `/gzip` send.
-    static func isPattern(_ data: Data, from offset: Int = 0) -> Bool {
+    public static func isPattern(_ data: Data, from offset: Int = 0) -> Bool {
         data.withUnsafeBytes { raw in
             periods.withUnsafeBytes { periods in
                 var i = 0
@@ -127,7 +107,4 @@ final class StreamingUpstream {
             }
         }
     }
-
-    // SIGKILL: a child inherits an ignored SIGTERM, and Python keeps it ignored.
-    deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 }

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+import StubdClient
+import StubdTestSupport
+import Testing
+
+@Suite struct RuntimeStubTests {
+    @Test func aRuntimeStubOverridesTheCatalogUntilRemoved() async throws {
+        try await withServer(exampleStubs) { server in
+            let path = "/api/KEY/conditions/q/CA/San_Francisco.json"
+            let id = try await server.addStub(StubRoute(.get(path), response: .status(500)))
+            #expect(try await get(server.baseURL, path).status == 500)
+            try await server.removeStub(id: id)
+            #expect(try await get(server.baseURL, path).status == 200)
+        }
+    }
+
+    @Test func runtimeStubsBelongToTheirSession() async throws {
+        try await withServer(exampleStubs) { server in
+            let a = server.session("a")
+            _ = try await a.addStub(StubRoute(.get("/flaky"), responses: [.status(503), .status(503), .json(#"{"ok":1}"#)]))
+            #expect(try await get(server.baseURL, "/flaky").status == 404)
+            let statuses = try await (0..<4).asyncMap { _ in try await get(a.baseURL, "/flaky").status }
+            #expect(statuses == [503, 503, 200, 200])
+            let once = try await a.addStub(StubRoute(.get("/once"), response: .text("hi"), times: 1))
+            #expect(!once.isEmpty)
+            #expect(try await get(a.baseURL, "/once").status == 200)
+            #expect(try await get(a.baseURL, "/once").status == 404)
+        }
+    }
+
+    @Test func aRuntimeStubsJSONArrivesAsWritten() async throws {
+        try await withServer(exampleStubs) { server in
+            let json = #"{"id": 7, "price": 2.5, "tags": ["a", "/b"], "ok": true, "none": null, "tweet": 1234567890123456}"#
+            _ = try await server.addStub(StubRoute(.post("/v1/reports"), response: .json(json, status: 201)))
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/v1/reports")!, method: "POST", body: "")
+            #expect(r.status == 201)
+            // Integers stay integers (7, not 7.0; a 16-digit ID not in exponent form), slashes unescaped.
+            let body = String(decoding: r.body, as: UTF8.self)
+            #expect(body.contains(#""id":7"#) || body.contains(#""id": 7"#))
+            #expect(body.contains(#""tweet":1234567890123456"#))
+            #expect(r.json["price"] as? Double == 2.5)
+            #expect(r.json["tags"] as? [String] == ["a", "/b"])
+        }
+    }
+
+    @Test func aRuntimeStubWhoseJSONIsNotJSONIsRefusedBeforeSending() async throws {
+        try await withServer(exampleStubs) { server in
+            do {
+                _ = try await server.addStub(StubRoute(.get("/typo"), responses: [.status(503), .json(#"{"ok": tru}"#)]))
+                Issue.record("a stub whose json is not JSON was added")
+            } catch let error as StubdError {
+                #expect("\(error)".contains("GET /typo"))
+                #expect("\(error)".contains("response 2 of 2's json is not valid JSON"))
+            }
+            #expect((try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any])?.count == 0)
+        }
+    }
+
+    @Test func aBadRuntimeStubIs400SayingWhichFieldAndChangesNothing() async throws {
+        try await withServer(exampleStubs) { server in
+            let before = try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any]
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs")!, method: "POST",
+                                   body: #"{"request": {"path": "/x"}, "response": {"status": 200, "delay": "soonish"}}"#)
+            #expect(r.status == 400)
+            #expect((r.json["detail"] as? String)?.contains("'soonish' is not a duration") == true)
+            let notJSON = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs")!, method: "POST", body: "{oops")
+            #expect(notJSON.status == 400)
+            let after = try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any]
+            #expect(before?.count == 0 && after?.count == 0)
+            let gone = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs/s999")!, method: "DELETE")
+            #expect(gone.status == 404)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Runs a program to completion; returns its exit code and standard output.
+@discardableResult
+public func run(_ executable: String, _ arguments: [String],
+                environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// curl, for what URLSession hides (raw paths, exit codes of broken transfers).
+public func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let r = try run("/usr/bin/curl", ["-s", "--max-time", "5"] + arguments)
+    return (r.status, r.output)
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Waits until `condition` holds, checking every 20 ms, for at most `seconds` (for file-system
+/// events, which have no completion to wait on).
+public func eventually(within seconds: Double = 3, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}
+
+/// A bound on time or memory for a test, stretched under a sanitizer (scripts/test sets
+/// STUBD_SANITIZER): ThreadSanitizer makes every access slower and shadows all memory, and these
+/// bounds are about behaviour (nothing held, nothing leaked), not about speed or size.
+public func bound(_ seconds: Double) -> Double {
+    ProcessInfo.processInfo.environment["STUBD_SANITIZER"] == nil ? seconds : seconds * 5
+}
