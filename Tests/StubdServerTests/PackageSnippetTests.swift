@@ -1,12 +1,12 @@
 import Foundation
+import StubdTestSupport
 import Testing
 
 /// The README's `.package(path:)` snippet, as a separate package would write it, resolved by SwiftPM
 /// against this clone (issue 24 item 4): it loads as written from a folder named `stubd`, and from
 /// a folder with another name SwiftPM wants that name, as the README says.
 @Suite struct PackageSnippetTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let repository = repositoryRoot
 
     /// `AppTests`'s two lines from the README's path snippet.
     static func snippet() throws -> (package: String, target: String) {
