@@ -36,4 +36,40 @@ import StubdTestSupport
             _ = runtime.parseRuntimeRoute(text, id: "s1")
         }
     }
+
+    /// As FuzzTemplate checks each input: parsed as a JSON answer's and a text answer's, rendered
+    /// with the input's request values within a cap, and a JSON template whose tags all stand in
+    /// strings stays JSON whatever the values.
+    @Test func theTemplateCorpusParsesAndRendersWithinItsCapAndEscapesInJSON() throws {
+        let files = FuzzCorpusTests.inputs("template")
+        #expect(files.count >= 5)
+        var rendered = 0
+        for file in files {
+            let parts = try Data(contentsOf: file).split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
+            func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
+            let request = RequestHead(method: "POST", path: "/items/\(part(4))", query: [("q", part(1))],
+                                      headers: [("X-Value", part(2))], body: Data(part(3).utf8))
+            func input(_ request: RequestHead) -> TemplateInput {
+                TemplateInput(request: request, parameters: ["id": part(4)], now: Date(timeIntervalSince1970: 1_472_529_600), hits: 1, random: { 4 })
+            }
+            for json in [true, false] {
+                guard let template = try? TemplateParser.parse(parts[0], parameters: ["id"], json: json) else { continue }
+                var renderer = TemplateRenderer(input(request), limit: 1 << 20)
+                let out = renderer.render(template)
+                rendered += 1
+                #expect(renderer.overLimit || out.utf8.count <= 1 << 20, "\(file.lastPathComponent)")
+                let onlyStrings = template.nodes.allSatisfy { node in
+                    if case .value(_, _, let inJSONString) = node { return inJSONString }
+                    if case .text = node { return true }
+                    return false
+                }
+                guard json, onlyStrings, !parts[0].contains("\\") else { continue }
+                var empty = TemplateRenderer(input(RequestHead(method: "POST", path: "/items/x")))
+                guard (try? JSONParser.parse(empty.render(template))) != nil else { continue }
+                #expect((try? JSONParser.parse(out)) != nil, "\(file.lastPathComponent): \(out)")
+            }
+        }
+        #expect(rendered >= 4)
+    }
 }
