@@ -12,8 +12,9 @@ enum DaemonCallbacks {
     }
 
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
-        guard let conCls, let raw = conCls.pointee else { return }
-        if raw != plainRequest { Unmanaged<RequestContext>.fromOpaque(raw).release() }
+        guard let conCls, conCls.pointee != nil else { return }
+        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.withLock { $0.complete() } }
+        RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
         Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
     }
@@ -24,7 +25,7 @@ enum DaemonCallbacks {
         guard let uri else { return nil }
         var p = uri
         while p.pointee != 0 {
-            if p.pointee == 0x25, p[1] == 0x30, p[2] == 0x30 { return nulInPath } // "%00"
+            if p.pointee == 0x25, p[1] == 0x30, p[2] == 0x30 { return RequestSlot.nulInPath.raw } // "%00"
             p += 1
         }
         return nil
@@ -46,10 +47,3 @@ enum DaemonCallbacks {
         }
     }
 }
-
-/// Marks a request whose raw URI held `%00`.
-nonisolated(unsafe) let nulInPath = UnsafeMutableRawPointer(bitPattern: 0x2)!
-
-/// Marks a request that needs no per-request state (no body, no delay, no log): most of them,
-/// so most requests allocate nothing of ours.
-nonisolated(unsafe) let plainRequest = UnsafeMutableRawPointer(bitPattern: 0x1)!

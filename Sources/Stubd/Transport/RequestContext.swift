@@ -3,7 +3,7 @@ import StubdCore
 import Synchronization
 
 /// Per-request state, from libmicrohttpd's first call for a request to its completion notice.
-/// MHD calls the handler for one connection from one thread at a time, so only `resumed` is shared.
+/// MHD calls the handler for one connection from one thread at a time, so only `lifecycle` is shared.
 final class RequestContext: @unchecked Sendable {
     /// What to do when a suspended request is resumed.
     enum Pending {
@@ -26,6 +26,23 @@ final class RequestContext: @unchecked Sendable {
     var connection: OpaquePointer?
     /// The connection's socket while suspended, so a client that went away can be noticed.
     var socket: Int32 = -1
-    /// Set once, by whichever of the timer, the waiter or `stop()` resumes the connection first.
-    let resumed = Atomic<Bool>(false)
+    /// Guarded because a timer, a waiter, a forward and `stop()` may each try to resume it.
+    let lifecycle: Mutex<RequestLifecycle>
+
+    /// `phase` is `.answering` for a context made once the request is in (a delay, a content reader).
+    init(phase: RequestLifecycle.Phase = .headers) {
+        lifecycle = Mutex(RequestLifecycle(phase))
+    }
+
+    /// Keeps a piece of the body, or from the first byte past `limit` on, only that it was too large.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer, limit: Int) {
+        lifecycle.withLock { _ = $0.receiveBody() }
+        guard !bodyTooLarge else { return }
+        if body.count + bytes.count > limit {
+            bodyTooLarge = true
+            body = Data()
+        } else {
+            body.append(contentsOf: bytes)
+        }
+    }
 }

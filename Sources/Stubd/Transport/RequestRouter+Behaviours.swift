@@ -103,7 +103,7 @@ extension RequestRouter {
     /// Suspends a connection from inside a content reader, registered like any other suspension
     /// so `stop()` resumes it; false when the server is stopping.
     func suspendForDribble(_ connection: OpaquePointer, after nanoseconds: UInt64) -> Bool {
-        let context = RequestContext()
+        let context = RequestContext(phase: .answering)
         guard suspend(context, connection) else { return false }
         schedule(after: nanoseconds) { [self] in resume(context) }
         return true

@@ -18,7 +18,7 @@ extension RequestRouter {
     /// Suspends a connection from inside a content reader until `resume` is called with the returned
     /// context (registered like any other suspension, so `stop()` resumes it); nil when stopping.
     func suspendUntilResumed(_ connection: OpaquePointer) -> RequestContext? {
-        let context = RequestContext()
+        let context = RequestContext(phase: .answering)
         return suspend(context, connection) ? context : nil
     }
 
@@ -27,6 +27,7 @@ extension RequestRouter {
     func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
         suspended.withLock { state in
             if state.stopping { return false }
+            guard context.lifecycle.withLock({ $0.suspend() }) else { return false }
             context.connection = connection
             if context.socket < 0 { context.socket = shim_connection_fd(connection) }
             MHD_suspend_connection(connection)
@@ -37,8 +38,8 @@ extension RequestRouter {
 
     /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
     func resume(_ context: RequestContext) {
-        guard !context.resumed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         suspended.withLock { state in
+            guard context.lifecycle.withLock({ $0.resume() }) else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))
             if let connection = context.connection { MHD_resume_connection(connection) }
         }

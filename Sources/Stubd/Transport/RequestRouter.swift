@@ -54,20 +54,18 @@ final class RequestRouter: @unchecked Sendable {
         departures.resume()
     }
 
-    /// A suspended connection (a `hang`, a long-poll, a long delay) does not notice its client
-    /// leave, and would hold its place under the connection cap until its timer ran out. Once a
-    /// second each is peeked at; one whose client closed or reset is resumed, and so finished.
-
+    /// libmicrohttpd's calls for one request, read by what its slot holds (see `RequestSlot`).
     func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
                 _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        if conCls.pointee == nulInPath {
-            conCls.pointee = plainRequest
+        let context: RequestContext
+        switch RequestSlot(conCls.pointee) {
+        case .nulInPath:
+            conCls.pointee = RequestSlot.plain.raw
             active.add(1, ordering: .relaxed)
             let r = makeResponse(.problem(400, title: "Bad path", detail: "a request path may not contain %00"))
             defer { MHD_destroy_response(r) }
             return MHD_queue_response(connection, 400, r)
-        }
-        guard let raw = conCls.pointee else {
+        case .empty:
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
@@ -76,7 +74,7 @@ final class RequestRouter: @unchecked Sendable {
                 // Answered now, which makes libmicrohttpd close after the answer: nothing after this
                 // head can be trusted to be the next request.
                 let context = RequestContext()
-                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                conCls.pointee = RequestSlot.tracked(context).raw
                 let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
                                           session: "", latencyMicroseconds: 0, isAdmin: false)
                 return send(.generated(.problem(problem.status, title: problem.title, detail: problem.detail)), context, connection, line: line)
@@ -85,7 +83,7 @@ final class RequestRouter: @unchecked Sendable {
                 // makes libmicrohttpd close after the answer; a client still sending may see a reset
                 // rather than the 413, so a body only somewhat too large is read and dropped instead.
                 let context = RequestContext()
-                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                conCls.pointee = RequestSlot.tracked(context).raw
                 let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
                                           session: "", latencyMicroseconds: 0, isAdmin: false)
                 return send(.generated(.problem(413, title: "Body too large",
@@ -93,32 +91,25 @@ final class RequestRouter: @unchecked Sendable {
             } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
                 let context = RequestContext()
                 context.bodyTooLarge = true
-                conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+                conCls.pointee = RequestSlot.tracked(context).raw
             } else {
-                conCls.pointee = log == nil ? plainRequest : Unmanaged.passRetained(RequestContext()).toOpaque()
+                conCls.pointee = (log == nil ? RequestSlot.plain : .tracked(RequestContext())).raw
             }
             return .YES
-        }
-        let context: RequestContext
-        if raw == plainRequest {
+        case .plain:
             guard uploadSize.pointee > 0 else { return answer(nil, conCls, connection, url, method) }
             context = RequestContext()
-            conCls.pointee = Unmanaged.passRetained(context).toOpaque()
-        } else {
-            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+            conCls.pointee = RequestSlot.tracked(context).raw
+        case .tracked(let tracked):
+            context = tracked
         }
         if uploadSize.pointee > 0 {
-            if !context.bodyTooLarge {
-                if context.body.count + uploadSize.pointee > maxBodyBytes {
-                    context.bodyTooLarge = true
-                    context.body = Data()
-                } else if let uploadData {
-                    context.body.append(UnsafeRawPointer(uploadData).assumingMemoryBound(to: UInt8.self), count: uploadSize.pointee)
-                }
-            }
+            context.receiveBody(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee),
+                                limit: maxBodyBytes)
             uploadSize.pointee = 0
             return .YES
         }
+        context.lifecycle.withLock { _ = $0.answer() }
         if let pending = context.pending {
             context.pending = nil
             return finish(pending, context, connection)
@@ -129,8 +120,8 @@ final class RequestRouter: @unchecked Sendable {
     /// The request's context, created now if the request had none (a delay or long-poll needs one).
     func context(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> RequestContext {
         if let existing { return existing }
-        let context = RequestContext()
-        conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        let context = RequestContext(phase: .answering)
+        conCls.pointee = RequestSlot.tracked(context).raw
         return context
     }
 
