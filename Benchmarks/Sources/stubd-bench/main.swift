@@ -13,6 +13,59 @@ let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Stu
 /// STUBD_BENCH_FIXTURE_ONLY=1: only the fixture cycles (section 2), for profiling them.
 let fixtureOnly = ProcessInfo.processInfo.environment["STUBD_BENCH_FIXTURE_ONLY"] != nil
 
+// 0. Contract checking (issue 26): one ~1 KB weather answer against its OpenAPI 3.0 schema, compiled
+// once. STUBD_BENCH_SCHEMA_ONLY=1 runs only this.
+if !fixtureOnly {
+    let spec = try JSONParser.parse(#"""
+    {"openapi": "3.0.3", "components": {"schemas": {
+      "Coord": {"type": "object", "required": ["lon", "lat"], "properties": {
+        "lon": {"type": "number", "minimum": -180, "maximum": 180}, "lat": {"type": "number", "minimum": -90, "maximum": 90}}},
+      "Condition": {"type": "object", "required": ["id", "main", "description", "icon"], "additionalProperties": false, "properties": {
+        "id": {"type": "integer", "format": "int32"}, "main": {"type": "string", "enum": ["Thunderstorm", "Drizzle", "Rain", "Snow", "Clear", "Clouds", "Mist"]},
+        "description": {"type": "string", "maxLength": 100}, "icon": {"type": "string", "pattern": "^[0-9]{2}[dn]$"}}},
+      "Weather": {"type": "object", "required": ["coord", "weather", "main", "dt", "sys", "id", "name", "cod"], "properties": {
+        "coord": {"$ref": "#/components/schemas/Coord"},
+        "weather": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Condition"}},
+        "base": {"type": "string"},
+        "main": {"type": "object", "required": ["temp", "pressure", "humidity"], "properties": {
+          "temp": {"type": "number"}, "feels_like": {"type": "number"}, "temp_min": {"type": "number"}, "temp_max": {"type": "number"},
+          "pressure": {"type": "integer", "minimum": 0}, "humidity": {"type": "integer", "minimum": 0, "maximum": 100},
+          "sea_level": {"type": "integer"}, "grnd_level": {"type": "integer"}}},
+        "visibility": {"type": "integer", "maximum": 10000},
+        "wind": {"type": "object", "properties": {"speed": {"type": "number", "minimum": 0}, "deg": {"type": "integer", "minimum": 0, "maximum": 360},
+          "gust": {"type": "number", "minimum": 0}}},
+        "rain": {"type": "object", "nullable": true, "properties": {"1h": {"type": "number", "minimum": 0}}},
+        "clouds": {"type": "object", "properties": {"all": {"type": "integer", "minimum": 0, "maximum": 100}}},
+        "dt": {"type": "integer", "format": "int64"},
+        "sys": {"type": "object", "properties": {"type": {"type": "integer"}, "id": {"type": "integer"},
+          "country": {"type": "string", "minLength": 2, "maxLength": 2}, "sunrise": {"type": "integer"}, "sunset": {"type": "integer"}}},
+        "timezone": {"type": "integer", "multipleOf": 900},
+        "id": {"type": "integer"}, "name": {"type": "string"}, "cod": {"type": "integer", "enum": [200]},
+        "observed": {"type": "string", "format": "date-time"}}}}}}
+    """#)
+    let answer = try JSONParser.parse(#"""
+    {"coord": {"lon": 7.367, "lat": 45.133}, "weather": [{"id": 501, "main": "Rain", "description": "moderate rain", "icon": "10d"}],
+     "base": "stations", "main": {"temp": 284.2, "feels_like": 282.93, "temp_min": 283.06, "temp_max": 286.82, "pressure": 1021,
+     "humidity": 60, "sea_level": 1021, "grnd_level": 910}, "visibility": 10000, "wind": {"speed": 4.09, "deg": 121, "gust": 3.47},
+     "rain": {"1h": 2.73}, "clouds": {"all": 83}, "dt": 1726660758, "sys": {"type": 1, "id": 6736, "country": "IT",
+     "sunrise": 1726636384, "sunset": 1726680975}, "timezone": 7200, "id": 3165523, "name": "Province of Turin", "cod": 200,
+     "observed": "2024-09-18T11:59:18Z"}
+    """#)
+    let compileStart = DispatchTime.now().uptimeNanoseconds
+    let schema = try SchemaCompiler(document: spec, dialect: .openAPI30).schema(at: "#/components/schemas/Weather")
+    let compileMicroseconds = Double(DispatchTime.now().uptimeNanoseconds - compileStart) / 1e3
+    precondition(schema.validate(answer).isEmpty, "the benchmark's answer must be valid: \(schema.validate(answer))")
+    let runs = (0..<5).map { _ in
+        let n = 20_000
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<n { precondition(schema.validate(answer).isEmpty) }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(n)
+    }
+    print(String(format: "contract: a %d-byte weather answer against its schema: median %.2f µs per validation (5 × 20k; compile %.0f µs once)",
+                 answer.serialized.utf8.count, median(runs) / 1000, compileMicroseconds))
+    if ProcessInfo.processInfo.environment["STUBD_BENCH_SCHEMA_ONLY"] != nil { exit(0) }
+}
+
 // 1. The core alone: match, count, journal, per request.
 if !fixtureOnly {
     let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
