@@ -99,15 +99,27 @@ public final class StubServer: Sendable {
     public static func start(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options) async throws -> StubServer {
         // Loading reads and parses every file of the folder (10,000 stubs take a few hundred ms):
         // that runs on a queue of its own, not on one of the few threads the test's tasks share.
-        try await withCheckedThrowingContinuation { continuation in
-            StubServer.lifecycle.async {
-                continuation.resume(with: Result { try StubServer(stubs: stubs, host: host, port: port, options: options) })
-            }
-        }
+        try await offThePool { try StubServer(stubs: stubs, host: host, port: port, options: options) }.get()
     }
 
     /// Where starting and stopping block: off Swift's cooperative pool, so the awaiting task's thread stays free.
     private static let lifecycle = DispatchQueue(label: "stubd.lifecycle", attributes: .concurrent)
+
+    /// Runs `work` on `lifecycle` and returns what it made. The result crosses through a pthread
+    /// lock as well as the continuation: ThreadSanitizer sees no order in a continuation resumed
+    /// from a Dispatch thread (Swift's executor enqueues past its interceptors), and reported every
+    /// field the server's init wrote as raced by the test that read it.
+    private static func offThePool<T>(_ work: @escaping @Sendable () throws -> T) async -> Result<T, any Error> {
+        let handOff = Locked<Result<T, any Error>?>(nil)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lifecycle.async {
+                let result = Result { try work() }
+                handOff.withLock { $0 = result }
+                continuation.resume()
+            }
+        }
+        return handOff.withLock { $0! }
+    }
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
@@ -202,12 +214,7 @@ public final class StubServer: Sendable {
     /// ones closed, long-polls answered), then stops. Idempotent. The wait for requests in flight
     /// (at most half a second) happens on a queue of its own, not on the cooperative pool.
     public func stop() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            StubServer.lifecycle.async {
-                self.stopSynchronously()
-                continuation.resume()
-            }
-        }
+        _ = await StubServer.offThePool { self.stopSynchronously() }
     }
 
     /// `stop()` for signal handlers and `deinit`-like paths that cannot await.
