@@ -108,6 +108,30 @@ import Testing
         #expect(try JSONSchema(try JSONParser.parse(#"{"multipleOf": 0.1}"#)).isValid(.number(0.3)))
     }
 
+    /// OpenAPI's own formats, which the JSON Schema Test Suite does not cover.
+    @Test func openAPINumberFormatsAndByte() throws {
+        func schema(_ format: String) throws -> JSONSchema {
+            try JSONSchema(.object(["format": .string(format)]), dialect: .openAPI30)
+        }
+        let int32 = try schema("int32"), int64 = try schema("int64"), float = try schema("float"), byte = try schema("byte")
+        #expect(int32.isValid(.number(2147483647)) && int32.isValid(.number(-2147483648)))
+        #expect(!int32.isValid(.number(2147483648)) && !int32.isValid(.number(1.5)))
+        #expect(int32.validate(.number(2147483648)).first?.message == "expected an integer from -2147483648 to 2147483647, got the number 2147483648")
+        #expect(int64.isValid(.number(9007199254740992)) && !int64.isValid(.number(1e19)) && !int64.isValid(.number(0.5)))
+        #expect(float.isValid(.number(3.4e38)) && !float.isValid(.number(3.5e38)))
+        #expect(try schema("double").isValid(.number(1e308)))
+        #expect(byte.isValid(.string("aGVsbG8=")) && byte.isValid(.string("")) && byte.isValid(.string("aGk=")))
+        #expect(!byte.isValid(.string("aGVsbG8")) && !byte.isValid(.string("a=Vs")) && !byte.isValid(.string("hé==")))
+        // Each format leaves values of the other kind alone, as JSON Schema's formats do.
+        #expect(int32.isValid(.string("x")) && byte.isValid(.number(1)))
+    }
+
+    @Test func in30ARefReplacesItsSiblingsAnd2020AppliesThem() throws {
+        let doc = try JSONParser.parse(##"{"$defs": {"S": {"type": "string"}}, "$ref": "#/$defs/S", "maxLength": 2}"##)
+        #expect(try JSONSchema(doc, dialect: .openAPI30).isValid(.string("long")))
+        #expect(try JSONSchema(doc, dialect: .jsonSchema2020).validate(.string("long")).map(\.keyword) == ["maxLength"])
+    }
+
     @Test func aRecursiveSchemaValidatesAFiniteTree() throws {
         let tree = #"{"name": "a", "children": [{"name": "b", "children": [{"name": "c"}, {"name": "d", "children": []}]}]}"#
         #expect(try Self.violations("Node", tree).isEmpty)
