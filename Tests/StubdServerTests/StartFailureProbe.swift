@@ -1,6 +1,5 @@
 import Foundation
 import StubdXCTest
-import StubdTestSupport
 import XCTest
 
 /// A test written as a user would, with nothing caught: `XCTestReportingTests` runs it in a process
