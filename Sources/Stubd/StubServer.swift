@@ -1,8 +1,7 @@
 import CMicroHTTPD
 import Foundation
-@_exported import StubdCore
-// StubServer is a StubControl; a test that starts one needs the client-side types with it.
-@_exported import StubdClient
+import StubdCore
+import StubdClient
 import Synchronization
 
 /// A stub server: a Stubs directory served over HTTP by libmicrohttpd, in this process.
@@ -68,7 +67,7 @@ public final class StubServer: Sendable {
     public let host: String
     public let port: UInt16
     /// The core: catalog, sessions, hits, quotas.
-    public let engine: StubEngine
+    package let engine: StubEngine
     public let stubsDirectory: URL
     /// The admin token this server requires, if any; its own `StubControl` calls send it.
     public let adminToken: String?

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// A completion block that was never called within its deadline.
 public struct CompletionTimeout: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// Generational hit analysis: run a scenario several times, `mark()` after each run, and check that
 /// the representative runs (all but the first and the last) made the same calls. A client that

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// What the test helpers (`StubdXCTest`, `StubdTesting`) share: where a test's stubs come from, and
 /// how a hit-count assertion words its failure. Kept here so both frameworks behave the same.

@@ -1,6 +1,6 @@
 import Foundation
 // The documents it exchanges with the server (HealthReport, StubsFingerprint) come with it.
-@_exported import StubdProtocol
+import StubdProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

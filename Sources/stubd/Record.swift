@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Stubd
+import StubdCore
 
 /// What `stubd record` and `stubd serve --proxy` share: the target and how to reach it, and what
 /// a recording keeps out of the folder.

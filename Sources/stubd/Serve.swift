@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Stubd
+import StubdCore
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a Stubs folder on localhost (the default command).")

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Stubd
 import StubdCore
+import StubdProtocol
 import StubdTestSupport
 import Testing
 

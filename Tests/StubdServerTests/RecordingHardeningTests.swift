@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdCore
 import StubdTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdProtocol
 import StubdTestSupport
 import Synchronization
 import Testing

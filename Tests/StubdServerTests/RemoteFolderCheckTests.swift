@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdClient
+import StubdProtocol
 import StubdTestSupport
 import Testing
 

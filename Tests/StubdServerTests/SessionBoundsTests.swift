@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdProtocol
 import StubdTestSupport
 import Synchronization
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdClient
 import StubdTestSupport
 import Testing
 

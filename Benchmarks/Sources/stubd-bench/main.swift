@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdCore
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 

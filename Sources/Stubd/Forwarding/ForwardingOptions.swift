@@ -24,7 +24,7 @@ public struct ForwardingOptions: Sendable {
     public var caFile: String?
     public var insecure = false
     /// Writes each forwarded exchange into a Stubs folder; nil to only pass through.
-    public var recorder: StubsRecorder?
+    package var recorder: StubsRecorder?
     /// Told what became of each forwarded request (recorded, skipped, not written), for the log.
     public var notice: (@Sendable (String) -> Void)?
     /// Set by the server from its own options: an answer whose headers would not fit is refused.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdProtocol
 
 /// An answer over `--max-body`, passed to the client as it arrives instead of held whole: the
 /// forwarder's thread appends, libmicrohttpd's content reader takes. When the reader finds nothing

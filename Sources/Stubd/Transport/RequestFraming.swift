@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import StubdProtocol
 
 /// Where a request's body ends must be beyond doubt, or a second request can hide inside the
 /// first (request smuggling, RFC 9112 §6.3 and §11.2). libmicrohttpd 0.9.75 takes the first of two

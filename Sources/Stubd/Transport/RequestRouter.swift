@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdProtocol
 import Synchronization
 
 private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in

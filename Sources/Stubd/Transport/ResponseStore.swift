@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdProtocol
 import Synchronization
 
 /// The prepared answers of the catalog in force. Replaced as a whole by a reload; the old ones go

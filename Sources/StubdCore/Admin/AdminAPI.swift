@@ -2,7 +2,7 @@ import Foundation
 import StubdProtocol
 
 /// What an admin call needs from the transport: an answer now, or a long-poll for hits.
-public enum AdminReply: Sendable {
+package enum AdminReply: Sendable {
     case response(GeneratedResponse)
     /// Hold the connection until `session` has `count` hits on `query`, or `timeout` seconds pass;
     /// then answer with `StubEngine.hitsWaitResult`.
@@ -10,16 +10,16 @@ public enum AdminReply: Sendable {
 }
 
 /// Where a request goes: the admin API, or the stubs, within a session.
-public struct RequestTarget: Sendable, Equatable {
-    public let session: String
+package struct RequestTarget: Sendable, Equatable {
+    package let session: String
     /// The path with any `/__s/{id}` prefix removed.
-    public let path: String
+    package let path: String
     /// The admin call (`hits/wait`) when the path is under `/__stubd/`.
-    public let adminCall: String?
+    package let adminCall: String?
 
     /// `/__s/t1/api/x` → session t1, path /api/x. A session header counts when there is no prefix,
     /// and `sessionQuery` (`?session=`) only for an admin call with neither.
-    public static func resolve(path: String, sessionHeader: String?, sessionQuery: @autoclosure () -> String?) -> RequestTarget {
+    package static func resolve(path: String, sessionHeader: String?, sessionQuery: @autoclosure () -> String?) -> RequestTarget {
         var session = sessionHeader ?? ""
         var rest = path
         if path.hasPrefix("/__s/") {
@@ -39,14 +39,14 @@ public struct RequestTarget: Sendable, Equatable {
     }
 
     /// Session ids appear in URLs and logs: keep them plain.
-    public static func isValidSession(_ id: String) -> Bool {
+    package static func isValidSession(_ id: String) -> Bool {
         id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
     }
 }
 
 extension StubEngine {
     /// Answers a call under `/__stubd/`. Admin calls are never counted as hits nor subject to quotas.
-    public func admin(method: String, call: String, query: [(name: String, value: String?)], body: Data,
+    package func admin(method: String, call: String, query: [(name: String, value: String?)], body: Data,
                       session: SessionState) -> AdminReply {
         func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
         let parts = call.split(separator: "/").map(String.init)
@@ -125,20 +125,20 @@ extension StubEngine {
     }
 
     /// The answer to a finished long-poll: 200 when the count was reached, 408 with the count so far.
-    public func hitsWaitResult(session: SessionState, query: String, count: Int) -> GeneratedResponse {
+    package func hitsWaitResult(session: SessionState, query: String, count: Int) -> GeneratedResponse {
         let hits = session.hits(for: query)
         return .document(hits >= count ? 200 : 408, HitWait(route: query, hits: hits, expected: count,
                                                             unmatched: session.unmatched.load(ordering: .relaxed)))
     }
 
     /// Registers a long-poll; nil when the count is already reached (answer at once).
-    public func waitForHits(session: SessionState, query: String, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
+    package func waitForHits(session: SessionState, query: String, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
         session.waiters.add(query: query, count: count, current: { session.hits(for: query) }, fire: fire)
     }
 
     /// Drops a long-poll whose timeout came first. False when a hit fired it already.
     @discardableResult
-    public func cancelWait(session: SessionState, id: Int) -> Bool { session.waiters.remove(id) }
+    package func cancelWait(session: SessionState, id: Int) -> Bool { session.waiters.remove(id) }
 
     // MARK: Pieces
 

@@ -16,21 +16,21 @@ import Foundation
 ///   `Content-Type: application/json`, which no page can send to another origin without the
 ///   browser asking first (a CORS preflight stubd never approves). Tests, scripts and curl send no
 ///   `Origin`; StubdClient sends JSON.
-public struct AdminAccess: Sendable {
-    public let token: String?
+package struct AdminAccess: Sendable {
+    package let token: String?
     /// Host names allowed besides loopback names and IP addresses, lower-cased.
-    public let allowedHosts: Set<String>
+    package let allowedHosts: Set<String>
     /// Whether the server listens on more than loopback.
-    public let listensBeyondLoopback: Bool
+    package let listensBeyondLoopback: Bool
 
-    public init(token: String?, allowedHosts: [String] = [], listensBeyondLoopback: Bool) {
+    package init(token: String?, allowedHosts: [String] = [], listensBeyondLoopback: Bool) {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
         self.allowedHosts = Set(allowedHosts.map { $0.lowercased() })
         self.listensBeyondLoopback = listensBeyondLoopback
     }
 
     /// Nil when the call may go ahead; otherwise the answer that refuses it.
-    public func refusal(method: String, call: String, headers: [(name: String, value: String)]) -> GeneratedResponse? {
+    package func refusal(method: String, call: String, headers: [(name: String, value: String)]) -> GeneratedResponse? {
         let host = RequestHead.header("host", in: headers)
         if let host, !isAllowed(host: host) {
             let name = AdminAccess.hostName(host)

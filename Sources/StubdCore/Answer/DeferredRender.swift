@@ -4,7 +4,7 @@ import Foundation
 /// the transport to finish with `StubEngine.render(_:)` off its worker thread, so the requests
 /// behind it on that worker are not held. Its hit and quotas are already counted; it is journaled
 /// when rendered, with what rendering found.
-public struct DeferredRender: Sendable {
+package struct DeferredRender: Sendable {
     let template: ResponseTemplate
     let canned: CannedResponse
     let extraHeaders: ExtraHeaders

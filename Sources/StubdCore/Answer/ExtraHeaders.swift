@@ -5,25 +5,25 @@ import Foundation
 /// The usual case, one quota with IETF headers, is kept as numbers until it is sent: the transport
 /// writes the `RateLimit` digits straight into the response it reuses for the connection, so an
 /// accepted quota'd request formats and allocates no strings of its own.
-public struct ExtraHeaders: Sendable {
+package struct ExtraHeaders: Sendable {
     enum Form: Sendable {
         case list([(name: String, value: String)])
         case rateLimit(RateLimitAdvert)
     }
     let form: Form
 
-    public static let none = ExtraHeaders([])
+    package static let none = ExtraHeaders([])
 
-    public init(_ list: [(name: String, value: String)]) { form = .list(list) }
+    package init(_ list: [(name: String, value: String)]) { form = .list(list) }
     init(rateLimit: RateLimitAdvert) { form = .rateLimit(rateLimit) }
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         if case .list(let list) = form { return list.isEmpty }
         return false
     }
 
     /// The headers as name and value strings.
-    public var list: [(name: String, value: String)] {
+    package var list: [(name: String, value: String)] {
         switch form {
         case .list(let list): return list
         case .rateLimit(let advert): return [("RateLimit-Policy", advert.policy), ("RateLimit", advert.value)]
@@ -46,7 +46,7 @@ public struct ExtraHeaders: Sendable {
     }
 
     /// The single-quota IETF form, for a transport that writes the value itself.
-    public var rateLimit: RateLimitAdvert? {
+    package var rateLimit: RateLimitAdvert? {
         if case .rateLimit(let advert) = form { return advert }
         return nil
     }
@@ -54,28 +54,28 @@ public struct ExtraHeaders: Sendable {
 
 /// One IETF quota's headers on an accepted request: `RateLimit-Policy` (the same on every answer of
 /// the quota) and `RateLimit` (the limit nearest to running out).
-public struct RateLimitAdvert: Sendable {
+package struct RateLimitAdvert: Sendable {
     /// Kept alive by the outcome's route, whose quota plans hold it; not retained here because
     /// every worker would write to the same reference count on every request.
     unowned(unsafe) let quota: QuotaDefinition
     let tightest: Standing
 
     /// `"minute";q=10;w=60, "day";q=500;w=86400`
-    public var policy: String { quota.ietfPolicy }
+    package var policy: String { quota.ietfPolicy }
 
     /// `"minute";r=7;t=42`
-    public var value: String { QuotaAnswers.rateLimitItem(LimitStatus(tightest, of: quota)) }
+    package var value: String { QuotaAnswers.rateLimitItem(LimitStatus(tightest, of: quota)) }
 
     /// Bytes `writeValue` may need.
-    public var maxValueLength: Int { QuotaAnswers.rateLimitItemCapacity(name: quota.limits[tightest.index].name) }
+    package var maxValueLength: Int { QuotaAnswers.rateLimitItemCapacity(name: quota.limits[tightest.index].name) }
 
     /// Writes the `RateLimit` value (no terminating zero) at `buffer`, which has room for
     /// `maxValueLength` bytes; returns its length.
-    public func writeValue(to buffer: UnsafeMutablePointer<UInt8>) -> Int {
+    package func writeValue(to buffer: UnsafeMutablePointer<UInt8>) -> Int {
         QuotaAnswers.writeRateLimitItem(name: quota.limits[tightest.index].name, remaining: tightest.remaining,
                                         resetsIn: tightest.resetsIn, to: buffer)
     }
 
     /// The quota's identity: adverts of the same quota share a `RateLimit-Policy`.
-    public var quotaIdentity: ObjectIdentifier { ObjectIdentifier(quota) }
+    package var quotaIdentity: ObjectIdentifier { ObjectIdentifier(quota) }
 }

@@ -2,34 +2,34 @@ import Foundation
 import StubdProtocol
 
 /// An answer made for one request (errors, quota rejections, admin replies), as opposed to a canned one.
-public struct GeneratedResponse: Sendable {
-    public var status: Int
-    public var headers: [(name: String, value: String)]
-    public var body: Data
+package struct GeneratedResponse: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: Data
 
-    public init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    package init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// JSON with the right content type.
-    public static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> GeneratedResponse {
+    package static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> GeneratedResponse {
         GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)] + headers, body: Data(value.serialized.utf8))
     }
 
     /// An admin API document (`StubdProtocol`), encoded as the client decodes it.
-    public static func document<T: Encodable>(_ status: Int, _ value: T) -> GeneratedResponse {
+    package static func document<T: Encodable>(_ status: Int, _ value: T) -> GeneratedResponse {
         GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)], body: AdminCoding.encode(value))
     }
 
     /// An admin API error, as `StubdClient` reads it.
-    public static func problem(_ problem: Problem) -> GeneratedResponse {
+    package static func problem(_ problem: Problem) -> GeneratedResponse {
         GeneratedResponse(status: problem.status, headers: [("Content-Type", ContentType.problemJSON)], body: AdminCoding.encode(problem))
     }
 
     /// RFC 9457 problem details: what went wrong and what to do.
-    public static func problem(_ status: Int, title: String, detail: String, extra: [String: JSONValue] = [:],
+    package static func problem(_ status: Int, title: String, detail: String, extra: [String: JSONValue] = [:],
                                headers: [(name: String, value: String)] = []) -> GeneratedResponse {
         var members: [String: JSONValue] = ["type": .string("about:blank"), "title": .string(title),
                                             "status": .number(Double(status)), "detail": .string(detail)]

@@ -1,28 +1,28 @@
 import Foundation
 // The admin API's documents and `Locked` come from here; users of the core get them with it.
-@_exported import StubdProtocol
+import StubdProtocol
 import Synchronization
 
 /// How one request was answered, for the transport to send and the log to show.
-public struct Outcome: Sendable {
-    public enum Answer: Sendable {
+package struct Outcome: Sendable {
+    package enum Answer: Sendable {
         /// A canned answer, with per-request headers (rate limits) when there are any.
         case canned(CannedResponse, extraHeaders: ExtraHeaders)
         case generated(GeneratedResponse)
     }
-    public let answer: Answer
-    public let route: Route?
+    package let answer: Answer
+    package let route: Route?
     /// The quota state to log: formatted only when someone reads `quotaNote`.
     let quota: QuotaNote?
     /// What a template could not fill from this request (the journal shows it). Nil rather than
     /// empty, like `QuotaNote.Notes.more`: an outcome is copied several times, and nil needs no reference count.
-    public let notes: [String]?
+    package let notes: [String]?
     /// Set when the answer is a template still to render, left to the transport because rendering
     /// can take long (see `DeferredRender`); `answer` is then the template unrendered.
-    public let deferred: DeferredRender?
+    package let deferred: DeferredRender?
 
     /// `wunderground 7/10 minute`, for the request log.
-    public var quotaNote: String? { quota?.description }
+    package var quotaNote: String? { quota?.description }
 
     init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil) {
         self.answer = answer
@@ -32,7 +32,7 @@ public struct Outcome: Sendable {
         self.deferred = deferred
     }
 
-    public var status: Int {
+    package var status: Int {
         switch answer {
         case .canned(let r, _): return r.status
         case .generated(let g): return g.status
@@ -80,17 +80,17 @@ enum QuotaNote: Sendable, CustomStringConvertible {
 
 /// The core of stubd: picks the answer for each request, counts it, and applies quotas.
 /// Knows nothing of sockets; the transport hands it a `RequestHead` and sends what it returns.
-public final class StubEngine: Sendable {
-    public static let version = "0.1.0"
+package final class StubEngine: Sendable {
+    package static let version = "0.1.0"
 
     /// The catalog in force. A replaced one is freed when the last request using it is done.
     private let current: PublishedValue<StubCatalog>
-    public let defaultSession: SessionState
+    package let defaultSession: SessionState
     private let sessions = Locked<[String: SessionState]>([:])
     private let nextStubID = Atomic<Int>(1)
     let journalCapacity: Int
     /// Named sessions held at once; a new one past it evicts the one unused longest.
-    public let maxSessions: Int
+    package let maxSessions: Int
     /// Told of events worth a log line (a session evicted).
     private let notice: (@Sendable (String) -> Void)?
     /// What the journal hides: credential headers and parameters, and `--secret` values.
@@ -98,13 +98,13 @@ public final class StubEngine: Sendable {
     /// The folder fingerprint `/__stubd/health` reports, with the catalog generation it is of.
     let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
     /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
-    public let maxRuntimeStubs: Int
+    package let maxRuntimeStubs: Int
     /// Bytes a template may render for one answer (`stubd serve --max-render`); past it the request
     /// gets a 500 naming the cap, and the journal says why.
-    public let maxRenderedBytes: Int
-    public static let defaultMaxRenderedBytes = 8 << 20
+    package let maxRenderedBytes: Int
+    package static let defaultMaxRenderedBytes = 8 << 20
 
-    public init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
+    package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil) {
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
@@ -118,19 +118,19 @@ public final class StubEngine: Sendable {
     }
 
     /// The catalog requests are answered from now.
-    public var catalog: StubCatalog { current.value }
+    package var catalog: StubCatalog { current.value }
 
     /// Swaps in a reloaded catalog atomically: a request sees the old one or the new one, never a mix.
     /// Hit counts of routes that survive (same name, or same method and pattern) carry over: sessions
     /// keep them by route key.
-    public func install(_ catalog: StubCatalog) {
+    package func install(_ catalog: StubCatalog) {
         current.publish(catalog)
     }
 
     /// The session a request or admin call belongs to ("" is the default one). The transport
     /// checks ids first (`RequestTarget.isValidSession`). A new session past `maxSessions` evicts
     /// the one unused longest: any request naming a new id makes a session, so they must be bounded.
-    public func session(_ id: String) -> SessionState {
+    package func session(_ id: String) -> SessionState {
         if id.isEmpty { return defaultSession }
         let now = DispatchTime.now().uptimeNanoseconds
         var evicted: SessionState?
@@ -164,13 +164,13 @@ public final class StubEngine: Sendable {
 
     /// One request, in four steps: match it, take the route's next answer (counting the hit),
     /// charge its quotas, fill its template; then journal what came of it.
-    public func respond(to request: RequestHead, in session: SessionState) -> Outcome {
+    package func respond(to request: RequestHead, in session: SessionState) -> Outcome {
         respond(to: request, in: session, passingMisses: false)!
     }
 
     /// `respond` for `serve --proxy`: nil when no stub of the session answers, with nothing counted
     /// or journaled, so the request goes on to the real API. The request is matched once either way.
-    public func respondIfStubbed(to request: RequestHead, in session: SessionState) -> Outcome? {
+    package func respondIfStubbed(to request: RequestHead, in session: SessionState) -> Outcome? {
         respond(to: request, in: session, passingMisses: true)
     }
 
@@ -257,7 +257,7 @@ public final class StubEngine: Sendable {
     }
 
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
-    public func render(_ job: DeferredRender) -> Outcome {
+    package func render(_ job: DeferredRender) -> Outcome {
         let outcome = rendered(job)
         job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
                                                 query: job.request.query, headers: job.request.headers, status: outcome.status,
@@ -336,7 +336,7 @@ public final class StubEngine: Sendable {
     // MARK: Forwarding
 
     /// Journals a request passed on to the real API, under the route `proxy`, with what became of it.
-    public func journalForwarded(_ request: RequestHead, status: Int, note: String, in session: SessionState) {
+    package func journalForwarded(_ request: RequestHead, status: Int, note: String, in session: SessionState) {
         session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: status, route: "proxy", misses: [],
                                             notes: [note]))
@@ -345,7 +345,7 @@ public final class StubEngine: Sendable {
     // MARK: Runtime stubs
 
     /// Adds a route given as manifest-shaped JSON; returns its id.
-    public func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
+    package func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
         guard session.runtimeStubCount < maxRuntimeStubs else {
             throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
                 file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
@@ -366,7 +366,7 @@ public final class StubEngine: Sendable {
     /// Everything back to the start; every session when `session` is the default one. A named
     /// session is dropped as well (the next request under its id starts a fresh one), so a
     /// long-running daemon does not keep every finished test's state.
-    public func reset(_ session: SessionState) {
+    package func reset(_ session: SessionState) {
         if session.id.isEmpty {
             // Dropped, not reset: nothing of theirs is rebuilt only to be freed. Their long-polls answer.
             let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
@@ -378,10 +378,10 @@ public final class StubEngine: Sendable {
     }
 
     /// How many named sessions the server holds.
-    public var sessionCount: Int { sessions.withLock { $0.count } }
+    package var sessionCount: Int { sessions.withLock { $0.count } }
 
     /// Answers pending long-polls so a stopping server holds no connection.
-    public func releaseWaiters() {
+    package func releaseWaiters() {
         for s in allSessions { s.waiters.fireAll() }
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// Test suites start a server per test on the same, unchanged Stubs folder. Parsing it again

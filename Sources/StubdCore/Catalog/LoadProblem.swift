@@ -2,13 +2,15 @@
 public struct LoadProblem: Sendable, Hashable, CustomStringConvertible {
     /// Path relative to the stubs root (`api/conditions.json`, `stubd.yml`).
     public let file: String
+    /// 1-based, when the problem is at a place in the file.
     public let line: Int?
     public let column: Int?
+    /// What was wrong.
     public let message: String
     /// What would fix it, when there is something better to say than the message.
     public let hint: String?
 
-    public init(file: String, line: Int? = nil, column: Int? = nil, message: String, hint: String? = nil) {
+    package init(file: String, line: Int? = nil, column: Int? = nil, message: String, hint: String? = nil) {
         self.file = file
         self.line = line
         self.column = column
@@ -16,6 +18,7 @@ public struct LoadProblem: Sendable, Hashable, CustomStringConvertible {
         self.hint = hint
     }
 
+    /// `file:line:column`, as far as known.
     public var location: String {
         switch (line, column) {
         case let (l?, c?): return "\(file):\(l):\(c)"
@@ -31,10 +34,12 @@ public struct LoadProblem: Sendable, Hashable, CustomStringConvertible {
 
 /// Every problem found while loading a Stubs directory, reported at once.
 public struct CatalogLoadError: Error, Sendable, CustomStringConvertible {
+    /// The Stubs directory's path.
     public let root: String
+    /// All of them, not only the first.
     public let problems: [LoadProblem]
 
-    public init(root: String, problems: [LoadProblem]) {
+    package init(root: String, problems: [LoadProblem]) {
         self.root = root
         self.problems = problems
     }

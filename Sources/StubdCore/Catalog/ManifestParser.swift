@@ -2,7 +2,7 @@ import Foundation
 import Yams
 
 /// How the server tells time: the wall clock, or a virtual clock that only the admin API moves.
-public enum ClockSetting: Sendable, Equatable {
+package enum ClockSetting: Sendable, Equatable {
     case system
     case virtual(start: Date)
 }

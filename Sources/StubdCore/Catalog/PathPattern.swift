@@ -1,5 +1,5 @@
 /// One segment of a route pattern.
-public enum PatternSegment: Sendable, Hashable {
+package enum PatternSegment: Sendable, Hashable {
     case literal(String)
     /// `{name}`, optionally with literal text around it in the same segment (`{zip}.json`, `v{version}`).
     case parameter(name: String, prefix: String, suffix: String)
@@ -30,19 +30,19 @@ public enum PatternSegment: Sendable, Hashable {
 }
 
 /// A route's path: literal segments, `{param}` segments and an optional trailing `/**`.
-public struct PathPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
-    public let segments: [PatternSegment]
+package struct PathPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+    package let segments: [PatternSegment]
     /// Convention stubs answer both `/a/b.json` and `/a/b`: the extension is optional on the last segment.
-    public let optionalExtension: String?
+    package let optionalExtension: String?
     /// As written by the user (for logs and the admin API).
-    public let text: String
+    package let text: String
 
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         // A literal in source code is the programmer's; a malformed one is a bug there.
         self = try! PathPattern(parsing: value)
     }
 
-    public init(parsing text: String, optionalExtension: String? = nil) throws(PatternError) {
+    package init(parsing text: String, optionalExtension: String? = nil) throws(PatternError) {
         guard text.hasPrefix("/") else { throw PatternError("a path starts with '/': write \"/\(text)\"") }
         var segments: [PatternSegment] = []
         let parts = PathPattern.split(text)
@@ -77,13 +77,13 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible, Expressi
         self.text = text
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The segments with parameter names erased: `/u/{id}` and `/u/{name}` have one shape, and
     /// take the same requests.
-    public var shape: [PatternSegment] { segments.map(\.shape) }
+    package var shape: [PatternSegment] { segments.map(\.shape) }
 
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         segments.compactMap { if case let .parameter(name, _, _) = $0 { return name } else { return nil } }
     }
 
@@ -120,7 +120,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     /// Matches request segments; returns the captured parameters, or nil.
-    public func match(_ request: [Substring]) -> [String: String]? {
+    package func match(_ request: [Substring]) -> [String: String]? {
         var params: [String: String] = [:]
         if matches(request, from: 0, into: &params) { return params }
         return nil
@@ -155,7 +155,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 }
 
-public struct PatternError: Error, Sendable, CustomStringConvertible {
-    public let description: String
+package struct PatternError: Error, Sendable, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

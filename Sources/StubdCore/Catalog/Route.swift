@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// Where a route came from: shown in logs, the admin API and load errors.
-public enum RouteSource: Sendable, Hashable, CustomStringConvertible {
+package enum RouteSource: Sendable, Hashable, CustomStringConvertible {
     /// A file under the stubs root, served by the naming convention.
     case convention(file: String)
     /// A route in the manifest (`stubd.yml`).
@@ -10,7 +10,7 @@ public enum RouteSource: Sendable, Hashable, CustomStringConvertible {
     /// Added at run time through `POST /__stubd/stubs`.
     case runtime(id: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .convention(let file): return file
         case .manifest(let file, let line): return "\(file):\(line)"
@@ -29,18 +29,18 @@ public enum RouteSource: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Which methods a route answers. `GET` routes answer `HEAD` too.
-public enum MethodMatch: Sendable, Hashable, CustomStringConvertible {
+package enum MethodMatch: Sendable, Hashable, CustomStringConvertible {
     case any
     case only(String)
 
-    public func accepts(_ method: String) -> Bool {
+    package func accepts(_ method: String) -> Bool {
         switch self {
         case .any: return true
         case .only(let m): return m == method || (m == "GET" && method == "HEAD")
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .any: return "ANY"
         case .only(let m): return m
@@ -57,8 +57,8 @@ public enum MethodMatch: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a manifest route asks of a request beyond its method and path.
-public struct RequestConditions: Sendable, Hashable {
-    public enum Value: Sendable, Hashable, CustomStringConvertible {
+package struct RequestConditions: Sendable, Hashable {
+    package enum Value: Sendable, Hashable, CustomStringConvertible {
         case equals(String)
         /// `[London, "London,GB"]`: equal to any one of these.
         case oneOf([String])
@@ -73,7 +73,7 @@ public struct RequestConditions: Sendable, Hashable {
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .equals(let want): return "'\(want)'"
             case .oneOf(let wants): return "one of " + wants.map { "'\($0)'" }.joined(separator: ", ")
@@ -81,33 +81,33 @@ public struct RequestConditions: Sendable, Hashable {
             }
         }
     }
-    public enum Body: Sendable, Hashable {
+    package enum Body: Sendable, Hashable {
         /// The body parses as JSON equal to this value (key order and whitespace do not matter).
         case json(JSONValue)
         /// The body contains this text.
         case contains(String)
     }
 
-    public var query: [(name: String, value: Value)] = []
+    package var query: [(name: String, value: Value)] = []
     /// `queryNames: any-case`: `APPID` satisfies `appid`, as OpenWeatherMap allows. Names in `query`
     /// are then stored lower-cased. Values are always compared exactly.
-    public var queryNamesIgnoreCase = false
+    package var queryNamesIgnoreCase = false
     /// Header names are stored lower-cased: HTTP compares them case-insensitively.
-    public var headers: [(name: String, value: Value)] = []
-    public var body: Body?
+    package var headers: [(name: String, value: Value)] = []
+    package var body: Body?
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil }
+    package var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil }
 
-    public static func == (a: Self, b: Self) -> Bool {
+    package static func == (a: Self, b: Self) -> Bool {
         a.query.map { "\($0.name)=\($0.value)" } == b.query.map { "\($0.name)=\($0.value)" }
             && a.queryNamesIgnoreCase == b.queryNamesIgnoreCase
             && a.headers.map { "\($0.name)=\($0.value)" } == b.headers.map { "\($0.name)=\($0.value)" }
             && a.body == b.body
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         for q in query { hasher.combine(q.name); hasher.combine(q.value) }
         hasher.combine(queryNamesIgnoreCase)
         for h in headers { hasher.combine(h.name); hasher.combine(h.value) }
@@ -116,13 +116,13 @@ public struct RequestConditions: Sendable, Hashable {
 }
 
 /// A delay before an answer is sent.
-public enum Delay: Sendable, Hashable, CustomStringConvertible {
+package enum Delay: Sendable, Hashable, CustomStringConvertible {
     case fixed(Duration)
     case uniform(Duration, Duration)
     case lognormal(median: Duration, sigma: Double)
 
     /// A sample, in nanoseconds.
-    public func sample() -> UInt64 {
+    package func sample() -> UInt64 {
         switch self {
         case .fixed(let d): return d.nanoseconds
         case .uniform(let low, let high):
@@ -137,7 +137,7 @@ public enum Delay: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .fixed(let d): return d.shortDescription
         case .uniform(let a, let b): return "uniform \(a.shortDescription)–\(b.shortDescription)"
@@ -147,7 +147,7 @@ public enum Delay: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A transport-level failure to simulate instead of an answer.
-public enum Fault: String, Sendable, Hashable, CaseIterable {
+package enum Fault: String, Sendable, Hashable, CaseIterable {
     /// An RST: the client sees "connection reset by peer".
     case connectionReset = "connection_reset"
     /// The connection closes before any byte is sent.
@@ -161,27 +161,27 @@ public enum Fault: String, Sendable, Hashable, CaseIterable {
 }
 
 /// An answer built once at load time and served many times.
-public final class CannedResponse: Sendable {
-    public let status: Int
+package final class CannedResponse: Sendable {
+    package let status: Int
     /// Every header but Content-Length and Date, which the transport adds.
-    public let headers: [(name: String, value: String)]
-    public let body: Data
-    public let delay: Delay?
-    public let fault: Fault?
+    package let headers: [(name: String, value: String)]
+    package let body: Data
+    package let delay: Delay?
+    package let fault: Fault?
     /// Dribble the body at this many bytes per second.
-    public let bytesPerSecond: Int?
+    package let bytesPerSecond: Int?
     /// Where the body came from, for the admin API.
-    public let bodySource: String?
+    package let bodySource: String?
     /// `quotaStatus: github`: answered per request with the session's live quotas, in the shape of
     /// GitHub's `GET /rate_limit`, instead of `body`.
-    public let quotaStatus: QuotaStatusStyle?
+    package let quotaStatus: QuotaStatusStyle?
     /// `template: true`: the body and headers are rendered per request (see `ResponseTemplate`).
-    public let template: ResponseTemplate?
+    package let template: ResponseTemplate?
     /// Where this answer sits in its catalog (`StubCatalog.responses`): the transport keeps its
     /// prepared form of each answer under this. Nil for a runtime stub's answers.
-    public let slot: ResponseSlot?
+    package let slot: ResponseSlot?
 
-    public convenience init(status: Int, headers: [(name: String, value: String)], body: Data,
+    package convenience init(status: Int, headers: [(name: String, value: String)], body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil) {
         self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
@@ -218,20 +218,20 @@ public final class CannedResponse: Sendable {
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault or throttle.
-    public var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil }
+    package var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil }
 }
 
 /// An answer's place: which catalog (`StubCatalog.generation`) and where in its `responses`.
-public struct ResponseSlot: Sendable, Hashable {
-    public let generation: UInt64
-    public let index: Int
+package struct ResponseSlot: Sendable, Hashable {
+    package let generation: UInt64
+    package let index: Int
 }
 
 /// A counter that can be carried from one catalog to the next when a route survives a reload.
-public final class HitCounter: Sendable {
+package final class HitCounter: Sendable {
     let value = Atomic<Int>(0)
-    public init() {}
-    public var count: Int { value.load(ordering: .relaxed) }
+    package init() {}
+    package var count: Int { value.load(ordering: .relaxed) }
     @discardableResult func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
     func reset() { value.store(0, ordering: .relaxed) }
 }
@@ -240,25 +240,26 @@ public final class HitCounter: Sendable {
 /// runtime stub. Immutable: what a session counts about a route lives in the session
 /// (`SessionState`), found by the route's `index`.
 public final class Route: Sendable, CustomStringConvertible {
+    /// The manifest's `name:`, when it has one.
     public let name: String?
-    public let method: MethodMatch
-    public let pattern: PathPattern
-    public let conditions: RequestConditions
+    package let method: MethodMatch
+    package let pattern: PathPattern
+    package let conditions: RequestConditions
     /// Served in order; the last repeats unless `cycle` is set.
-    public let responses: [CannedResponse]
-    public let cycle: Bool
+    package let responses: [CannedResponse]
+    package let cycle: Bool
     /// After this many answers the route steps aside and the next matching route answers.
-    public let times: Int?
+    package let times: Int?
     /// Lower wins. Defaults: runtime stubs 1, manifest routes 5, convention files 10.
-    public let priority: Int
-    public let source: RouteSource
+    package let priority: Int
+    package let source: RouteSource
     /// Position in its catalog (`StubCatalog.routes`), for declaration order and for a session's
     /// per-route state. A runtime stub's is negative and falls as stubs are added, so the newest wins ties.
-    public let index: Int
+    package let index: Int
     /// One per quota whose selectors cover this route: how a request on it finds its key (see `QuotaPlan`).
     let quotaPlans: [QuotaPlan]
 
-    public convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
+    package convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {
         self.init(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
                   times: times, priority: priority, source: source, index: 0, quotas: [])
@@ -294,13 +295,13 @@ public final class Route: Sendable, CustomStringConvertible {
     }
 
     /// The quotas whose selectors cover this route.
-    public var quotas: [QuotaDefinition] { quotaPlans.map(\.quota) }
+    package var quotas: [QuotaDefinition] { quotaPlans.map(\.quota) }
 
     /// `GET /api/{key}/conditions/q/CA/{city}.json`
     public let signature: String
 
     /// How hits, sequences and quotas find this route again after a reload: its name, or its signature.
-    public let key: String
+    package let key: String
 
     public var description: String { name.map { "\($0) (\(signature))" } ?? signature }
 

@@ -5,25 +5,26 @@ import Synchronization
 /// Loaded whole and immutable, with no runtime state: hits, sequences and quotas live in sessions,
 /// the transport's prepared answers in the transport. A reload builds a new catalog and swaps it in.
 public final class StubCatalog: Sendable {
+    /// The Stubs directory.
     public let root: URL
     /// Identifies this catalog among every one this process has built: sessions and the transport
     /// key what they keep per route or per answer by it.
-    public let generation: UInt64
+    package let generation: UInt64
     /// Manifest routes first, then convention files in path order; `routes[i].index == i`.
     public let routes: [Route]
     /// Every route's answers in one list; `responses[i].slot?.index == i`.
-    public let responses: [CannedResponse]
+    package let responses: [CannedResponse]
     /// Named routes by name.
     private let named: [String: Route]
-    public let quotas: [QuotaDefinition]
-    public let clock: ClockSetting
+    package let quotas: [QuotaDefinition]
+    package let clock: ClockSetting
     /// `defaults.queryNames: any-case`; runtime stubs follow it too.
     let queryNamesIgnoreCase: Bool
     /// How many files the convention scan read.
     public let fileCount: Int
     let matcher: RouteMatcher
     /// Whether any quota counts per client address (the transport only formats it then).
-    public let usesClientAddress: Bool
+    package let usesClientAddress: Bool
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -131,7 +132,7 @@ public final class StubCatalog: Sendable {
 
     /// Parses a runtime stub (the JSON shape of a manifest route). Files it names are read from this
     /// catalog's root. `index` orders it among the session's runtime stubs (lower wins ties).
-    public func parseRuntimeStub(_ json: String, id: String, index: Int) throws(CatalogLoadError) -> Route {
+    package func parseRuntimeStub(_ json: String, id: String, index: Int) throws(CatalogLoadError) -> Route {
         var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
         parser.defaultQueryNamesIgnoreCase = queryNamesIgnoreCase
         let route = parser.parseRuntimeRoute(json, id: id)
@@ -148,7 +149,7 @@ public final class StubCatalog: Sendable {
     }
 
     /// Matches a request against this catalog's routes.
-    public func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+    package func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
         matcher.match(request, isAvailable: isAvailable)
     }
 
@@ -227,7 +228,7 @@ struct RouteIdentity: Hashable {
 
 extension RouteSelector {
     /// Whether this selector can apply to requests the route answers: tested on a sample path of the route.
-    public func covers(_ route: Route) -> Bool {
+    package func covers(_ route: Route) -> Bool {
         if let routeName { return route.name == routeName }
         guard let pattern else { return false }
         if case .only(let m) = method, case .only(let rm) = route.method, m != rm { return false }

@@ -4,10 +4,10 @@ import Synchronization
 /// The time a session's quotas see: the wall clock or a virtual start, plus whatever the
 /// admin API has moved it by. Each session has its own, so parallel tests can move time
 /// without moving it for each other.
-public final class SessionClock: Sendable {
+package final class SessionClock: Sendable {
     /// The times a session's clock can show: from the Unix epoch to the last second of 9999, the
     /// years ISO 8601 writes with four digits. Moves past either end are refused, never wrapped.
-    public static let range = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
+    package static let range = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)
 
     private let setting: ClockSetting
     /// Microseconds added by the admin API; read on every quota'd request, so no lock. Microseconds
@@ -16,12 +16,12 @@ public final class SessionClock: Sendable {
 
     init(_ setting: ClockSetting) { self.setting = setting }
 
-    public var isVirtual: Bool { if case .virtual = setting { true } else { false } }
+    package var isVirtual: Bool { if case .virtual = setting { true } else { false } }
 
     /// Seconds the admin API has moved this clock (advances and sets) from its start or the wall clock.
-    public var offsetSeconds: Double { Double(offset.load(ordering: .relaxed)) / 1e6 }
+    package var offsetSeconds: Double { Double(offset.load(ordering: .relaxed)) / 1e6 }
 
-    public func now() -> Date { now(wall: Date()) }
+    package func now() -> Date { now(wall: Date()) }
 
     /// The session's time when the wall clock reads `wall`: a request reads the wall clock once
     /// for its journal entry and its quotas.
@@ -39,7 +39,7 @@ public final class SessionClock: Sendable {
 
     /// Moves the clock forward. Throws, moving nothing, when `seconds` is negative or not finite,
     /// or when the clock would leave `range`.
-    public func advance(by seconds: Double) throws(ClockMoveError) {
+    package func advance(by seconds: Double) throws(ClockMoveError) {
         let span = SessionClock.range.upperBound.timeIntervalSince(SessionClock.range.lowerBound)
         guard seconds.isFinite, seconds >= 0, seconds <= span else { throw .badAdvance(seconds) }
         let step = Int64((seconds * 1e6).rounded())
@@ -54,7 +54,7 @@ public final class SessionClock: Sendable {
     }
 
     /// Sets the clock to `date`, which must lie within `range`.
-    public func set(to date: Date) throws(ClockMoveError) {
+    package func set(to date: Date) throws(ClockMoveError) {
         guard SessionClock.range.contains(date) else { throw .dateOutOfRange(date) }
         let base: Date
         switch setting {
@@ -68,12 +68,12 @@ public final class SessionClock: Sendable {
 }
 
 /// Why the admin API refused to move a session's clock.
-public enum ClockMoveError: Error, Sendable, CustomStringConvertible {
+package enum ClockMoveError: Error, Sendable, CustomStringConvertible {
     case badAdvance(Double)
     case outOfRange(Double)
     case dateOutOfRange(Date)
 
-    public var description: String {
+    package var description: String {
         let limits = "1970-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
         switch self {
         case .badAdvance(let s):

@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Hashable {
     case object([String: JSONValue])
 
     /// Compact serialization with sorted keys, so equal values serialize equally.
-    public var serialized: String {
+    package var serialized: String {
         var out = ""
         write(to: &out)
         return out
@@ -70,7 +70,7 @@ public enum JSONValue: Sendable, Hashable {
 
     /// True when every member of `pattern` is present here with an equal value
     /// (objects compared recursively; arrays and scalars must be equal).
-    public func contains(_ pattern: JSONValue) -> Bool {
+    package func contains(_ pattern: JSONValue) -> Bool {
         switch (self, pattern) {
         case (.object(let mine), .object(let wanted)):
             return wanted.allSatisfy { key, value in mine[key].map { $0.contains(value) } ?? false }
@@ -81,27 +81,27 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 /// Where a JSON document stopped making sense.
-public struct JSONSyntaxError: Error, Sendable, Equatable {
-    public let line: Int
-    public let column: Int
-    public let message: String
+package struct JSONSyntaxError: Error, Sendable, Equatable {
+    package let line: Int
+    package let column: Int
+    package let message: String
 }
 
 /// A strict RFC 8259 parser that remembers line and column, so a broken stub
 /// can be reported as `file:line:column` (Foundation's parser gives an offset at best).
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var lineStart = 0
     private var depth = 0
 
-    public static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(data))
         return try parser.document()
     }
 
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Data(text.utf8))
     }
 

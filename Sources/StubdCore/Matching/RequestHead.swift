@@ -1,18 +1,18 @@
 import Foundation
 
 /// What the core needs to know about a request; the transport fills it in.
-public struct RequestHead: Sendable {
-    public var method: String
+package struct RequestHead: Sendable {
+    package var method: String
     /// Percent-decoded, without the query and without a `/__s/{id}` session prefix.
-    public var path: String
-    public var query: [(name: String, value: String?)]
-    public var headers: [(name: String, value: String)]
-    public var body: Data
-    public var clientAddress: String
+    package var path: String
+    package var query: [(name: String, value: String?)]
+    package var headers: [(name: String, value: String)]
+    package var body: Data
+    package var clientAddress: String
     /// Repeated and trailing slashes collapsed, so `/a//b/` and `/a/b` are one path. Computed once.
-    public let normalizedPath: String
+    package let normalizedPath: String
 
-    public init(method: String, path: String, query: [(name: String, value: String?)] = [],
+    package init(method: String, path: String, query: [(name: String, value: String?)] = [],
                 headers: [(name: String, value: String)] = [], body: Data = Data(), clientAddress: String = "127.0.0.1") {
         self.method = method
         self.path = path
@@ -48,21 +48,21 @@ public struct RequestHead: Sendable {
     }
 
     /// Case-insensitive, as HTTP header names are. `name` must be lower-case.
-    public func header(_ name: String) -> String? { RequestHead.header(name, in: headers) }
+    package func header(_ name: String) -> String? { RequestHead.header(name, in: headers) }
 
     /// The same lookup before a `RequestHead` exists (the transport needs the session header first).
-    public static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
+    package static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
         headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
     }
 
     /// `.some(nil)` for a flag without a value (`?debug`).
-    public func queryValue(_ name: String) -> String?? {
+    package func queryValue(_ name: String) -> String?? {
         guard let item = query.first(where: { $0.name == name }) else { return nil }
         return .some(item.value)
     }
 
     /// `queryValue`, with names compared in any case: `lowercasedName` must be lower-case.
-    public func queryValue(_ lowercasedName: String, ignoringCase: Bool) -> String?? {
+    package func queryValue(_ lowercasedName: String, ignoringCase: Bool) -> String?? {
         guard ignoringCase else { return queryValue(lowercasedName) }
         guard let item = query.first(where: {
             $0.name.utf8.count == lowercasedName.utf8.count && $0.name.lowercased() == lowercasedName
@@ -71,8 +71,8 @@ public struct RequestHead: Sendable {
     }
 
     /// `/api/KEY/x.json` → `["api", "KEY", "x.json"]`
-    public var segments: [Substring] { PathPattern.split(normalizedPath) }
+    package var segments: [Substring] { PathPattern.split(normalizedPath) }
 
     /// `GET /api/KEY/x.json`: how hits of a concrete path are counted.
-    public var concretePath: String { "\(method) \(normalizedPath)" }
+    package var concretePath: String { "\(method) \(normalizedPath)" }
 }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// Why a route did not answer a request, for 404 bodies, the journal and assertion messages.
-public struct NearMiss: Sendable, CustomStringConvertible {
-    public let route: Route
-    public let reason: String
+package struct NearMiss: Sendable, CustomStringConvertible {
+    package let route: Route
+    package let reason: String
     /// Lower is nearer.
     let distance: Int
 
     /// Named routes by name and signature: several routes on one path differ only in their conditions.
-    public var description: String { "\(route) — \(reason)" }
+    package var description: String { "\(route) — \(reason)" }
 }
 
 /// The outcome of matching one request against a set of routes.
-public enum MatchResult: Sendable {
+package enum MatchResult: Sendable {
     case matched(Route, parameters: [String: String])
     /// The path exists, but not for this method.
     case wrongMethod(allowed: [String], misses: [NearMiss])

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// What a "METHOD /path" text names, read by one set of rules wherever one is written: hit counts
 /// (`/__stubd/hits?route=`, `StubControl.hits`), long-polls (`hits/wait`), hit-target checks and
@@ -9,25 +10,25 @@ import Foundation
 /// - anything else: a route name (callers look names and signatures up exactly before parsing).
 ///
 /// The method is upper-cased; `ANY` means any method. Words are separated by spaces or tabs.
-public struct RouteQuery: Sendable {
-    public enum Target: Sendable {
+package struct RouteQuery: Sendable {
+    package enum Target: Sendable {
         case name(String)
         case concrete(method: MethodMatch, path: String)
         case pattern(method: MethodMatch, pattern: PathPattern)
     }
 
     /// Why a text that reads as a method and a path is neither.
-    public enum Problem: Error, Sendable, Equatable {
+    package enum Problem: Error, Sendable, Equatable {
         case unknownMethod(String)
         case badPattern(String)
     }
 
-    public let text: String
-    public let target: Target
+    package let text: String
+    package let target: Target
 
     /// Parses `text`; a method or pattern that cannot be read is a `Problem` (the manifest reports
     /// it; a hit count treats it as naming nothing).
-    public static func parse(_ text: String) -> Result<RouteQuery, Problem> {
+    package static func parse(_ text: String) -> Result<RouteQuery, Problem> {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let methodText: String
         let pathText: Substring
@@ -55,7 +56,7 @@ public struct RouteQuery: Sendable {
     }
 
     /// The query's method, where it names a path or a pattern.
-    public var method: MethodMatch? {
+    package var method: MethodMatch? {
         switch target {
         case .name: return nil
         case .concrete(let method, _), .pattern(let method, _): return method

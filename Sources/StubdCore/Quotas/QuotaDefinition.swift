@@ -1,7 +1,7 @@
 import Foundation
 
 /// The unit of a quota window. Fixed windows are aligned to the calendar in the quota's time zone.
-public enum WindowUnit: String, Sendable, CaseIterable {
+package enum WindowUnit: String, Sendable, CaseIterable {
     case second, minute, hour, day, month
 
     /// Nominal length in seconds (a month is 30 days for `sliding` and `token_bucket`).
@@ -30,24 +30,24 @@ public enum WindowUnit: String, Sendable, CaseIterable {
 }
 
 /// `"10/minute"`: at most `count` requests per window.
-public struct QuotaLimit: Sendable, Hashable, CustomStringConvertible {
-    public let count: Int
-    public let multiple: Int
-    public let unit: WindowUnit
+package struct QuotaLimit: Sendable, Hashable, CustomStringConvertible {
+    package let count: Int
+    package let multiple: Int
+    package let unit: WindowUnit
     /// The policy name on the wire (`"minute"`, `"day"`, `"15minutes"`).
-    public let name: String
+    package let name: String
 
-    public var windowSeconds: Int { multiple * unit.seconds }
-    public var description: String { "\(count)/\(multiple == 1 ? "" : String(multiple))\(unit.rawValue)" }
+    package var windowSeconds: Int { multiple * unit.seconds }
+    package var description: String { "\(count)/\(multiple == 1 ? "" : String(multiple))\(unit.rawValue)" }
 
     /// The largest count a limit (or a pre-filled use) may have: far above any real API's, and
     /// small enough that sums of counts never overflow.
-    public static let maxCount = 1e15
+    package static let maxCount = 1e15
     /// The longest window: ten years, so window arithmetic in seconds stays small.
-    public static let maxWindowSeconds = 10 * 366 * 86_400
+    package static let maxWindowSeconds = 10 * 366 * 86_400
 
     /// Parses `10/minute`, `500/day`, `100/15minutes`, `5000/hour`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let count = Int(parts[0].trimmingCharacters(in: .whitespaces)), count >= 0,
               Double(count) <= QuotaLimit.maxCount else { return nil }
@@ -65,7 +65,7 @@ public struct QuotaLimit: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Whose requests a quota counts together.
-public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
+package enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
     case global
     case ip
     case path(String)
@@ -73,7 +73,7 @@ public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
     case query(String, ignoringCase: Bool)
     case header(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .global: return "global"
         case .ip: return "ip"
@@ -84,7 +84,7 @@ public enum QuotaKeySource: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-public enum QuotaAlgorithm: String, Sendable, CaseIterable {
+package enum QuotaAlgorithm: String, Sendable, CaseIterable {
     /// Windows aligned to the calendar: the minute counter empties at :00 (Open-Meteo, Weather Underground).
     case fixed
     /// A window that ends now: the last N seconds.
@@ -94,18 +94,18 @@ public enum QuotaAlgorithm: String, Sendable, CaseIterable {
 }
 
 /// Which real API's answer a rejected request gets.
-public enum QuotaProfile: String, Sendable, CaseIterable {
+package enum QuotaProfile: String, Sendable, CaseIterable {
     case ietf, openweathermap, github, wunderground
 }
 
 /// The shape of a built-in answer that reports the session's live quotas (`quotaStatus:`).
-public enum QuotaStatusStyle: String, Sendable, CaseIterable {
+package enum QuotaStatusStyle: String, Sendable, CaseIterable {
     /// GitHub's `GET /rate_limit`: `{"resources": {"core": {...}}, "rate": {...}}`.
     case github
 }
 
 /// Which rate-limit headers successful answers carry.
-public enum AdvertiseStyle: String, Sendable, CaseIterable {
+package enum AdvertiseStyle: String, Sendable, CaseIterable {
     case ietf
     case xRateLimit = "x-ratelimit"
     case github
@@ -113,26 +113,26 @@ public enum AdvertiseStyle: String, Sendable, CaseIterable {
 }
 
 /// What a rejected request gets.
-public enum ExceededAnswer: Sendable {
+package enum ExceededAnswer: Sendable {
     case profile(QuotaProfile)
     case custom(status: Int, headers: [(name: String, value: String)], body: Data, contentType: String)
 }
 
 /// Which requests a quota counts: `"GET /api/{key}/**"` or a route name.
-public struct RouteSelector: Sendable, CustomStringConvertible {
-    public let text: String
-    public let method: MethodMatch
+package struct RouteSelector: Sendable, CustomStringConvertible {
+    package let text: String
+    package let method: MethodMatch
     /// Nil when the selector is a route name.
-    public let pattern: PathPattern?
-    public let routeName: String?
+    package let pattern: PathPattern?
+    package let routeName: String?
 
-    public var description: String { text }
+    package var description: String { text }
 }
 
 /// A `quotas:` entry of the manifest. A class: every verdict refers to it, and copying its
 /// fields per request showed in profiles.
-public final class QuotaDefinition: Sendable {
-    public init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
+package final class QuotaDefinition: Sendable {
+    package init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
                 exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, resource: String = "core",
                 source: String) {
         self.name = name
@@ -154,19 +154,19 @@ public final class QuotaDefinition: Sendable {
     /// `"minute";q=10;w=60, "day";q=500;w=86400`, the same on every answer.
     let ietfPolicy: String
 
-    public let name: String
-    public let selectors: [RouteSelector]
-    public let key: QuotaKeySource
-    public let limits: [QuotaLimit]
-    public let algorithm: QuotaAlgorithm
-    public let exceeded: ExceededAnswer
-    public let advertise: AdvertiseStyle
+    package let name: String
+    package let selectors: [RouteSelector]
+    package let key: QuotaKeySource
+    package let limits: [QuotaLimit]
+    package let algorithm: QuotaAlgorithm
+    package let exceeded: ExceededAnswer
+    package let advertise: AdvertiseStyle
     /// For calendar-aligned windows. UTC unless the manifest says otherwise (`timezone: America/New_York`).
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// The GitHub resource this quota stands for (`core`, `search`, `graphql`…): what the github
     /// profile sends as `x-ratelimit-resource` and files it under in a `quotaStatus: github` answer.
-    public let resource: String
-    public let source: String
+    package let resource: String
+    package let source: String
 
     /// Whether it answers in GitHub's words: the github profile, or GitHub's headers.
     var speaksGitHub: Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// The state of one limit for one key.
@@ -13,29 +14,29 @@ struct LimitState {
 }
 
 /// How one limit stands for one key at one instant.
-public struct LimitStatus: Sendable {
-    public let limit: QuotaLimit
-    public let remaining: Int
+package struct LimitStatus: Sendable {
+    package let limit: QuotaLimit
+    package let remaining: Int
     /// Seconds until this limit has room again (fixed, sliding) or is full again (token bucket).
-    public let resetsIn: Int
-    public let used: Int
+    package let resetsIn: Int
+    package let used: Int
 }
 
 /// The verdict on one request under one quota.
-public struct QuotaVerdict: Sendable {
-    public let quota: QuotaDefinition
-    public let key: String
-    public let accepted: Bool
+package struct QuotaVerdict: Sendable {
+    package let quota: QuotaDefinition
+    package let key: String
+    package let accepted: Bool
     /// Every limit after the request (or without it, when rejected).
-    public let statuses: [LimitStatus]
+    package let statuses: [LimitStatus]
     /// The limits that rejected the request.
-    public let violated: [LimitStatus]
+    package let violated: [LimitStatus]
     /// Whole seconds until every violated limit passes, at least 1.
-    public let retryAfter: Int
-    public let now: Date
+    package let retryAfter: Int
+    package let now: Date
 
     /// The limit nearest to running out: least remaining, then soonest reset.
-    public var tightest: LimitStatus? {
+    package var tightest: LimitStatus? {
         statuses.min { ($0.remaining, $0.resetsIn) < ($1.remaining, $1.resetsIn) }
     }
 
@@ -89,8 +90,8 @@ final class KeyCell: Sendable {
 
 /// Counts requests per quota and key, exactly under any concurrency: each key's cell has one lock
 /// held for a check-and-consume across all its limits, so `500/day` lets exactly 500 through.
-public final class QuotaLedger: Sendable {
-    public let quota: QuotaDefinition
+package final class QuotaLedger: Sendable {
+    package let quota: QuotaDefinition
     private let cells = Locked<CellTable>(CellTable())
     private let isUTC: Bool
     /// The zone's offset for the hour last asked about, packed as `hour << 32 | offset + 2^31`:

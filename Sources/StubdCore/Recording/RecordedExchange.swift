@@ -1,20 +1,20 @@
 import Foundation
 
 /// One request forwarded to the real API and what it answered, as the recorder receives it.
-public struct RecordedExchange: Sendable {
-    public var method: String
+package struct RecordedExchange: Sendable {
+    package var method: String
     /// Decoded, without the query.
-    public var path: String
-    public var query: [(name: String, value: String?)]
-    public var requestHeaders: [(name: String, value: String)]
-    public var requestBody: Data
-    public var status: Int
+    package var path: String
+    package var query: [(name: String, value: String?)]
+    package var requestHeaders: [(name: String, value: String)]
+    package var requestBody: Data
+    package var status: Int
     /// As received, hop-by-hop headers included; the recorder keeps only those that matter.
-    public var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: [(name: String, value: String)]
     /// Decoded (gzip undone by the client that fetched it).
-    public var responseBody: Data
+    package var responseBody: Data
 
-    public init(method: String, path: String, query: [(name: String, value: String?)], requestHeaders: [(name: String, value: String)],
+    package init(method: String, path: String, query: [(name: String, value: String?)], requestHeaders: [(name: String, value: String)],
                 requestBody: Data, status: Int, responseHeaders: [(name: String, value: String)], responseBody: Data) {
         self.method = method
         self.path = path
@@ -33,13 +33,13 @@ public struct RecordedExchange: Sendable {
 }
 
 /// What the recorder keeps out of the folder and what it matches on.
-public struct RecordingRules: Sendable {
+package struct RecordingRules: Sendable {
     /// `--secret NAME=VALUE`: VALUE is replaced wherever it appears (a path segment becomes `{NAME}`).
-    public var secrets: [(name: String, value: String)]
+    package var secrets: [(name: String, value: String)]
     /// Request headers a recorded route matches on (lower-cased); none by default.
-    public var matchHeaders: Set<String>
+    package var matchHeaders: Set<String>
     /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
-    public var targetOrigin: String
+    package var targetOrigin: String
 
     /// Response headers worth replaying besides the body's type: where to go next, and how much
     /// quota is left (the point of stubd).
@@ -49,7 +49,7 @@ public struct RecordingRules: Sendable {
             || lowered.hasPrefix("x-rate-limit")
     }
 
-    public init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "") {
+    package init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "") {
         self.secrets = secrets
         self.matchHeaders = Set(matchHeaders.map { $0.lowercased() })
         self.targetOrigin = targetOrigin

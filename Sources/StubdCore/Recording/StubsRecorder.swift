@@ -1,18 +1,19 @@
 import Foundation
+import StubdProtocol
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
 /// the request needs nothing more (`data/2.5/weather.json`), otherwise a route in
 /// `stubd.recorded.yml` (a manifest of its own, so the user's `stubd.yml` is never rewritten) with
 /// its body under `__files/`. Every written route is loaded back and must answer its request.
-public final class StubsRecorder: Sendable {
-    public enum Mode: String, Sendable, CaseIterable {
+package final class StubsRecorder: Sendable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// Write only requests the folder does not answer yet (the default): recording again changes nothing.
         case new
         /// Write every request, replacing what answered it before.
         case all
     }
 
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Files written (relative to the folder) and the route that now answers.
         case written(files: [String], route: String)
         /// Nothing written, and why.
@@ -21,11 +22,11 @@ public final class StubsRecorder: Sendable {
         case failed(String)
     }
 
-    public static let manifestName = "stubd.recorded.yml"
+    package static let manifestName = "stubd.recorded.yml"
     static let marker = "  # stubd record: "
 
-    public let root: URL
-    public let rules: RecordingRules
+    package let root: URL
+    package let rules: RecordingRules
     let mode: Mode
     /// The folder as it was when recording started: in `new` mode, what it answered is not written again.
     private let before: StubCatalog?
@@ -77,7 +78,7 @@ public final class StubsRecorder: Sendable {
     }
 
     /// Refuses a folder it cannot write, or one that does not load (its problems listed).
-    public init(root: URL, rules: RecordingRules, mode: Mode) throws(RecorderError) {
+    package init(root: URL, rules: RecordingRules, mode: Mode) throws(RecorderError) {
         // A name becomes a `{NAME}` path segment, so a file name: `../x` would write outside the folder.
         for secret in rules.secrets where !SecretNames.isPlainIdentifier(secret.name) {
             throw RecorderError("--secret NAME must be a plain identifier (letters, digits, '_' or '-'), got '\(secret.name.prefix(60))'")
@@ -114,7 +115,7 @@ public final class StubsRecorder: Sendable {
 
     /// Writes one exchange (or says why not), then checks the written route answers its request.
     /// A write that fails, or whose check fails, is rolled back: the folder stays as it was.
-    public func record(_ exchange: RecordedExchange) -> Outcome {
+    package func record(_ exchange: RecordedExchange) -> Outcome {
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
         // The manifest knows these methods only (and `ANY` would mean every method).
@@ -325,7 +326,7 @@ public final class StubsRecorder: Sendable {
 }
 
 /// Why recording cannot start or go on.
-public struct RecorderError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct RecorderError: Error, Sendable, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -3,34 +3,34 @@ import Foundation
 /// Replaces known secret values wherever they appear, in text or in any bytes (a token echoed in
 /// a PNG or in JSON that is not UTF-8 is found all the same): the longest value first, so a
 /// token inside a longer credential does not leave the rest of it behind.
-public struct SecretMasker: Sendable {
+package struct SecretMasker: Sendable {
     /// Each value with what stands in for it (`<key>`, `<redacted>`, `<masked>`).
-    public private(set) var literals: [(value: String, placeholder: String)] = []
+    package private(set) var literals: [(value: String, placeholder: String)] = []
 
-    public init(_ literals: [(value: String, placeholder: String)] = []) {
+    package init(_ literals: [(value: String, placeholder: String)] = []) {
         add(literals)
     }
 
-    public var isEmpty: Bool { literals.isEmpty }
+    package var isEmpty: Bool { literals.isEmpty }
 
     /// Adds values (empty ones ignored), keeping the longest first.
-    public mutating func add(_ more: [(value: String, placeholder: String)]) {
+    package mutating func add(_ more: [(value: String, placeholder: String)]) {
         literals += more.filter { !$0.value.isEmpty }
         literals.sort { $0.value.utf8.count > $1.value.utf8.count }
     }
 
-    public func adding(_ more: [(value: String, placeholder: String)]) -> SecretMasker {
+    package func adding(_ more: [(value: String, placeholder: String)]) -> SecretMasker {
         var copy = self
         copy.add(more)
         return copy
     }
 
     /// Whether any value occurs in `text`.
-    public func finds(in text: String) -> Bool {
+    package func finds(in text: String) -> Bool {
         literals.contains { text.contains($0.value) }
     }
 
-    public func mask(_ text: String) -> String {
+    package func mask(_ text: String) -> String {
         if literals.isEmpty { return text }
         let utf8 = Data(text.utf8)
         let masked = mask(utf8)
@@ -39,7 +39,7 @@ public struct SecretMasker: Sendable {
     }
 
     /// Byte search: the body's type and encoding do not matter.
-    public func mask(_ data: Data) -> Data {
+    package func mask(_ data: Data) -> Data {
         var out = data
         for (value, placeholder) in literals {
             let needle = Data(value.utf8), replacement = Data(placeholder.utf8)

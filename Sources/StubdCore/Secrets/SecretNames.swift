@@ -1,19 +1,19 @@
 /// The names that carry credentials by convention, in any case: the recorder never writes their
 /// values, and the journal and the log never show them.
-public enum SecretNames {
+package enum SecretNames {
     /// Request headers whose values are credentials.
-    public static let headers: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key", "x-auth-token",
+    package static let headers: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key", "x-auth-token",
                                               "private-token"]
     /// Query (and form) parameters whose values are credentials or signatures over them.
-    public static let parameters: Set<String> = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret",
+    package static let parameters: Set<String> = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret",
                                                  "password", "sig", "signature"]
 
-    public static func isSecretHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
-    public static func isSecretParameter(_ name: String) -> Bool { parameters.contains(name.lowercased()) }
+    package static func isSecretHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
+    package static func isSecretParameter(_ name: String) -> Bool { parameters.contains(name.lowercased()) }
 
     /// A plain identifier (`key`, `wu_key`, `api-token`): what `--secret NAME=…` and a `{NAME}` path
     /// segment accept. Anything else could name a path (`../x`) when it becomes part of a file name.
-    public static func isPlainIdentifier(_ name: String) -> Bool {
+    package static func isPlainIdentifier(_ name: String) -> Bool {
         func isLetter(_ c: Unicode.Scalar) -> Bool { ("a"..."z").contains(c) || ("A"..."Z").contains(c) || c == "_" }
         guard let first = name.unicodeScalars.first, isLetter(first) else { return false }
         return name.unicodeScalars.allSatisfy { isLetter($0) || ("0"..."9").contains($0) || $0 == "-" }

@@ -1,3 +1,4 @@
+import StubdProtocol
 import Synchronization
 
 /// Long-polls waiting for a hit count (`/__stubd/hits/wait`), indexed by what they wait for.

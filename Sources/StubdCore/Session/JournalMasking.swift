@@ -1,13 +1,13 @@
 /// What the journal hides when it shows a request: the values of credential headers and query
 /// parameters (by name, `SecretNames`, plus `--mask-header`), wherever else those values appear in
 /// the entry, and the values given as `--secret NAME=VALUE` anywhere (shown as `<NAME>`).
-public struct JournalMasking: Sendable {
+package struct JournalMasking: Sendable {
     /// Lower-cased names of request headers whose values are masked.
-    public let headers: Set<String>
+    package let headers: Set<String>
     /// `--secret` values, wherever they appear.
-    public let secrets: SecretMasker
+    package let secrets: SecretMasker
 
-    public init(headers: [String] = [], secrets: [(name: String, value: String)] = []) {
+    package init(headers: [String] = [], secrets: [(name: String, value: String)] = []) {
         self.headers = SecretNames.headers.union(headers.map { $0.lowercased() })
         self.secrets = SecretMasker(secrets.map { ($0.value, "<\($0.name)>") })
     }

@@ -1,3 +1,4 @@
+import StubdProtocol
 import Synchronization
 
 /// A value every request reads and that is now and then replaced as a whole (the catalog in
@@ -7,7 +8,7 @@ import Synchronization
 /// still using it and is then freed. One lock per worker thread (see `ThreadStripe`): readers only
 /// ever take their own, so they never wait on each other; a publisher takes them all in turn.
 /// (A single atomic pointer cannot be read and retained safely while another thread releases it.)
-public final class PublishedValue<Value: Sendable>: Sendable {
+package final class PublishedValue<Value: Sendable>: Sendable {
     private final class Stripe: Sendable {
         let slot: Locked<Value>
         init(_ value: Value) { slot = Locked(value) }
@@ -17,17 +18,17 @@ public final class PublishedValue<Value: Sendable>: Sendable {
     /// One publisher at a time, so every stripe ends with the same value.
     private let publishing = Locked(())
 
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         stripes = (0..<ThreadStripe.count).map { _ in Stripe(value) }
     }
 
-    public var value: Value {
+    package var value: Value {
         stripes[ThreadStripe.current].slot.withLock { $0 }
     }
 
     /// Replaces the value for every later reader; returns the one it replaced.
     @discardableResult
-    public func publish(_ value: Value) -> Value {
+    package func publish(_ value: Value) -> Value {
         publishing.withLock { _ in
             let previous = stripes[0].slot.withLock { $0 }
             for stripe in stripes { stripe.slot.withLock { $0 = value } }

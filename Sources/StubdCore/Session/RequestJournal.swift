@@ -3,19 +3,19 @@ import StubdProtocol
 import Synchronization
 
 /// One request as the journal remembers it.
-public struct JournalEntry: Sendable {
-    public let time: Date
-    public let method: String
-    public let path: String
-    public let query: [(name: String, value: String?)]
-    public let headers: [(name: String, value: String)]
-    public let status: Int
+package struct JournalEntry: Sendable {
+    package let time: Date
+    package let method: String
+    package let path: String
+    package let query: [(name: String, value: String?)]
+    package let headers: [(name: String, value: String)]
+    package let status: Int
     /// The route that answered, or nil.
-    public let route: String?
+    package let route: String?
     /// For an unmatched request: the nearest routes and why each missed.
-    public let misses: [String]
+    package let misses: [String]
     /// What a template could not fill from the request (rendered empty); nil when nothing was missing.
-    public let notes: [String]?
+    package let notes: [String]?
 
     init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
          headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil) {
@@ -73,7 +73,7 @@ public struct JournalEntry: Sendable {
 /// thread appends to its own ring (no lock contention on the hot path); reading merges them by
 /// arrival order and keeps the newest N. A ring grows as requests arrive, so a session that
 /// answers a few requests costs a few entries, not N per worker.
-public final class RequestJournal: Sendable {
+package final class RequestJournal: Sendable {
     private struct Ring {
         var items: [(sequence: Int, entry: JournalEntry)] = []
         /// Where the next entry goes once the ring is full.
@@ -84,7 +84,7 @@ public final class RequestJournal: Sendable {
     }
     private let stripes: [Stripe]
     private let sequence = Atomic<Int>(0)
-    public let capacity: Int
+    package let capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -104,7 +104,7 @@ public final class RequestJournal: Sendable {
     }
 
     /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
-    public func recent(limit: Int) -> (entries: [JournalEntry], total: Int) {
+    package func recent(limit: Int) -> (entries: [JournalEntry], total: Int) {
         var all: [(sequence: Int, entry: JournalEntry)] = []
         for stripe in stripes { stripe.ring.withLock { r in all.append(contentsOf: r.items) } }
         all.sort { $0.sequence < $1.sequence }

@@ -1,14 +1,15 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// Everything a test can observe or change about one session: hits, sequence positions, quotas,
 /// the clock, the journal and runtime stubs. The default session (id "") is the one without a
 /// prefix, and otherwise a session like any other. Routes are shared and immutable; everything a
 /// session counts about them is here, found by route index (`state(for:generation:)`) or key.
-public final class SessionState: Sendable {
-    public let id: String
-    public let clock: SessionClock
-    public let journal: RequestJournal
+package final class SessionState: Sendable {
+    package let id: String
+    package let clock: SessionClock
+    package let journal: RequestJournal
     let waiters = HitWaiters()
     /// When a request or admin call last named this session (uptime nanoseconds), for eviction.
     let lastUsed = Atomic<UInt64>(0)
@@ -103,7 +104,7 @@ public final class SessionState: Sendable {
 
     /// Hits of a route key (name or `GET /pattern`), or of concrete paths: `GET /a/b` exactly,
     /// or every path a pattern such as `GET /api/{key}/**` covers.
-    public func hits(for query: String) -> Int {
+    package func hits(for query: String) -> Int {
         if let c = routeCounters.withLock({ $0[query] }) { return c.count }
         guard case .success(let parsed) = RouteQuery.parse(query) else { return 0 }
         switch parsed.target {
@@ -131,7 +132,7 @@ public final class SessionState: Sendable {
         pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0.table) } }
     }
 
-    public func allPathCounts() -> [String: Int] {
+    package func allPathCounts() -> [String: Int] {
         var all: [String: Int] = [:]
         for stripe in pathCounts {
             stripe.table.withLock { table in
@@ -141,7 +142,7 @@ public final class SessionState: Sendable {
         return all
     }
 
-    public func routeCounts() -> [String: Int] {
+    package func routeCounts() -> [String: Int] {
         routeCounters.withLock { $0.mapValues(\.count) }
     }
 

@@ -3,13 +3,13 @@ import Foundation
 /// The templated parts of an answer (`template: true`, or a `.tmpl.` file): its body and any
 /// header whose value holds `{{`. Parsed at load; the engine renders them per request into a
 /// one-off `CannedResponse`, so delays, faults, throttling and quota headers apply as to any other.
-public struct ResponseTemplate: Sendable {
+package struct ResponseTemplate: Sendable {
     let body: Template?
     let headers: [(name: String, template: Template)]
     /// Whether rendering can take long: only a loop (`{{#each}}`) does more work than the template's
     /// length and the request's values allow. The engine leaves such a template for the transport
     /// to render off its worker thread (`StubEngine.render(_:)`).
-    public let rendersLong: Bool
+    package let rendersLong: Bool
 
     init(body: Template?, headers: [(name: String, template: Template)]) {
         self.body = body

@@ -5,10 +5,10 @@
 /// `{{request.path.zip}}`, `{{now format='yyyy-MM-dd'}}`, `{{#each}}`, `{{#if}}`, `{{#eq}}`,
 /// `{{json value}}`. Nothing is HTML-escaped: the bodies are JSON, not HTML. In a JSON answer a
 /// `{{value}}` inside a string is JSON-escaped instead, so a request cannot end the string.
-public struct Template: Sendable {
+package struct Template: Sendable {
     let nodes: [TemplateNode]
     /// The text as written, for the admin API and error messages.
-    public let source: String
+    package let source: String
 
     /// True when the text holds an `{{#each}}`, at any depth.
     var loops: Bool { TemplateNode.loops(nodes) }
@@ -52,16 +52,16 @@ struct TemplatePosition: Sendable, Equatable {
 }
 
 /// A template that cannot be used, with where and what to do.
-public struct TemplateError: Error, Sendable, CustomStringConvertible {
-    public let line: Int
-    public let column: Int
-    public let message: String
-    public let hint: String?
+package struct TemplateError: Error, Sendable, CustomStringConvertible {
+    package let line: Int
+    package let column: Int
+    package let message: String
+    package let hint: String?
     /// Where the block this problem is about was opened: kept apart from `message`, so whoever
     /// reports it can place it in the file the template was written in.
     var opened: TemplatePosition? = nil
 
-    public var description: String {
+    package var description: String {
         "\(line):\(column): \(message)" + (opened.map { " opened at \($0.line):\($0.column)" } ?? "") + (hint.map { " (\($0))" } ?? "")
     }
 }

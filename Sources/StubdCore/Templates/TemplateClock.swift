@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// `{{now}}`: the session's clock, moved by `offset`, written in `format` and `timezone`.
 enum TemplateClock {

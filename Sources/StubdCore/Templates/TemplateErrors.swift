@@ -1,5 +1,5 @@
 /// Every problem in one template's text, in the order they stand in it: a user fixes them all in
 /// one round instead of one per `stubd check`.
-public struct TemplateErrors: Error, Sendable {
-    public let all: [TemplateError]
+package struct TemplateErrors: Error, Sendable {
+    package let all: [TemplateError]
 }
