@@ -1,5 +1,6 @@
 import Foundation
 @testable import Stubd
+import StubdProtocol
 import Testing
 
 /// A request's life on a connection, checked without a socket: which of libmicrohttpd's calls and
