@@ -147,6 +147,17 @@ import Testing
         #expect(try Self.schema("Node").validate(value).isEmpty)
     }
 
+    /// The parser's deepest document (512 levels) against a recursive schema, on a secondary thread's
+    /// small stack: the evaluator's depth bound answers before the stack runs out.
+    @Test func theDeepestDocumentIsAViolationNotAStackOverflow() async throws {
+        var value = JSONValue.object(["name": .string("leaf")])
+        for _ in 0..<255 { value = .object(["name": .string("n"), "children": .array([value])]) }
+        let schema = try Self.schema("Node")
+        let found = await Task.detached { [value] in schema.validate(value) }.value
+        #expect(found.count == 1)
+        #expect(found.first?.message.contains("nests deeper than") == true, "\(found)")
+    }
+
     @Test func aRefLoopIsAnErrorNotACrash() throws {
         for name in ["LoopA", "SelfAll"] {
             let found = try Self.schema(name).validate(.object([:]))
