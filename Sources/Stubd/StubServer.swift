@@ -229,7 +229,7 @@ public final class StubServer: Sendable {
             usleep(1000)
         }
         for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
-        router.forwarding?.forwarder.invalidate()
+        router.chain.forwarding?.forwarder.invalidate()
         responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }

@@ -26,7 +26,7 @@ extension RequestRouter {
 
     /// Passes the request on to the real API with the connection suspended (no worker waits), then
     /// answers with what came back, or a 502/504 problem naming the target; records it if asked.
-    func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: (options: ForwardingOptions, forwarder: Forwarder),
+    func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: ForwardingResponder,
                          _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
         context.logLine = line
         guard suspend(context, connection) else {
@@ -41,52 +41,35 @@ extension RequestRouter {
             context.pending = .stream(status: status, headers: relayed.headers, body: body)
             resume(context)
         }) { [self] result in
+            let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target)
             if case let .streamed(status, bytes, cut) = result {
-                let note = "proxied to \(target); streamed \(bytes) bytes" + (cut.map { ", \($0)" } ?? "")
-                    + ", not recorded: over --max-body (\(options.maxBodyBytes))"
+                let note = policy.streamed(bytes: bytes, cut: cut)
                 engine.journalForwarded(request, status: status, note: note, in: session)
                 options.notice?("\(request.method) \(request.path) \(status): \(note)")
-                if let log {
-                    var logged = line
-                    logged.status = status
-                    logged.note = note
-                    logged.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
-                    log(logged)
-                }
+                writeLog(line, status: status, note: note, started: context.started)
                 return
             }
             let answer: GeneratedResponse
-            var note: String
+            let note: String
             switch result {
             case .streamed: return
             case let .answered(status, headers, body, tooLarge):
                 answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
-                note = "proxied to \(target)"
-                if let recorder = options.recorder {
-                    if tooLarge {
-                        note += "; not recorded: its body (\(body.count) bytes) is over --max-body (\(options.maxBodyBytes))"
-                    } else {
-                        let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
-                                                        requestHeaders: request.headers, requestBody: request.body, status: status,
-                                                        responseHeaders: headers, responseBody: body)
-                        switch recorder.record(exchange) {
-                        case let .written(files, route): note += "; recorded as \(route) in \(files.joined(separator: ", "))"
-                        case .skipped(let why): note += "; not recorded: \(why)"
-                        case .failed(let why): note += "; RECORDING FAILED: \(why)"
-                        }
-                    }
-                }
+                let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                                                requestHeaders: request.headers, requestBody: request.body, status: status,
+                                                responseHeaders: headers, responseBody: body)
+                note = policy.answered(exchange, bodyTooLarge: tooLarge)
             case .unreachable(let reason):
                 answer = .problem(502, title: "Target unreachable",
                                   detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
-                note = "target unreachable: \(reason)"
+                note = policy.unreachable(reason)
             case let .refused(title, detail):
                 answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
-                note = "refused: \(detail)"
+                note = policy.refused(detail)
             case .timedOut:
                 answer = .problem(504, title: "Target timed out",
                                   detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
-                note = "target timed out after \(Int(options.timeoutSeconds)) s"
+                note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
             }
             engine.journalForwarded(request, status: answer.status, note: note, in: session)
             options.notice?("\(request.method) \(request.path) \(answer.status): \(note)")

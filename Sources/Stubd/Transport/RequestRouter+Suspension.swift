@@ -59,4 +59,24 @@ extension RequestRouter {
     func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max)))), execute: work)
     }
+
+    /// Goes on with a request whose connection was resumed: what it was waiting for is now due.
+    func finish(_ pending: RequestContext.Pending, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+        switch pending {
+        case .answer(let answer):
+            return deliver(answer, context, connection)
+        case let .hitsWait(session, query, count, waiterID):
+            if let waiterID { engine.cancelWait(session: session, id: waiterID) }
+            return finishWait(context, connection, session: session, query: query, count: count)
+        case .hang:
+            return .NO
+        case let .stream(status, headers, body):
+            let reply = Unmanaged.passRetained(StreamedReply(body: body, connection: connection, router: self)).toOpaque()
+            let r = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedReply.reader, reply, StreamedReply.release)!
+            for h in headers { MHD_add_response_header(r, h.name, h.value) }
+            let result = MHD_queue_response(connection, UInt32(status), r)
+            MHD_destroy_response(r)
+            return result
+        }
+    }
 }

@@ -4,28 +4,17 @@ import StubdCore
 import StubdProtocol
 import Synchronization
 
-private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let list = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
-    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? "")) }
-    return .YES
-}
-
-private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let list = cls!.assumingMemoryBound(to: [(name: String, value: String?)].self)
-    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) })) }
-    return .YES
-}
-
-/// Turns libmicrohttpd's calls into `RequestHead`s for the engine and its outcomes into responses.
-/// One object, fully built before the daemon starts, handed to MHD as the handler's context.
+/// Turns libmicrohttpd's calls for a request into one `IncomingRequest`, hands it to the
+/// `ResponderChain` (admin, stubs, forwarding), and puts the `Reply` on the wire. One object, fully
+/// built before the daemon starts, handed to MHD as the handler's context.
 final class RequestRouter: @unchecked Sendable {
     let engine: StubEngine
     let responses: ResponseStore
     let maxBodyBytes: Int
     let log: (@Sendable (RequestLogLine) -> Void)?
     let adminAccess: AdminAccess
-    /// `stubd record` / `serve --proxy`: where requests go on to, and what is written of them.
-    let forwarding: (options: ForwardingOptions, forwarder: Forwarder)?
+    /// The responders a request goes through, fixed at start.
+    let chain: ResponderChain
     let active = Atomic<Int>(0)
     let suspended = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
 
@@ -34,7 +23,7 @@ final class RequestRouter: @unchecked Sendable {
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
          forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
-        self.forwarding = forwarding.map { options in
+        let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
             settings.maxBodyBytes = options.maxBodyBytes
@@ -42,8 +31,13 @@ final class RequestRouter: @unchecked Sendable {
             settings.connectionMemoryBytes = options.connectionMemoryBytes
             settings.caFile = options.caFile
             settings.insecure = options.insecure
-            return (options, Forwarder(settings))
+            return ForwardingResponder(engine: engine, options: options, forwarder: Forwarder(settings))
         }
+        // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
+        chain = ResponderChain(admin: AdminResponder(engine: engine, access: adminAccess),
+                               stubs: forwarding?.options.scope == .everything ? nil
+                                   : StubResponder(engine: engine, passesMisses: forwarding != nil),
+                               forwarding: forwarding)
         self.engine = engine
         self.adminAccess = adminAccess
         self.responses = responses
@@ -128,9 +122,10 @@ final class RequestRouter: @unchecked Sendable {
 
     // MARK: The first answer
 
+    /// Reads the request, asks the chain for a reply and sends it.
     func answer(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-                        _ connection: OpaquePointer,
-                        _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
+                _ connection: OpaquePointer,
+                _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
         if existing?.bodyTooLarge == true {
@@ -138,68 +133,50 @@ final class RequestRouter: @unchecked Sendable {
                 detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
                 line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
         }
-        var headers: [(name: String, value: String)] = []
-        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
-        var query: [(name: String, value: String?)] = []
-        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
+        var request: IncomingRequest
+        switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: existing?.body ?? Data(),
+                                    readClientAddress: engine.catalog.usesClientAddress) {
+        case .success(let read): request = read
+        case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
+        }
+        let reply = chain.respond(to: &request)
+        return put(reply, for: request, existing, conCls, connection)
+    }
 
-        // `?session=` names the session of an admin call only; `rejectPath` checks the id whatever carried it.
-        let target = RequestTarget.resolve(path: rawPath,
-                                           sessionHeader: RequestHead.header("x-stubd-session", in: headers),
-                                           sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
-        var line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
-                                  latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
-        if let problem = PathCheck.reject(rawPath, session: target.session) {
-            return send(.generated(problem), existing, connection, line: line)
-        }
-        let body = existing?.body ?? Data()
-        let request = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
-                                  clientAddress: engine.catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
-
-        if let call = target.adminCall {
-            if let refusal = adminAccess.refusal(method: method, call: call, headers: headers) {
-                return send(.generated(refusal), existing, connection, line: line)
+    /// Puts a reply on the wire: at once, held for a stub's behaviour, rendered off the worker,
+    /// waited for (a long-poll) or forwarded.
+    private func put(_ reply: Reply, for request: IncomingRequest, _ existing: RequestContext?,
+                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: OpaquePointer) -> MHD_Result {
+        var line = request.logLine
+        switch reply {
+        case .generated(let generated):
+            return send(.generated(generated), existing, connection, line: line)
+        case let .waitForHits(session, query, count, timeout):
+            let context = context(existing, conCls)
+            context.logLine = line
+            return waitForHits(context, connection, session: session, query: query, count: count, timeout: timeout)
+        case let .forward(session, forwarding):
+            return forward(request.head, session, forwarding, context(existing, conCls), connection, line: line)
+        case .stub(let outcome):
+            // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
+            // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
+            if log != nil {
+                line.route = outcome.route?.key
+                line.quota = outcome.quotaNote
             }
-            let adminSession = engine.session(target.session)
-            line.session = adminSession.id
-            switch engine.admin(method: method, call: call, query: query, body: body, session: adminSession) {
-            case .response(let generated):
-                return send(.generated(generated), existing, connection, line: line)
-            case let .waitForHits(session, hitQuery, count, timeout):
-                let context = context(existing, conCls)
-                context.logLine = line
-                return waitForHits(context, connection, session: session, query: hitQuery, count: count, timeout: timeout)
+            if let job = outcome.deferred {
+                return renderOffWorker(job, context(existing, conCls), connection, line: line)
             }
-        }
-
-        let session = engine.session(target.session)
-        let outcome: Outcome
-        if let forwarding {
-            // Matched once: what no stub answers (everything, with --mode all) goes on to the real API.
-            guard forwarding.options.scope != .everything, let stubbed = engine.respondIfStubbed(to: request, in: session) else {
-                return forward(request, session, forwarding, context(existing, conCls), connection, line: line)
+            if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
+                return deliverStub(outcome.answer, context(existing, conCls), connection, line: line)
             }
-            outcome = stubbed
-        } else {
-            outcome = engine.respond(to: request, in: session)
+            return send(outcome.answer, existing, connection, line: line)
         }
-        // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
-        // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
-        if log != nil {
-            line.route = outcome.route?.key
-            line.quota = outcome.quotaNote
-        }
-        if let job = outcome.deferred {
-            return renderOffWorker(job, context(existing, conCls), connection, line: line)
-        }
-        if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
-            return deliverSpecial(canned, outcome, context(existing, conCls), connection, line: line)
-        }
-        return send(outcome.answer, existing, connection, line: line)
     }
 
     // MARK: Sending
 
+    /// Queues an answer as it is (no behaviour applies here) and writes the log line.
     func send(_ answer: Outcome.Answer, _ context: RequestContext?, _ connection: OpaquePointer,
                       line: RequestLogLine) -> MHD_Result {
         let result: MHD_Result
@@ -225,12 +202,7 @@ final class RequestRouter: @unchecked Sendable {
             result = MHD_queue_response(connection, UInt32(generated.status), r)
             MHD_destroy_response(r)
         }
-        if let log, let context {
-            var line = line
-            line.status = status
-            line.latencyMicroseconds = Int((DispatchTime.now().uptimeNanoseconds - context.started) / 1000)
-            log(line)
-        }
+        if let context { writeLog(line, status: status, started: context.started) }
         return result
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import StubdCore
+import StubdTestSupport
+
+/// What becomes of a forwarded exchange, decided without a server: recorded, or why not, in the
+/// words the journal, the log and the notice show.
+@Suite struct RecordingPolicyTests {
+    private func exchange(body: String = #"{"ok": true}"#) -> RecordedExchange {
+        RecordedExchange(method: "GET", path: "/users/1", query: [], requestHeaders: [], requestBody: Data(), status: 200,
+                         responseHeaders: [("Content-Type", "application/json")], responseBody: Data(body.utf8))
+    }
+
+    @Test func withoutARecorderAnAnswerIsOnlyProxied() {
+        let policy = RecordingPolicy(recorder: nil, maxBodyBytes: 10, target: "https://api.example.com")
+        #expect(policy.answered(exchange(), bodyTooLarge: true) == "proxied to https://api.example.com")
+    }
+
+    @Test func anAnswerOverMaxBodyIsNotRecordedAndNothingIsWritten() throws {
+        let stubs = try TempStubs([:])
+        let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
+        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 5, target: "https://api.example.com")
+        #expect(policy.answered(exchange(), bodyTooLarge: true)
+            == "proxied to https://api.example.com; not recorded: its body (12 bytes) is over --max-body (5)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: stubs.url.path)
+        #expect(written.isEmpty, "wrote \(written)")
+    }
+
+    @Test func anAnswerWithinMaxBodyIsRecordedAndTheNoteNamesTheRouteAndFiles() throws {
+        let stubs = try TempStubs([:])
+        let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
+        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com")
+        let note = policy.answered(exchange(), bodyTooLarge: false)
+        #expect(note.hasPrefix("proxied to https://api.example.com; recorded as "), "\(note)")
+        #expect(note.contains("users/1"), "\(note)")
+        #expect(policy.answered(exchange(), bodyTooLarge: false).contains("not recorded: "),
+                "recording the same request again in `new` mode says why it wrote nothing")
+    }
+
+    @Test func theOtherEndsSayWhatHappened() {
+        let policy = RecordingPolicy(recorder: nil, maxBodyBytes: 100, target: "http://127.0.0.1:9")
+        #expect(policy.streamed(bytes: 300, cut: nil) == "proxied to http://127.0.0.1:9; streamed 300 bytes, not recorded: over --max-body (100)")
+        #expect(policy.streamed(bytes: 300, cut: "cut: the client left")
+            == "proxied to http://127.0.0.1:9; streamed 300 bytes, cut: the client left, not recorded: over --max-body (100)")
+        #expect(policy.unreachable("connection refused") == "target unreachable: connection refused")
+        #expect(policy.refused("its headers are too large") == "refused: its headers are too large")
+        #expect(policy.timedOut(afterSeconds: 30) == "target timed out after 30 s")
+    }
+}
