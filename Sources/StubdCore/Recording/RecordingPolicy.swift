@@ -3,22 +3,22 @@ import Foundation
 /// What becomes of a forwarded exchange (`stubd record`, `serve --proxy`): whether it is recorded,
 /// and the note that says so for the journal, the log and the notice. The transport only passes
 /// on what came back; the decision and its words live here, beside the recorder.
-public struct RecordingPolicy: Sendable {
+package struct RecordingPolicy: Sendable {
     /// Writes what comes back; nil to only pass through.
-    public let recorder: StubsRecorder?
+    package let recorder: StubsRecorder?
     /// `--max-body`: an answer over it is passed on but not recorded.
-    public let maxBodyBytes: Int
+    package let maxBodyBytes: Int
     /// The real API, as the notes name it.
-    public let target: String
+    package let target: String
 
-    public init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String) {
+    package init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String) {
         self.recorder = recorder
         self.maxBodyBytes = maxBodyBytes
         self.target = target
     }
 
     /// An answer held whole: recorded when a recorder is given and the body is within `--max-body`.
-    public func answered(_ exchange: RecordedExchange, bodyTooLarge: Bool) -> String {
+    package func answered(_ exchange: RecordedExchange, bodyTooLarge: Bool) -> String {
         var note = "proxied to \(target)"
         guard let recorder else { return note }
         if bodyTooLarge {
@@ -34,23 +34,23 @@ public struct RecordingPolicy: Sendable {
     }
 
     /// An answer too large to hold, passed to the client as it arrived: never recorded.
-    public func streamed(bytes: Int, cut: String?) -> String {
+    package func streamed(bytes: Int, cut: String?) -> String {
         "proxied to \(target); streamed \(bytes) bytes" + (cut.map { ", \($0)" } ?? "")
             + ", not recorded: over --max-body (\(maxBodyBytes))"
     }
 
     /// No answer: the target could not be reached.
-    public func unreachable(_ reason: String) -> String {
+    package func unreachable(_ reason: String) -> String {
         "target unreachable: \(reason)"
     }
 
     /// An answer that could not be passed on (headers too large, a body past --max-decoded…).
-    public func refused(_ detail: String) -> String {
+    package func refused(_ detail: String) -> String {
         "refused: \(detail)"
     }
 
     /// No answer within `--timeout`.
-    public func timedOut(afterSeconds seconds: Int) -> String {
+    package func timedOut(afterSeconds seconds: Int) -> String {
         "target timed out after \(seconds) s"
     }
 }
