@@ -1,6 +1,10 @@
 import Foundation
 import StubdProtocol
 
+// StubRoute looks like RuntimeStubDocument (StubdProtocol) on purpose but is not the same thing:
+// this is what a test writes (defaults filled in, `.json(…)`/`.file(…)` builders, headers always
+// present), that is the wire form, where a field left out means "the manifest's default" and JSON
+// is embedded as it was written. `document()` is the one place one becomes the other.
 /// A route added at run time, in the shape of a manifest route.
 ///
 /// ```swift

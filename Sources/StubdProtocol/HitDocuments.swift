@@ -1,5 +1,9 @@
 import Foundation
 
+// Each document here is one admin answer's JSON, field for field. They look alike because the
+// answers do; a shared base or nesting would change the JSON that the client, `stubd hits` and
+// scripts read, so each stays flat and spelled out.
+
 /// `GET /__stubd/hits?route=…`: one route's (or pattern's, or concrete path's) hits.
 public struct HitCount: Sendable, Equatable, Codable {
     public let route: String

@@ -22,6 +22,8 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
                               _ body: (any StubControl) async throws -> R) async throws -> R {
     let fixture: StubFixture.Started
     do {
+        // The same choice as startStubServer (StubdXCTest) makes: each module links Stubd only where it runs,
+        // and no module both of them import may see Stubd, so the four lines stand in each.
         #if canImport(Stubd)
         fixture = try await StubFixture.start(stubs: stubs)
         #else

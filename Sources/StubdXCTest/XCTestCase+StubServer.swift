@@ -21,7 +21,9 @@ extension XCTestCase {
     public func startStubServer(stubs: URL, file: StaticString = #filePath, line: UInt = #line) async throws -> any StubControl {
         let fixture: StubFixture.Started
         do {
-            #if canImport(Stubd)
+            // The same choice as withStubServer (StubdTesting) makes: each module links Stubd only where it runs,
+        // and no module both of them import may see Stubd, so the four lines stand in each.
+        #if canImport(Stubd)
             fixture = try await StubFixture.start(stubs: stubs)
             #else
             fixture = try await StubFixture.startRemoteOnly(stubs: stubs)

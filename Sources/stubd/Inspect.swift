@@ -63,8 +63,7 @@ struct Hits: AsyncParsableCommand {
     @OptionGroup var server: ServerOption
 
     func run() async throws {
-        let client = server.client
-        do {
+        try await server.call("hits") { client in
             let hits = try await client.allHits()
             var rows = [["ROUTE", "HITS"]]
             for (route, count) in hits.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { rows.append([route, String(count)]) }
@@ -75,9 +74,6 @@ struct Hits: AsyncParsableCommand {
             if unmatched.count > 0 {
                 print("\n\(unmatched.count) unmatched request(s)" + (unmatched.nearest.isEmpty ? "" : "; latest: " + unmatched.nearest.prefix(3).joined(separator: "; ")))
             }
-        } catch {
-            printError("stubd hits: " + server.explain(error))
-            throw ExitCode(1)
         }
     }
 }
@@ -87,13 +83,9 @@ struct Reset: AsyncParsableCommand {
     @OptionGroup var server: ServerOption
 
     func run() async throws {
-        let client = server.client
-        do {
+        try await server.call("reset") { client in
             try await client.reset()
             print("reset \(server.session.map { "session \($0)" } ?? "all sessions") at \(server.url)")
-        } catch {
-            printError("stubd reset: " + server.explain(error))
-            throw ExitCode(1)
         }
     }
 }

@@ -47,6 +47,16 @@ struct ServerOption: ParsableArguments {
         return "\(error)"
     }
 
+    /// Runs `body` against the server; a failure is printed as `stubd COMMAND: …` and exits 1.
+    func call(_ command: String, _ body: (StubdClient) async throws -> Void) async throws {
+        do {
+            try await body(client)
+        } catch {
+            printError("stubd \(command): " + explain(error))
+            throw ExitCode(1)
+        }
+    }
+
     func validate() throws {
         guard let parsed = URL(string: url), parsed.scheme == "http" || parsed.scheme == "https", parsed.host != nil else {
             throw ValidationError("--url '\(url)' is not a URL like http://127.0.0.1:8080")

@@ -68,14 +68,9 @@ import Testing
         #expect(bad.status != 0)
         #expect(bad.error.contains("--max-render must be at least 1 byte"), "\(bad.error)")
         let stubs = try TempStubs(["echo.tmpl.txt": "{{request.query.say}}{{request.query.say}}"])
-        let process = Process()
-        process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--max-render", "64"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
+        let (process, _, firstLine) = try serveWithPipedOutput(stubs, ["--max-render", "64"])
         defer { process.terminate(); process.waitUntilExit() }
-        let url = String(readLine(out.fileHandleForReading).split(separator: " ")[3])
+        let url = String(firstLine.split(separator: " ")[3])
         #expect(try curl([url + "/echo.txt?say=" + String(repeating: "a", count: 20)]).output == String(repeating: "a", count: 40))
         let over = try curl(["-w", "%{http_code}", url + "/echo.txt?say=" + String(repeating: "a", count: 40)]).output
         #expect(over.hasSuffix("500"), "\(over)")
@@ -130,13 +125,7 @@ import Testing
     /// The first stdout line carries the URL; SIGTERM with a delayed answer in flight exits 0 within a second.
     @Test func serveAnnouncesItsURLAndStopsCleanlyOnSIGTERM() async throws {
         let stubs = try TempStubs(["ok.json": "{}", "stubd.yml": "routes:\n  - { request: { path: /slow }, response: { status: 200, delay: 5s } }\n"])
-        let process = Process()
-        process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--log-format", "json"]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let firstLine = readLine(out.fileHandleForReading)
+        let (process, out, firstLine) = try serveWithPipedOutput(stubs, ["--log-format", "json"])
         #expect(firstLine.hasPrefix("stubd listening on http://127.0.0.1:"))
         #expect(firstLine.hasSuffix("(2 routes from \(stubs.url.path))"))
         let url = String(firstLine.split(separator: " ")[3])
@@ -240,11 +229,11 @@ import Testing
         #expect(r.output.contains("london"))
     }
 
-    /// `stubd serve` on `stubs` with its standard output on a pipe, and the pipe's first line.
-    private func serveWithPipedOutput(_ stubs: TempStubs) throws -> (Process, Pipe, String) {
+    /// `stubd serve` on `stubs` with `arguments`, its standard output on a pipe, and the pipe's first line.
+    private func serveWithPipedOutput(_ stubs: TempStubs, _ arguments: [String] = ["--no-watch"]) throws -> (Process, Pipe, String) {
         let process = Process()
         process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch"]
+        process.arguments = ["serve", "--stubs", stubs.url.path, "--port", "0"] + arguments
         let out = Pipe()
         process.standardOutput = out
         try process.run()

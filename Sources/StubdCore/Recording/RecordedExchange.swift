@@ -1,5 +1,8 @@
 import Foundation
 
+// Not built on RequestHead although the request half looks the same: RequestHead is what matching
+// reads (its normalized path computed once, the client's address, the session prefix gone), this is
+// what went to the real API and came back, kept for writing files; neither needs the other's fields.
 /// One request forwarded to the real API and what it answered, as the recorder receives it.
 package struct RecordedExchange: Sendable {
     package var method: String
