@@ -231,7 +231,6 @@ public final class StubServer: Sendable {
             usleep(1000)
         }
         for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
-        router.chain.forwarding?.forwarder.invalidate()
         responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }

@@ -106,6 +106,4 @@ final class Forwarder: Sendable {
     static func relayable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
         headers.filter { !["content-encoding", "content-length", "transfer-encoding"].contains($0.name.lowercased()) }
     }
-
-    func invalidate() {}
 }
