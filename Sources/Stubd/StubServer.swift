@@ -38,6 +38,9 @@ public final class StubServer: Sendable {
         /// When set, every admin call but `health` needs `Authorization: Bearer TOKEN`. A server
         /// listening beyond loopback without one keeps its admin API closed.
         public var adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]
+        /// Hosts the folder's top level answers in proxy mode (`--as-host`), besides stubd's own
+        /// names; a top-level folder named after a host answers that host (see `HostScope`).
+        public var asHosts: [String] = []
         /// Host names admin calls may carry besides loopback names and IP addresses (DNS rebinding protection).
         public var allowedHosts: [String] = []
         /// Request headers whose values the journal (`/__stubd/requests`) shows masked, besides
@@ -137,6 +140,7 @@ public final class StubServer: Sendable {
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
+                               hosts: HostScope(asHosts: options.asHosts),
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes

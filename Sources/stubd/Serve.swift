@@ -47,6 +47,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A request header the journal shows masked, besides Authorization, Cookie and Proxy-Authorization (repeatable).", valueName: "name"))
     var maskHeader: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("In proxy mode, a host the folder's top level answers (repeatable); a top-level folder named after a host answers that host without it.", valueName: "name"))
+    var asHost: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Forward requests no stub answers to this API (and journal them as proxied).", valueName: "url"))
     var proxy: String?
 
@@ -85,6 +88,7 @@ struct Serve: ParsableCommand {
         options.maxRenderedBytes = maxRender
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
+        options.asHosts = asHost
         options.maskedHeaders = maskHeader
         options.maskedSecrets = recording.secrets
         options.notice = { message in logger.notice("\(message)") }

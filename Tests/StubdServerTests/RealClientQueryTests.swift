@@ -20,20 +20,6 @@ import Testing
         }
     }
 
-    /// A client that talks to stubd as to a proxy sends the whole URL: the 400 says stubd is not one
-    /// and what to do instead.
-    @Test func aProxyRequestIsToldStubdIsNotAProxy() async throws {
-        try await withServer(exampleStubs) { server in
-            let r = try curl(["-s", "-x", server.baseURL.absoluteString, "-w", "\n%{http_code}",
-                              "http://api.openweathermap.org/data/2.5/weather?q=London&APPID=k"])
-            #expect(r.output.hasSuffix("\n400"), "\(r.output)")
-            #expect(r.output.contains(#""title":"Not a proxy""#), "\(r.output)")
-            #expect(r.output.contains("http://api.openweathermap.org/data/2.5/weather is a request for a proxy"), "\(r.output)")
-            #expect(r.output.contains("point the client's base URL at stubd"), "\(r.output)")
-            #expect(r.output.contains("Clients with no base-URL setting"), "\(r.output)")
-        }
-    }
-
     /// The README's way to point a Python client with its URL built in at stubd, run as written.
     @Test func theReadmesRequestsRewriteSendsABuiltInURLToStubd() async throws {
         let readme = try String(contentsOf: exampleStubs.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)

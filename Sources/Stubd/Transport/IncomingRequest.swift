@@ -20,19 +20,37 @@ struct IncomingRequest {
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
     static func read(_ connection: OpaquePointer, method: String, rawPath: String, body: Data,
-                     readClientAddress: Bool) -> Result<IncomingRequest, Refusal> {
+                     readClientAddress: Bool, hosts: HostScope, hostFolders: [String: String]) -> Result<IncomingRequest, Refusal> {
         var headers: [(name: String, value: String)] = []
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
         var query: [(name: String, value: String?)] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
 
+        // Which host the request is for picks the part of the folder that answers it (see HostScope).
+        var path = rawPath
+        var session = RequestHead.header("x-stubd-session", in: headers)
+        if let absolute = AbsoluteForm(rawPath) {
+            // `GET http://host/path`: a client whose proxy setting points at stubd.
+            session = session ?? AbsoluteForm.proxySession(RequestHead.header("proxy-authorization", in: headers))
+            switch hosts.resolve(host: absolute.authority, path: absolute.path, hostFolders: hostFolders) {
+            case .path(let scoped): path = scoped
+            case .notServed:
+                let line = RequestLogLine(method: method, path: rawPath, status: 0, session: session ?? "",
+                                          latencyMicroseconds: 0, isAdmin: false)
+                return .failure(.refused(AbsoluteForm.notServed(absolute.authority), line))
+            }
+        } else if !hostFolders.isEmpty, let host = RequestHead.header("host", in: headers),
+                  case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
+            // Origin form, for a host with a folder of its own: a TLS connection for that name, a tunnel
+            // (CONNECT) to it, or a client whose DNS sends the host here.
+            path = scoped
+        }
         // `?session=` names the session of an admin call only; `PathCheck` checks the id whatever carried it.
-        let target = RequestTarget.resolve(path: rawPath,
-                                           sessionHeader: RequestHead.header("x-stubd-session", in: headers),
+        let target = RequestTarget.resolve(path: path, sessionHeader: session,
                                            sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
         let line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
                                   latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
-        if let problem = PathCheck.reject(rawPath, session: target.session) {
+        if let problem = PathCheck.reject(path, session: target.session) {
             return .failure(.refused(problem, line))
         }
         let head = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,

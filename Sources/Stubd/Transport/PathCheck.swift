@@ -6,10 +6,6 @@ enum PathCheck {
     /// NUL bytes, and malformed session prefixes.
     static func reject(_ path: String, session: String) -> GeneratedResponse? {
         if !path.hasPrefix("/") {
-            // `GET http://host/path`: a client talking to stubd as to a forward proxy (HTTP_PROXY, curl -x).
-            if path.lowercased().hasPrefix("http://") || path.lowercased().hasPrefix("https://") {
-                return .problem(400, title: "Not a proxy", detail: "\(path.prefix(200)) is a request for a proxy (a whole URL), and stubd is not a proxy: point the client's base URL at stubd so it asks for the path alone; for a client with no base-URL setting, see the README's \"Clients with no base-URL setting\"")
-            }
             return .problem(400, title: "Bad path", detail: "a request path starts with '/'")
         }
         if hasDotSegment(path) {

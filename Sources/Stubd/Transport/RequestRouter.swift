@@ -13,6 +13,8 @@ final class RequestRouter: @unchecked Sendable {
     let maxBodyBytes: Int
     let log: (@Sendable (RequestLogLine) -> Void)?
     let adminAccess: AdminAccess
+    /// Which part of the folder answers a request for a host (proxy mode, TLS names).
+    let hosts: HostScope
     /// The responders a request goes through, fixed at start.
     let chain: ResponderChain
     let active = Atomic<Int>(0)
@@ -22,7 +24,7 @@ final class RequestRouter: @unchecked Sendable {
     let departures: any DispatchSourceTimer
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
-         forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+         hosts: HostScope = HostScope(), forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -40,6 +42,7 @@ final class RequestRouter: @unchecked Sendable {
                                forwarding: forwarding)
         self.engine = engine
         self.adminAccess = adminAccess
+        self.hosts = hosts
         self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
@@ -134,8 +137,9 @@ final class RequestRouter: @unchecked Sendable {
                 line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
         }
         var request: IncomingRequest
+        let catalog = engine.catalog
         switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: existing?.body ?? Data(),
-                                    readClientAddress: engine.catalog.usesClientAddress) {
+                                    readClientAddress: catalog.usesClientAddress, hosts: hosts, hostFolders: catalog.hostFolders) {
         case .success(let read): request = read
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
         }

@@ -25,6 +25,9 @@ public final class StubCatalog: Sendable {
     let matcher: RouteMatcher
     /// Whether any quota counts per client address (the transport only formats it then).
     package let usesClientAddress: Bool
+    /// Top-level folders named after a host (`Stubs/api.example.com/`), each answering that host in
+    /// proxy mode: lower-case name → the folder's spelling (see `HostScope`).
+    package let hostFolders: [String: String]
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -47,6 +50,7 @@ public final class StubCatalog: Sendable {
         self.fileCount = fileCount
         self.matcher = RouteMatcher(routes: self.routes)
         self.usesClientAddress = quotas.contains { $0.key == .ip }
+        self.hostFolders = HostScope.hostFolders(of: self.routes)
     }
 
     /// Loads a Stubs directory, or throws every problem in it at once. An unchanged directory
