@@ -11,6 +11,8 @@ struct AbsoluteForm {
     let path: String
 
     init?(_ target: String) {
+        // Every request passes here: an origin-form path (the usual case) costs one byte's look.
+        guard let first = target.utf8.first, first | 0x20 == UInt8(ascii: "h") else { return nil }
         let lower = target.prefix(8).lowercased()
         let skip: Int
         if lower.hasPrefix("http://") { skip = 7 } else if lower.hasPrefix("https://") { skip = 8 } else { return nil }
