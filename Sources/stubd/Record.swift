@@ -31,6 +31,9 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not verify the target's certificate (a local HTTPS upstream).")
     var insecure = false
 
+    @Flag(name: .long, help: "Write JSON bodies indented with sorted keys, instead of the API's bytes as sent.")
+    var prettyJson = false
+
     @Flag(name: .long, help: "Write even when CI=true (CI refuses by default: a pipeline should replay, not re-record).")
     var allowCi = false
 
@@ -74,6 +77,7 @@ struct RecordingOptions: ParsableArguments {
         if caFile != nil { given.append("--ca-file") }
         if insecure { given.append("--insecure") }
         if allowCi { given.append("--allow-ci") }
+        if prettyJson { given.append("--pretty-json") }
         return given
     }
 
@@ -100,7 +104,7 @@ struct RecordingOptions: ParsableArguments {
             }
             do {
                 options.recorder = try StubsRecorder(root: stubs, rules: RecordingRules(secrets: secrets, matchHeaders: matchHeader,
-                                                                                          targetOrigin: target.origin),
+                                                                                          targetOrigin: target.origin, prettyJSON: prettyJson),
                                                      mode: StubsRecorder.Mode(rawValue: mode) ?? .new)
             } catch {
                 printError("stubd: cannot record into \(stubs.path): \(error)")

@@ -65,7 +65,7 @@ struct Serve: ParsableCommand {
         if proxy == nil, let flag = recording.flagsGiven.first {
             throw ValidationError("\(flag) applies to forwarding, and this serve forwards nothing: add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
         }
-        if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci"].contains($0) }) {
+        if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci", "--pretty-json"].contains($0) }) {
             throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
         }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }

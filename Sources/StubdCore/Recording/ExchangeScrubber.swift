@@ -15,6 +15,8 @@ struct ScrubbedExchange {
     var responseBody: Data
     /// The body's type, without parameters (`application/json`).
     var mediaType: String?
+    /// The whole `Content-Type` as the API sent it (`text/plain`, `application/json; charset=utf-8`).
+    var contentType: String?
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
@@ -67,14 +69,18 @@ enum ExchangeScrubber {
             }
             responseHeaders.append((h.name, value))
         }
-        let mediaType = responseHeaders.first { $0.name.lowercased() == "content-type" }.map {
-            $0.value.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let contentType = responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
+        let mediaType = contentType.map {
+            $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         }
         // Whatever its type: a token echoed in a PNG or in JSON that is not UTF-8 is a token all the same.
         var body = masker.mask(exchange.responseBody)
-        if mediaType.map(isJSON) == true, let pretty = prettyJSON(body) { body = pretty }
+        // The API's bytes by default: re-serializing reorders keys and turns `1.0` into `1`, which a
+        // Python client then reads as an int.
+        if rules.prettyJSON, mediaType.map(isJSON) == true, let pretty = prettyJSON(body) { body = pretty }
         return ScrubbedExchange(method: exchange.method, path: path, query: query, headers: headers, requestJSON: requestJSON,
-                                status: exchange.status, responseHeaders: responseHeaders, responseBody: body, mediaType: mediaType)
+                                status: exchange.status, responseHeaders: responseHeaders, responseBody: body, mediaType: mediaType,
+                                contentType: contentType)
     }
 
     /// Every value that must not reach a file, with what stands in for it.
@@ -154,7 +160,16 @@ enum ExchangeScrubber {
 
     static func isJSON(_ mediaType: String) -> Bool { mediaType == "application/json" || mediaType.hasSuffix("+json") }
 
-    /// Indented, keys sorted, slashes as they are: readable and stable from one recording to the next.
+    /// `text/plain;Charset=UTF-8` → `text/plain; charset=utf-8`: two spellings of one type compare
+    /// equal. JSON's `charset=utf-8` is dropped: RFC 8259 defines no charset parameter, and adding
+    /// one "really has no effect on compliant recipients"; for every other type it counts.
+    static func normalizedContentType(_ value: String) -> String {
+        var parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let type = parts.first, isJSON(type) { parts.removeAll { $0.replacingOccurrences(of: " ", with: "") == "charset=utf-8" } }
+        return parts.joined(separator: "; ")
+    }
+
+    /// `--pretty-json`: indented, keys sorted, slashes as they are.
     static func prettyJSON(_ data: Data) -> Data? {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
               var out = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])

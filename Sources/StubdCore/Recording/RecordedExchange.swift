@@ -43,6 +43,9 @@ package struct RecordingRules: Sendable {
     package var matchHeaders: Set<String>
     /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
     package var targetOrigin: String
+    /// `--pretty-json`: JSON bodies written indented with sorted keys. Off by default: a recording
+    /// keeps the API's bytes (key order, `1.0` spelt as sent), so a replay is byte-for-byte.
+    package var prettyJSON: Bool
 
     /// Response headers worth replaying besides the body's type: where to go next, and how much
     /// quota is left (the point of stubd).
@@ -52,8 +55,10 @@ package struct RecordingRules: Sendable {
             || lowered.hasPrefix("x-rate-limit")
     }
 
-    package init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "") {
+    package init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "",
+                 prettyJSON: Bool = false) {
         self.secrets = secrets
+        self.prettyJSON = prettyJSON
         self.matchHeaders = Set(matchHeaders.map { $0.lowercased() })
         self.targetOrigin = targetOrigin
     }

@@ -231,9 +231,11 @@ package final class StubsRecorder: Sendable {
         guard s.status == 200, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
               s.responseHeaders.allSatisfy({ $0.name.lowercased() == "content-type" }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
-        // The recorded type must be the one the extension serves, or the file would lie about it.
-        let served = ContentType.forExtension(ext).split(separator: ";").first.map(String.init) ?? ""
-        guard served == s.mediaType else { return nil }
+        // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
+        // turn `text/plain` into `text/plain; charset=utf-8`. Otherwise the manifest says it.
+        guard let sent = s.contentType,
+              ExchangeScrubber.normalizedContentType(ContentType.forExtension(ext)) == ExchangeScrubber.normalizedContentType(sent)
+        else { return nil }
         if ConventionScanner.isJSONExtension(ext), (try? JSONParser.parse(s.responseBody)) == nil { return nil }
         return RecordedNames.conventionFile(method: s.method, path: s.path, ext: ext, secretNames: secretNames)
     }
