@@ -95,6 +95,11 @@ public struct StubdClient: StubControl {
         return Dictionary(report.routes.map { ($0.route, $0.hits) }, uniquingKeysWith: { a, _ in a })
     }
 
+    /// Requests `serve --proxy` passed on to the real API, by `METHOD /path`.
+    public func forwardedHits() async throws -> [String: Int] {
+        try await get(HitsReport.self, "hits").forwarded
+    }
+
     /// How many requests matched nothing, and why the latest ones missed their nearest routes.
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) {
         let count = try await get(HitsReport.self, "hits").unmatched

@@ -43,8 +43,13 @@ public struct HitsReport: Sendable, Equatable, Codable {
     public let paths: [String: Int]
     public let unmatched: Int
     public let quotas: [QuotasReport.Quota]
+    /// Requests passed on to the real API (`serve --proxy`), `GET /data/2.5/weather` → count; they
+    /// are in `paths` too.
+    public let forwarded: [String: Int]
 
-    public init(session: String, routes: [RouteHits], paths: [String: Int], unmatched: Int, quotas: [QuotasReport.Quota]) {
+    public init(session: String, routes: [RouteHits], paths: [String: Int], unmatched: Int, quotas: [QuotasReport.Quota],
+                forwarded: [String: Int] = [:]) {
         self.session = session; self.routes = routes; self.paths = paths; self.unmatched = unmatched; self.quotas = quotas
+        self.forwarded = forwarded
     }
 }

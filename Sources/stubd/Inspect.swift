@@ -68,6 +68,12 @@ struct Hits: AsyncParsableCommand {
             var rows = [["ROUTE", "HITS"]]
             for (route, count) in hits.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { rows.append([route, String(count)]) }
             print(RouteTable.table(rows))
+            let forwarded = try await client.forwardedHits()
+            if !forwarded.isEmpty {
+                var proxied = [["PROXIED TO THE REAL API", "HITS"]]
+                for (path, count) in forwarded.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) { proxied.append([path, String(count)]) }
+                print(""); print(RouteTable.table(proxied))
+            }
             let quotas = try await client.quotaTable()
             if quotas.count > 1 { print(""); print(RouteTable.table(quotas)) }
             let unmatched = try await client.unmatchedReport()

@@ -140,7 +140,7 @@ struct LineFormatter {
     /// The text line's message: `GET /api/KEY/x.json 200 route=… 0.31ms quota="…"`.
     static func message(_ line: RequestLogLine) -> String {
         var text = "\(line.method) \(line.path) \(line.status == 0 ? "-" : String(line.status))"
-        if let route = line.route { text += " route=\(route)" } else if !line.isAdmin { text += " unmatched" }
+        if let route = line.route { text += " route=\(route)" } else if !line.isAdmin && !line.isForwarded { text += " unmatched" }
         if !line.session.isEmpty { text += " session=\(line.session)" }
         let micro = line.latencyMicroseconds
         text += " \(micro / 1000).\(String(micro % 1000 / 10).leftPadded(to: 2))ms"

@@ -28,6 +28,9 @@ extension RequestRouter {
     /// answers with what came back, or a 502/504 problem naming the target; records it if asked.
     func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: ForwardingResponder,
                          _ context: RequestContext, _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        var forwardedLine = line
+        forwardedLine.isForwarded = true
+        let line = forwardedLine
         context.logLine = line
         guard suspend(context, connection) else {
             return send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
@@ -45,7 +48,7 @@ extension RequestRouter {
             if case let .streamed(status, bytes, cut) = result {
                 let note = policy.streamed(bytes: bytes, cut: cut)
                 engine.journalForwarded(request, status: status, note: note, in: session)
-                options.notice?("\(request.method) \(request.path) \(status): \(note)")
+                noteForward(request, status: status, note: note, options)
                 writeLog(line, status: status, note: note, started: context.started)
                 return
             }
@@ -58,7 +61,9 @@ extension RequestRouter {
                 let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
                                                 requestHeaders: request.headers, requestBody: request.body, status: status,
                                                 responseHeaders: headers, responseBody: body)
-                note = policy.answered(exchange, bodyTooLarge: tooLarge)
+                let recorded: Route?
+                (note, recorded) = policy.answered(exchange, bodyTooLarge: tooLarge)
+                if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
             case .unreachable(let reason):
                 answer = .problem(502, title: "Target unreachable",
                                   detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
@@ -72,7 +77,7 @@ extension RequestRouter {
                 note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
             }
             engine.journalForwarded(request, status: answer.status, note: note, in: session)
-            options.notice?("\(request.method) \(request.path) \(answer.status): \(note)")
+            noteForward(request, status: answer.status, note: note, options)
             var logged = line
             logged.note = note
             context.logLine = logged
@@ -80,6 +85,25 @@ extension RequestRouter {
             resume(context)
         }
         return .YES
+    }
+
+    /// Puts a route just recorded in force, so the same request is answered from it rather than
+    /// forwarded (and recorded) again before the watcher reloads the folder. One at a time: two
+    /// recordings amending the same catalog at once would each drop the other's route.
+    private func serveFromNowOn(_ route: Route) {
+        RequestRouter.amending.withLock { _ in
+            let amended = engine.catalog.amended(with: route)
+            responses.install(amended) { engine.install(amended) }
+        }
+    }
+
+    private static let amending = Mutex(())
+
+    /// What came of a forward, said once: the request line carries the note when the request log
+    /// is on (`--log-level info`, the default); otherwise a notice does, as recording is worth
+    /// seeing at any level.
+    private func noteForward(_ request: RequestHead, status: Int, note: String, _ options: ForwardingOptions) {
+        if log == nil { options.notice?("\(request.method) \(request.path) \(status): \(note)") }
     }
 
 }

@@ -10,4 +10,7 @@ public struct RequestLogLine: Sendable {
     public var latencyMicroseconds: Int
     public var isAdmin: Bool
     public var note: String?
+    /// Passed on to the real API (`serve --proxy`, `stubd record`): the note says what came of it,
+    /// and the line does not call the request unmatched.
+    public var isForwarded = false
 }

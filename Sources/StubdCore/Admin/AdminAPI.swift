@@ -162,7 +162,8 @@ extension StubEngine {
                                  hits: session.counter(for: entry.route).count, source: entry.route.source.description)
         }
         return .document(200, HitsReport(session: session.id, routes: routes, paths: session.allPathCounts(),
-                                         unmatched: session.unmatched.load(ordering: .relaxed), quotas: quotasReport(session).quotas))
+                                         unmatched: session.unmatched.load(ordering: .relaxed), quotas: quotasReport(session).quotas,
+                                         forwarded: session.allForwardedCounts()))
     }
 
     private func describe(_ route: Route, id: String? = nil) -> RouteDescription {

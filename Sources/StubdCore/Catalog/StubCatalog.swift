@@ -53,6 +53,16 @@ public final class StubCatalog: Sendable {
         self.hostFolders = HostScope.hostFolders(of: self.routes)
     }
 
+    /// This catalog with `route` in force too, in place of any route taking the same requests: what
+    /// `serve --proxy --record-missing` has just written answers at once, not only once the watcher
+    /// has reloaded the folder (and with `--no-watch`, not never).
+    package func amended(with route: Route) -> StubCatalog {
+        let identity = RouteIdentity(route)
+        let kept = routes.filter { $0.key != route.key && RouteIdentity($0) != identity }
+        return StubCatalog(root: root, routes: kept + [route], quotas: quotas, clock: clock, fileCount: fileCount,
+                           queryNamesIgnoreCase: queryNamesIgnoreCase)
+    }
+
     /// Loads a Stubs directory, or throws every problem in it at once. An unchanged directory
     /// loaded before is not parsed again (see `CatalogCache`).
     public static func load(stubs: URL) throws(CatalogLoadError) -> StubCatalog {

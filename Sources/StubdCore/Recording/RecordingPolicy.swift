@@ -18,19 +18,21 @@ package struct RecordingPolicy: Sendable {
     }
 
     /// An answer held whole: recorded when a recorder is given and the body is within `--max-body`.
-    package func answered(_ exchange: RecordedExchange, bodyTooLarge: Bool) -> String {
+    /// With the note comes the route a recording wrote, to be put in force at once.
+    package func answered(_ exchange: RecordedExchange, bodyTooLarge: Bool) -> (note: String, recorded: Route?) {
         var note = "proxied to \(target)"
-        guard let recorder else { return note }
+        guard let recorder else { return (note, nil) }
         if bodyTooLarge {
             note += "; not recorded: its body (\(exchange.responseBody.count) bytes) is over --max-body (\(maxBodyBytes))"
-            return note
+            return (note, nil)
         }
         switch recorder.record(exchange) {
-        case let .written(files, route): note += "; recorded as \(route) in \(files.joined(separator: ", "))"
+        case let .written(files, route, serving):
+            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))", serving)
         case .skipped(let why): note += "; not recorded: \(why)"
         case .failed(let why): note += "; RECORDING FAILED: \(why)"
         }
-        return note
+        return (note, nil)
     }
 
     /// An answer too large to hold, passed to the client as it arrived: never recorded.

@@ -14,12 +14,21 @@ package final class StubsRecorder: Sendable {
     }
 
     package enum Outcome: Sendable, Equatable {
-        /// Files written (relative to the folder) and the route that now answers.
-        case written(files: [String], route: String)
+        /// Files written (relative to the folder) and the route that now answers, as `serving`: the
+        /// route as the folder will load it, which `serve --proxy` puts in force at once.
+        case written(files: [String], route: String, serving: Route)
         /// Nothing written, and why.
         case skipped(String)
         /// Written, but something is wrong (the folder does not load, or does not answer the request).
         case failed(String)
+
+        package static func == (a: Outcome, b: Outcome) -> Bool {
+            switch (a, b) {
+            case let (.written(f1, r1, _), .written(f2, r2, _)): return f1 == f2 && r1 == r2
+            case let (.skipped(x), .skipped(y)), let (.failed(x), .failed(y)): return x == y
+            default: return false
+            }
+        }
     }
 
     package static let manifestName = "stubd.recorded.yml"
@@ -146,9 +155,10 @@ package final class StubsRecorder: Sendable {
                    let file = conventionFile(scrubbed, secretNames: secretNames) {
                     do {
                         try transaction.write(scrubbed.responseBody, to: file)
-                        try state.claim(RouteIdentity(try checkedConvention(file, answering: request)), by: "file:" + file)
+                        let route = try checkedConvention(file, answering: request)
+                        try state.claim(RouteIdentity(route), by: "file:" + file)
                         state.conventionFiles[key] = file
-                        return .written(files: [file], route: "\(scrubbed.method) \(scrubbed.path)")
+                        return .written(files: [file], route: "\(scrubbed.method) \(scrubbed.path)", serving: route)
                     } catch {
                         // A name the catalog reads otherwise than meant: the manifest says it literally.
                         transaction.rollback()
@@ -173,8 +183,9 @@ package final class StubsRecorder: Sendable {
                 else { state.blocks.append((key, block)) }
                 try transaction.write(manifest(state.blocks), to: StubsRecorder.manifestName)
                 files.append(StubsRecorder.manifestName)
-                try state.claim(RouteIdentity(try checkedBlock(block, answering: request)), by: "rec-\(key)")
-                return .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))")
+                let route = try checkedBlock(block, answering: request)
+                try state.claim(RouteIdentity(route), by: "rec-\(key)")
+                return .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))", serving: route)
             } catch {
                 transaction.rollback()
                 state = saved

@@ -130,14 +130,15 @@ final class HitWaiters: Sendable {
         }
     }
 
-    /// Counts a hit of `route` by `request` toward the groups it can move, and fires the waiters
-    /// whose count is reached; `exact` recounts a target before any fires.
-    func notify(route: Route, request: RequestHead, exact: (String) -> Int) {
+    /// Counts a hit of `route` (nil: a request passed on to the real API) by `request` toward the
+    /// groups it can move, and fires the waiters whose count is reached; `exact` recounts a target
+    /// before any fires.
+    func notify(route: Route?, request: RequestHead, exact: (String) -> Int) {
         let ready: [Waiter] = index.withLock { index in
             var moved: [String] = []
-            if index.groups[route.key] != nil { moved.append(route.key) }
+            if let route, index.groups[route.key] != nil { moved.append(route.key) }
             if let targets = index.byPath[request.normalizedPath] {
-                for target in targets where target != route.key {
+                for target in targets where target != route?.key {
                     // As `SessionState.hits(for:)` counts a concrete path: its own method only.
                     if case .concrete(let method, _) = index.groups[target]?.paths, method == .any || method == .only(request.method) {
                         moved.append(target)
@@ -146,7 +147,7 @@ final class HitWaiters: Sendable {
             }
             if !index.patterns.isEmpty {
                 let segments = request.segments
-                for target in index.patterns where target != route.key {
+                for target in index.patterns where target != route?.key {
                     if case .pattern(let method, let pattern) = index.groups[target]?.paths,
                        method.accepts(request.method), pattern.match(segments) != nil {
                         moved.append(target)

@@ -23,6 +23,8 @@ package final class SessionState: Sendable {
     /// "GET /concrete/path" → hits, one table per worker thread (see `ThreadStripe`); a count is the sum.
     private let pathCounts: [PathCountStripe] = (0..<ThreadStripe.count).map { _ in PathCountStripe() }
     let unmatched = Atomic<Int>(0)
+    /// "GET /path" → requests passed on to the real API. One lock is enough: each took a round trip.
+    private let forwardedCounts = Locked<[String: Int]>([:])
     /// Route key → answers served (sequence position and `times`).
     private let served = Locked<[String: Int]>([:])
     private let ledgers = Locked<[String: QuotaLedger]>([:])
@@ -102,6 +104,13 @@ package final class SessionState: Sendable {
         if waiters.hasPending { waiters.notify(route: route, request: request) { hits(for: $0) } }
     }
 
+    /// A request passed on to the real API: counted by its path (no route answered it).
+    func recordForwardedHit(_ request: RequestHead) {
+        forwardedCounts.withLock { $0["\(request.method) \(request.normalizedPath)", default: 0] += 1 }
+        pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
+        if waiters.hasPending { waiters.notify(route: nil, request: request) { hits(for: $0) } }
+    }
+
     /// Hits of a route key (name or `GET /pattern`), or of concrete paths: `GET /a/b` exactly,
     /// or every path a pattern such as `GET /api/{key}/**` covers.
     package func hits(for query: String) -> Int {
@@ -141,6 +150,8 @@ package final class SessionState: Sendable {
         }
         return all
     }
+
+    package func allForwardedCounts() -> [String: Int] { forwardedCounts.withLock { $0 } }
 
     package func routeCounts() -> [String: Int] {
         routeCounters.withLock { $0.mapValues(\.count) }
@@ -228,6 +239,7 @@ package final class SessionState: Sendable {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
         for stripe in routeStates { stripe.cache.withLock { $0 = RouteStateCache(generation: $0.generation) } }
         for stripe in pathCounts { stripe.table.withLock { $0 = PathCounts() } }
+        forwardedCounts.withLock { $0 = [:] }
         unmatched.store(0, ordering: .relaxed)
         served.withLock { $0 = [:] }
         resetQuotas()
