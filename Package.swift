@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The C that Swift cannot import: a module map and a shim header, nothing else.
@@ -33,11 +34,15 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
-        // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation only.
-        .target(name: "StubdProtocol", swiftSettings: strict),
+        // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation and
+        // HTTPTypes only (plain Swift: an app can link it).
+        .target(name: "StubdProtocol", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strict),
 
-        // Talks to a running stubd over the admin API. Foundation only, so an app can link it.
-        .target(name: "StubdClient", dependencies: ["StubdProtocol"], swiftSettings: strict),
+        // Talks to a running stubd over the admin API. Foundation and HTTPTypes only, so an app can link it.
+        .target(name: "StubdClient",
+                dependencies: ["StubdProtocol", .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strict),
 
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 // StubRoute looks like RuntimeStubDocument (StubdProtocol) on purpose but is not the same thing:
@@ -12,49 +13,65 @@ import StubdProtocol
 /// StubRoute(.post("/v1/reports"), response: .json(#"{"id": 7}"#, status: 201))
 /// ```
 public struct StubRoute: Sendable {
+    /// `.connectionReset`, `.emptyResponse`, `.truncatedBody`, `.malformedJSON`, `.hang`.
+    public typealias Fault = StubdProtocol.Fault
+    /// `.fixed(.milliseconds(200))`, `.uniform(.milliseconds(50), .milliseconds(300))`, `.lognormal(median:sigma:)`.
+    public typealias Delay = StubdProtocol.Delay
+
     /// What a request must look like.
     public struct Request: Sendable {
-        public var method: String
+        /// `HTTPRequest.Method("ANY")` (what `.any(_:)` uses) matches every method.
+        public var method: HTTPRequest.Method
         public var path: String
         /// Exact values; `"*"` means present with any value.
         public var query: [String: String] = [:]
-        public var headers: [String: String] = [:]
+        /// Exact values; `"*"` means present with any value.
+        public var headers: HTTPFields = [:]
         /// The body must contain this text.
         public var bodyContains: String?
+        /// Names given to `header(_:_:)` that are not HTTP tokens: `document()` refuses the stub with them.
+        var invalidHeaderNames: [String] = []
 
-        public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:]) {
+        public init(method: HTTPRequest.Method, path: String, query: [String: String] = [:], headers: HTTPFields = [:]) {
             self.method = method
             self.path = path
             self.query = query
             self.headers = headers
         }
 
-        public static func get(_ path: String, query: [String: String] = [:]) -> Request { Request(method: "GET", path: path, query: query) }
-        public static func post(_ path: String) -> Request { Request(method: "POST", path: path) }
-        public static func put(_ path: String) -> Request { Request(method: "PUT", path: path) }
-        public static func patch(_ path: String) -> Request { Request(method: "PATCH", path: path) }
-        public static func delete(_ path: String) -> Request { Request(method: "DELETE", path: path) }
-        public static func any(_ path: String) -> Request { Request(method: "ANY", path: path) }
+        public static func get(_ path: String, query: [String: String] = [:]) -> Request { Request(method: .get, path: path, query: query) }
+        public static func post(_ path: String) -> Request { Request(method: .post, path: path) }
+        public static func put(_ path: String) -> Request { Request(method: .put, path: path) }
+        public static func patch(_ path: String) -> Request { Request(method: .patch, path: path) }
+        public static func delete(_ path: String) -> Request { Request(method: .delete, path: path) }
+        public static func any(_ path: String) -> Request { Request(method: StubRoute.anyMethod, path: path) }
+
+        /// The same request, also requiring this header (`"*"`: present with any value).
+        public func header(_ name: String, _ value: String) -> Request {
+            var r = self
+            StubRoute.add(name, value, to: &r.headers, invalid: &r.invalidHeaderNames)
+            return r
+        }
     }
 
     /// What to answer.
     public struct Response: Sendable {
-        public var status: Int = 200
-        public var headers: [String: String] = [:]
+        public var status: HTTPResponse.Status = .ok
+        public var headers: HTTPFields = [:]
         /// A file under the stubs directory (or its `__files/`).
         public var file: String?
         public var body: String?
         /// Raw JSON text, sent with a JSON content type.
         public var json: String?
-        /// `"200ms"`, `"1.5s"`.
-        public var delay: String?
-        /// `connection_reset`, `empty_response`, `truncated_body`, `malformed_json`, `hang`.
-        public var fault: String?
+        public var delay: Delay?
+        public var fault: Fault?
         /// The body and headers are templates (`{{request.path.zip}}`, `{{now}}`), rendered per request.
         public var template = false
+        /// Names given to `header(_:_:)` that are not HTTP tokens: `document()` refuses the stub with them.
+        var invalidHeaderNames: [String] = []
 
-        public init(status: Int = 200, headers: [String: String] = [:], file: String? = nil, body: String? = nil,
-                    json: String? = nil, delay: String? = nil, fault: String? = nil) {
+        public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], file: String? = nil, body: String? = nil,
+                    json: String? = nil, delay: Delay? = nil, fault: Fault? = nil) {
             self.status = status
             self.headers = headers
             self.file = file
@@ -64,14 +81,15 @@ public struct StubRoute: Sendable {
             self.fault = fault
         }
 
-        public static func status(_ status: Int) -> Response { Response(status: status) }
-        public static func file(_ path: String, status: Int = 200) -> Response { Response(status: status, file: path) }
-        public static func json(_ json: String, status: Int = 200) -> Response { Response(status: status, json: json) }
-        public static func text(_ body: String, status: Int = 200) -> Response { Response(status: status, body: body) }
-        public static func fault(_ fault: String) -> Response { Response(fault: fault) }
+        public static func status(_ status: HTTPResponse.Status) -> Response { Response(status: status) }
+        public static func file(_ path: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, file: path) }
+        public static func json(_ json: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, json: json) }
+        public static func text(_ body: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, body: body) }
+        public static func fault(_ fault: Fault) -> Response { Response(fault: fault) }
 
         /// A template answer: `.template(#"{"zip": "{{request.path.zip}}"}"#)`, sent as JSON.
-        public static func template(_ text: String, status: Int = 200, headers: [String: String] = ["Content-Type": "application/json"]) -> Response {
+        public static func template(_ text: String, status: HTTPResponse.Status = .ok,
+                                    headers: HTTPFields = [.contentType: "application/json"]) -> Response {
             var r = Response(status: status, headers: headers, body: text)
             r.template = true
             return r
@@ -81,7 +99,26 @@ public struct StubRoute: Sendable {
         public func templated() -> Response { var r = self; r.template = true; return r }
 
         /// The same answer after a delay.
-        public func delayed(_ delay: String) -> Response { var r = self; r.delay = delay; return r }
+        public func delayed(_ delay: Delay) -> Response { var r = self; r.delay = delay; return r }
+
+        /// The same answer after a fixed delay: `.delayed(.milliseconds(200))`.
+        public func delayed(_ duration: Duration) -> Response { delayed(.fixed(duration)) }
+
+        /// The same answer with this header added (`header("X-Request-Id", "7")`).
+        public func header(_ name: String, _ value: String) -> Response {
+            var r = self
+            StubRoute.add(name, value, to: &r.headers, invalid: &r.invalidHeaderNames)
+            return r
+        }
+    }
+
+    /// A method token the server reads as "any method"; "ANY" is a valid token, so this cannot fail.
+    static let anyMethod = HTTPRequest.Method("ANY")!
+
+    /// Adds a header named by a string; a name that is not an HTTP token is kept aside for
+    /// `document()` to report, so a typo in a test fails with its name rather than a crash.
+    static func add(_ name: String, _ value: String, to headers: inout HTTPFields, invalid: inout [String]) {
+        if let typed = HTTPField.Name(name) { headers.append(HTTPField(name: typed, value: value)) } else { invalid.append(name) }
     }
 
     public var name: String?
@@ -113,8 +150,17 @@ public struct StubRoute: Sendable {
     /// Throws `StubdError.invalidStub` when a `json:` answer is not valid JSON, rather than
     /// sending a stub that would answer something else.
     public func document() throws(StubdError) -> RuntimeStubDocument {
+        if let bad = request.invalidHeaderNames.first {
+            throw StubdError.invalidStub(route: "\(request.method) \(request.path)",
+                                         problem: "its request's header name '\(bad)' is not an HTTP token")
+        }
         var encoded: [RuntimeStubDocument.Response] = []
         for (i, r) in responses.enumerated() {
+            if let bad = r.invalidHeaderNames.first {
+                let which = responses.count == 1 ? "its response" : "response \(i + 1) of \(responses.count)"
+                throw StubdError.invalidStub(route: "\(request.method) \(request.path)",
+                                             problem: "\(which)'s header name '\(bad)' is not an HTTP token")
+            }
             var json: EmbeddedJSON?
             if let text = r.json {
                 do { json = try EmbeddedJSON(parsing: text) } catch {

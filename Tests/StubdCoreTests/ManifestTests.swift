@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+import StubdProtocol
 import StubdTestSupport
 
 @Suite struct ManifestTests {
@@ -136,12 +137,12 @@ import StubdTestSupport
 
     @Test(arguments: ["200ms", "1.5s", "2m", "0ms", "150"])
     func durationsParse(text: String) {
-        #expect(ManifestParser.parseDuration(text) != nil)
+        #expect(Duration(manifestText: text) != nil)
     }
 
     @Test(arguments: ["-5ms", "fast", "1.5", "10x", "ms", "2d"])
     func badDurationsDoNot(text: String) {
-        if text == "1.5" { #expect(ManifestParser.parseDuration(text) != nil); return }
-        #expect(ManifestParser.parseDuration(text) == nil)
+        if text == "1.5" { #expect(Duration(manifestText: text) != nil); return }
+        #expect(Duration(manifestText: text) == nil)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Stubd
 import StubdCore
+import StubdProtocol
 import Testing
 
 /// Which hold and which delivery a stub's behaviours get, decided without a socket (the wire side

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdClient
+import StubdProtocol
 import StubdTestSupport
 import Testing
 
@@ -75,4 +76,62 @@ import Testing
             #expect(gone.status == 404)
         }
     }
+
+    /// The typed stub (method, status, HTTPFields, Delay, Fault) is written as the manifest spells
+    /// it: the same document text the string-typed StubRoute sent.
+    @Test func aTypedRuntimeStubGoesOnTheWireAsTheManifestWritesIt() throws {
+        let route = StubRoute(.get("/a").header("X-Tenant", "*"), responses: [
+            Response(status: 201, headers: [.contentType: "text/plain"], body: "hi", delay: .fixed(.milliseconds(200)), fault: .hang),
+            Response.status(503).delayed(.uniform(.milliseconds(50), .milliseconds(1500))).header("Retry-After", "1"),
+            Response.fault(.connectionReset).delayed(.lognormal(median: .milliseconds(80), sigma: 0.4)),
+        ], cycle: true)
+        #expect(try route.manifestJSON() == #"{"cycle":true,"request":{"headers":{"X-Tenant":"*"},"method":"GET","path":"/a"},"#
+            + #""responses":[{"body":"hi","delay":"200ms","fault":"hang","headers":{"Content-Type":"text/plain"},"status":201},"#
+            + #"{"delay":{"uniform":["50ms","1500ms"]},"headers":{"Retry-After":"1"},"status":503},"#
+            + #"{"delay":{"lognormal":{"median":"80ms","sigma":0.4}},"fault":"connection_reset","status":200}]}"#)
+        let document = try route.document()
+        #expect(try AdminCoding.decode(RuntimeStubDocument.self, from: Data(try route.manifestJSON().utf8)) == document)
+        #expect(try StubRoute(.any("/b"), response: .text("x")).manifestJSON().contains(#""method":"ANY""#))
+    }
+
+    @Test func aRuntimeStubsTypedStatusHeadersDelayAndFaultReachTheClient() async throws {
+        try await withServer(exampleStubs) { server in
+            _ = try await server.addStub(StubRoute(.get("/mine").header("X-Tenant", "blue"),
+                                                   response: .json(#"{"ok": true}"#, status: .created).header("X-Request-Id", "7")
+                                                       .delayed(.milliseconds(300))))
+            _ = try await server.addStub(StubRoute(.get("/gone"), response: .fault(.emptyResponse)))
+            _ = try await server.addStub(StubRoute(.get("/jitter"), responses: [
+                Response.status(503).delayed(.uniform(.milliseconds(1), .milliseconds(2))),
+                Response.text("x").delayed(.lognormal(median: .milliseconds(1), sigma: 0.4)),
+            ]))
+            #expect(try await get(server.baseURL, "/jitter").status == 503)
+            #expect(try await get(server.baseURL, "/jitter").status == 200)
+            let started = ContinuousClock.now
+            let mine = try await get(server.baseURL, "/mine", headers: ["X-Tenant": "blue"])
+            #expect(ContinuousClock.now - started >= .milliseconds(300))
+            #expect(mine.status == 201)
+            #expect(mine.header("X-Request-Id") == "7")
+            #expect(try await get(server.baseURL, "/mine", headers: ["X-Tenant": "red"]).status == 404)
+            await #expect(throws: (any Error).self) { _ = try await get(server.baseURL, "/gone") }
+        }
+    }
+
+    @Test func aHeaderNameThatIsNotATokenIsRefusedBeforeSending() async throws {
+        try await withServer(exampleStubs) { server in
+            await #expect(throws: StubdError.self) {
+                _ = try await server.addStub(StubRoute(.get("/h"), response: .text("x").header("Bad Name", "1")))
+            }
+            do {
+                _ = try StubRoute(.get("/h").header("a:b", "1"), response: .text("x")).document()
+                Issue.record("a request header name with a colon was accepted")
+            } catch {
+                #expect("\(error)".contains("GET /h"))
+                #expect("\(error)".contains("'a:b' is not an HTTP token"))
+            }
+            let stubs = try await get(server.baseURL, "/__stubd/stubs")
+            #expect((stubs.json["stubs"] as? [Any])?.count == 0)
+        }
+    }
 }
+
+private typealias Response = StubRoute.Response

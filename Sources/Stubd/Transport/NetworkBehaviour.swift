@@ -1,4 +1,5 @@
 import StubdCore
+import StubdProtocol
 
 /// What a stub's network behaviours (`delay`, `hang`, `fault`, `throttle`) do to its answer,
 /// decided here for every path that sends one (a plain stub, a template rendered off the worker):

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Yams
 
 /// How the server tells time: the wall clock, or a virtual clock that only the admin API moves.
@@ -546,20 +547,9 @@ struct ManifestParser {
             add(node, "expected a duration", hint: "like 200ms or 1.5s")
             return nil
         }
-        if let d = ManifestParser.parseDuration(text) { return d }
+        if let d = Duration(manifestText: text) { return d }
         add(node, "'\(text)' is not a duration", hint: "a non-negative number with ms, s, m or h, like 200ms or 1.5s")
         return nil
-    }
-
-    static func parseDuration(_ text: String) -> Duration? {
-        let units: [(String, Double)] = [("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, scale) in units where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)
-            guard let value = Double(number), value >= 0, value.isFinite, value * scale < 86_400 else { return nil }
-            return .nanoseconds(Int64((value * scale * 1e9).rounded()))
-        }
-        guard let ms = Double(text), ms >= 0, ms < 86_400_000 else { return nil }
-        return .nanoseconds(Int64(ms * 1e6))
     }
 
     private mutating func json(_ node: Node) -> JSONValue {

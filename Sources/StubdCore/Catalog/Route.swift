@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// Where a route came from: shown in logs, the admin API and load errors.
@@ -113,51 +114,6 @@ package struct RequestConditions: Sendable, Hashable {
         for h in headers { hasher.combine(h.name); hasher.combine(h.value) }
         hasher.combine(body)
     }
-}
-
-/// A delay before an answer is sent.
-package enum Delay: Sendable, Hashable, CustomStringConvertible {
-    case fixed(Duration)
-    case uniform(Duration, Duration)
-    case lognormal(median: Duration, sigma: Double)
-
-    /// A sample, in nanoseconds.
-    package func sample() -> UInt64 {
-        switch self {
-        case .fixed(let d): return d.nanoseconds
-        case .uniform(let low, let high):
-            let (a, b) = (low.nanoseconds, high.nanoseconds)
-            return a >= b ? a : UInt64.random(in: a...b)
-        case .lognormal(let median, let sigma):
-            // Box-Muller: a standard normal sample, then exp(mu + sigma * z), with mu = ln(median).
-            let u1 = Double.random(in: Double.ulpOfOne..<1), u2 = Double.random(in: 0..<1)
-            let z = (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-            let value = Double(median.nanoseconds) * exp(sigma * z)
-            return UInt64(min(value, 3.6e12))
-        }
-    }
-
-    package var description: String {
-        switch self {
-        case .fixed(let d): return d.shortDescription
-        case .uniform(let a, let b): return "uniform \(a.shortDescription)–\(b.shortDescription)"
-        case .lognormal(let m, let s): return "lognormal median \(m.shortDescription) sigma \(s)"
-        }
-    }
-}
-
-/// A transport-level failure to simulate instead of an answer.
-package enum Fault: String, Sendable, Hashable, CaseIterable {
-    /// An RST: the client sees "connection reset by peer".
-    case connectionReset = "connection_reset"
-    /// The connection closes before any byte is sent.
-    case emptyResponse = "empty_response"
-    /// Headers promise a body longer than what is sent before the connection closes.
-    case truncatedBody = "truncated_body"
-    /// 200 with a JSON content type and a body that does not parse.
-    case malformedJSON = "malformed_json"
-    /// No answer at all, until the client gives up or the server stops.
-    case hang
 }
 
 /// An answer built once at load time and served many times.
@@ -315,19 +271,5 @@ public final class Route: Sendable, CustomStringConvertible {
         if conditions.isEmpty != other.conditions.isEmpty { return !conditions.isEmpty }
         if source.tieRank != other.source.tieRank { return source.tieRank < other.source.tieRank }
         return index < other.index
-    }
-}
-
-extension Duration {
-    var nanoseconds: UInt64 {
-        let (seconds, attoseconds) = components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
-
-    var shortDescription: String {
-        let ns = nanoseconds
-        if ns % 1_000_000_000 == 0 { return "\(ns / 1_000_000_000)s" }
-        if ns % 1_000_000 == 0 { return "\(ns / 1_000_000)ms" }
-        return "\(Double(ns) / 1e6)ms"
     }
 }
