@@ -1,0 +1,10 @@
+import Synchronization
+
+/// A counter that can be carried from one catalog to the next when a route survives a reload.
+package final class HitCounter: Sendable {
+    let value = Atomic<Int>(0)
+    package init() {}
+    package var count: Int { value.load(ordering: .relaxed) }
+    @discardableResult func increment() -> Int { value.add(1, ordering: .relaxed).newValue }
+    func reset() { value.store(0, ordering: .relaxed) }
+}

@@ -1,0 +1,58 @@
+/// What a manifest route asks of a request beyond its method and path.
+package struct RequestConditions: Sendable, Hashable {
+    package enum Value: Sendable, Hashable, CustomStringConvertible {
+        case equals(String)
+        /// `[London, "London,GB"]`: equal to any one of these.
+        case oneOf([String])
+        /// `"*"`: present with any value.
+        case present
+
+        func accepts(_ value: String) -> Bool {
+            switch self {
+            case .equals(let want): return value == want
+            case .oneOf(let wants): return wants.contains(value)
+            case .present: return true
+            }
+        }
+
+        package var description: String {
+            switch self {
+            case .equals(let want): return "'\(want)'"
+            case .oneOf(let wants): return "one of " + wants.map { "'\($0)'" }.joined(separator: ", ")
+            case .present: return "present"
+            }
+        }
+    }
+    package enum Body: Sendable, Hashable {
+        /// The body parses as JSON equal to this value (key order and whitespace do not matter).
+        case json(JSONValue)
+        /// The body contains this text.
+        case contains(String)
+    }
+
+    package var query: [(name: String, value: Value)] = []
+    /// `queryNames: any-case`: `APPID` satisfies `appid`, as OpenWeatherMap allows. Names in `query`
+    /// are then stored lower-cased. Values are always compared exactly.
+    package var queryNamesIgnoreCase = false
+    /// Header names are stored lower-cased: HTTP compares them case-insensitively.
+    package var headers: [(name: String, value: Value)] = []
+    package var body: Body?
+
+    package init() {}
+
+    package var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil }
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.query.map { "\($0.name)=\($0.value)" } == b.query.map { "\($0.name)=\($0.value)" }
+            && a.queryNamesIgnoreCase == b.queryNamesIgnoreCase
+            && a.headers.map { "\($0.name)=\($0.value)" } == b.headers.map { "\($0.name)=\($0.value)" }
+            && a.body == b.body
+    }
+
+    package func hash(into hasher: inout Hasher) {
+        for q in query { hasher.combine(q.name); hasher.combine(q.value) }
+        hasher.combine(queryNamesIgnoreCase)
+        for h in headers { hasher.combine(h.name); hasher.combine(h.value) }
+        hasher.combine(body)
+    }
+}
