@@ -13,27 +13,17 @@ import StubdTestSupport
 
     @Test func withoutARecorderAnAnswerIsOnlyProxied() {
         let policy = RecordingPolicy(recorder: nil, maxBodyBytes: 10, target: "https://api.example.com")
-        #expect(policy.answered(exchange(), bodyTooLarge: true).note == "proxied to https://api.example.com")
-    }
-
-    @Test func anAnswerOverMaxBodyIsNotRecordedAndNothingIsWritten() throws {
-        let stubs = try TempStubs([:])
-        let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
-        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 5, target: "https://api.example.com")
-        #expect(policy.answered(exchange(), bodyTooLarge: true).note
-            == "proxied to https://api.example.com; not recorded: its body (12 bytes) is over --max-body (5)")
-        let written = try FileManager.default.contentsOfDirectory(atPath: stubs.url.path)
-        #expect(written.isEmpty, "wrote \(written)")
+        #expect(policy.answered(exchange()).note == "proxied to https://api.example.com")
     }
 
     @Test func anAnswerWithinMaxBodyIsRecordedAndTheNoteNamesTheRouteAndFiles() throws {
         let stubs = try TempStubs([:])
         let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
         let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com")
-        let note = policy.answered(exchange(), bodyTooLarge: false).note
+        let note = policy.answered(exchange()).note
         #expect(note.hasPrefix("proxied to https://api.example.com; recorded as "), "\(note)")
         #expect(note.contains("users/1"), "\(note)")
-        #expect(policy.answered(exchange(), bodyTooLarge: false).note.contains("not recorded: "),
+        #expect(policy.answered(exchange()).note.contains("not recorded: "),
                 "recording the same request again in `new` mode says why it wrote nothing")
     }
 

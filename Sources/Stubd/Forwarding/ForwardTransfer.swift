@@ -184,7 +184,7 @@ final class ForwardTransfer {
         switch code {
         case CURLE_OK?:
             // The body is decoded: its encoding and length no longer describe it.
-            return .answered(status: status, headers: Forwarder.relayable(headers), body: body, tooLarge: false)
+            return .answered(status: status, headers: Forwarder.relayable(headers), body: body)
         case CURLE_OPERATION_TIMEDOUT?:
             return .timedOut
         default:

@@ -27,7 +27,8 @@ final class Forwarder: Sendable {
     }
 
     enum Result: Sendable {
-        case answered(status: Int, headers: [(name: String, value: String)], body: Data, tooLarge: Bool)
+        /// Held whole: within `maxBodyBytes` (a larger answer streams).
+        case answered(status: Int, headers: [(name: String, value: String)], body: Data)
         /// Over `maxBodyBytes`: handed to the client as it came (`onStream`), not held; this many bytes in all,
         /// and why it was cut short if it was (the client sees a body that breaks off).
         case streamed(status: Int, bytes: Int, cut: String?)

@@ -56,13 +56,13 @@ extension RequestRouter {
             let note: String
             switch result {
             case .streamed: return
-            case let .answered(status, headers, body, tooLarge):
+            case let .answered(status, headers, body):
                 answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
                 let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
                                                 requestHeaders: request.headers, requestBody: request.body, status: status,
                                                 responseHeaders: headers, responseBody: body)
                 let recorded: Route?
-                (note, recorded) = policy.answered(exchange, bodyTooLarge: tooLarge)
+                (note, recorded) = policy.answered(exchange)
                 if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
             case .unreachable(let reason):
                 answer = .problem(502, title: "Target unreachable",

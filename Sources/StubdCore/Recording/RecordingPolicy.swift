@@ -6,7 +6,7 @@ import Foundation
 package struct RecordingPolicy: Sendable {
     /// Writes what comes back; nil to only pass through.
     package let recorder: StubsRecorder?
-    /// `--max-body`: an answer over it is passed on but not recorded.
+    /// `--max-body`: an answer over it is streamed to the client, not held, so never recorded.
     package let maxBodyBytes: Int
     /// The real API, as the notes name it.
     package let target: String
@@ -17,15 +17,11 @@ package struct RecordingPolicy: Sendable {
         self.target = target
     }
 
-    /// An answer held whole: recorded when a recorder is given and the body is within `--max-body`.
-    /// With the note comes the route a recording wrote, to be put in force at once.
-    package func answered(_ exchange: RecordedExchange, bodyTooLarge: Bool) -> (note: String, recorded: Route?) {
+    /// An answer held whole (so within `--max-body`: a larger one streams, see `streamed`): recorded
+    /// when a recorder is given. With the note comes the route a recording wrote, to be put in force at once.
+    package func answered(_ exchange: RecordedExchange) -> (note: String, recorded: Route?) {
         var note = "proxied to \(target)"
         guard let recorder else { return (note, nil) }
-        if bodyTooLarge {
-            note += "; not recorded: its body (\(exchange.responseBody.count) bytes) is over --max-body (\(maxBodyBytes))"
-            return (note, nil)
-        }
         switch recorder.record(exchange) {
         case let .written(files, route, serving):
             return (note + "; recorded as \(route) in \(files.joined(separator: ", "))", serving)
