@@ -21,6 +21,8 @@ struct ManifestParser {
         var quotas: [QuotaDefinition] = []
         var clock: ClockSetting = .system
         var queryNamesIgnoreCase = false
+        /// `drift: { ignore: [...] }`: places in answers `stubd drift` does not compare.
+        var driftIgnore: [DriftIgnoreRule] = []
     }
 
     let file: String
@@ -55,7 +57,7 @@ struct ManifestParser {
         source = YAMLSourceText(text)
         guard let root = compose(text) else { return manifest }
         guard let top = mapping(root, "the manifest") else { return manifest }
-        checkKeys(top, ["defaults", "routes", "quotas", "clock"], in: "the manifest")
+        checkKeys(top, ["defaults", "routes", "quotas", "clock", "drift"], in: "the manifest")
 
         if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
             checkKeys(map, ["headers", "delay", "queryNames"], in: "defaults")
@@ -91,6 +93,7 @@ struct ManifestParser {
             }
         }
         if let clock = top["clock"] { manifest.clock = parseClock(clock) }
+        if let drift = top["drift"] { manifest.driftIgnore = parseDrift(drift) }
         return manifest
     }
 
@@ -503,6 +506,25 @@ struct ManifestParser {
             return .system
         }
         return .virtual(start: date)
+    }
+
+    /// `drift: { ignore: ["/list/*/dt", /meta/generated] }`, each rule checked where it is written.
+    private mutating func parseDrift(_ node: Node) -> [DriftIgnoreRule] {
+        guard let map = mapping(node, "drift") else { return [] }
+        checkKeys(map, ["ignore"], in: "drift")
+        guard let list = map["ignore"] else { return [] }
+        guard case .sequence(let items) = list else {
+            add(list, "drift.ignore must be a list of JSON pointers", hint: "ignore: [\"/list/*/dt\", /meta/generated]")
+            return []
+        }
+        var rules: [DriftIgnoreRule] = []
+        for item in items {
+            guard let text = string(item, "drift.ignore") else { continue }
+            do { rules.append(try DriftIgnoreRule(parsing: text)) } catch {
+                add(item, "drift.ignore: \(error.description)", hint: "like /meta/generated, \"/list/*/dt\" or \"/**/updated_at\"")
+            }
+        }
+        return rules
     }
 
     static func parseDate(_ text: String) -> Date? {

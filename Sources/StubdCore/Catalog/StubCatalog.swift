@@ -28,12 +28,15 @@ public final class StubCatalog: Sendable {
     /// Top-level folders named after a host (`Stubs/api.example.com/`), each answering that host in
     /// proxy mode: lower-case name → the folder's spelling (see `HostScope`).
     package let hostFolders: [String: String]
+    /// `drift.ignore` of stubd.yml: places in answers `stubd drift` leaves out.
+    package let driftIgnore: [DriftIgnoreRule]
 
     private static let generations = Atomic<UInt64>(0)
 
     init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int,
-         queryNamesIgnoreCase: Bool = false) {
+         queryNamesIgnoreCase: Bool = false, driftIgnore: [DriftIgnoreRule] = []) {
         self.root = root
+        self.driftIgnore = driftIgnore
         let generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
         self.generation = generation
         var nextSlot = 0
@@ -124,8 +127,9 @@ public final class StubCatalog: Sendable {
             parser.defaultDelay = manifest.defaultDelay
             parser.defaultQueryNamesIgnoreCase = manifest.queryNamesIgnoreCase
             let recorded = parser.parse(String(decoding: data, as: UTF8.self))
-            if !recorded.quotas.isEmpty || recorded.clock != .system {
-                problems.add(StubsRecorder.manifestName, "holds quotas or a clock", hint: "those belong in stubd.yml; this file holds recorded routes")
+            if !recorded.quotas.isEmpty || recorded.clock != .system || !recorded.driftIgnore.isEmpty {
+                problems.add(StubsRecorder.manifestName, "holds quotas, a clock or drift rules",
+                             hint: "those belong in stubd.yml; this file holds recorded routes")
             }
             manifest.routes += recorded.routes
             for p in parser.problems.items { problems.add(p) }
@@ -138,7 +142,8 @@ public final class StubCatalog: Sendable {
         validate(routes: manifest.routes, quotas: manifest.quotas, all: routes, problems: &problems)
         guard problems.isEmpty else { throw CatalogLoadError(root: stubs.path, problems: problems.items) }
         return StubCatalog(root: reader.root, routes: routes, quotas: manifest.quotas, clock: manifest.clock,
-                           fileCount: scanner.fileCount, queryNamesIgnoreCase: manifest.queryNamesIgnoreCase)
+                           fileCount: scanner.fileCount, queryNamesIgnoreCase: manifest.queryNamesIgnoreCase,
+                           driftIgnore: manifest.driftIgnore)
     }
 
     /// The route with this name, if any.

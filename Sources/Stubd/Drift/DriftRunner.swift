@@ -1,0 +1,180 @@
+import Foundation
+import StubdCore
+
+/// `stubd drift`: sends each request the folder's routes stand for to the real API twice, through
+/// the same libcurl client `stubd record` forwards with (`Forwarder`), and compares the answers
+/// with the folder's (`DriftComparison`). Bounded three ways: a pace (`rate`), a total time
+/// (`timeoutSeconds`), and the first 429 from the API, after which nothing more is sent. It only
+/// reads the folder; `--write` records the live answers into another one.
+package struct DriftRunner: Sendable {
+    package struct Settings: Sendable {
+        package var target: URL
+        package var secrets: [(name: String, value: String)] = []
+        /// `--all`: the user's own manifest routes too, where they stand for one concrete request.
+        package var includeHandWritten = false
+        /// Requests per second, at most.
+        package var rate: Double = 5
+        /// For the whole run.
+        package var timeoutSeconds: Double = 120
+        package var maxBodyBytes: Int = 10 << 20
+        package var caFile: String?
+        package var insecure = false
+
+        package init(target: URL) { self.target = target }
+    }
+
+    let settings: Settings
+    /// `--write DIR`: records every first live answer there, for review.
+    let recorder: StubsRecorder?
+
+    package init(_ settings: Settings, writingInto recorder: StubsRecorder? = nil) {
+        self.settings = settings
+        self.recorder = recorder
+    }
+
+    /// Why a run ends before its last route.
+    private struct Stop: Error {
+        let reason: String
+    }
+
+    /// Spaces requests `1/rate` seconds apart and keeps the total deadline.
+    private final class Pace: @unchecked Sendable {
+        let interval: UInt64
+        let deadline: UInt64
+        var next: UInt64
+        init(rate: Double, timeoutSeconds: Double) {
+            let now = DispatchTime.now().uptimeNanoseconds
+            interval = UInt64(1e9 / rate)
+            deadline = now + UInt64(timeoutSeconds * 1e9)
+            next = now
+        }
+        /// Seconds left once it is this request's turn, or nil when the deadline comes first.
+        func turn() async -> Double? {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if next > now {
+                guard next < deadline else { return nil }
+                try? await Task.sleep(nanoseconds: next - now)
+            }
+            let start = max(now, next)
+            next = start + interval
+            let left = deadline > start ? deadline - start : 0
+            return left == 0 ? nil : Double(left) / 1e9
+        }
+    }
+
+    package func run(catalog: StubCatalog) async -> DriftReport {
+        var report = DriftReport(target: settings.target.absoluteString, folder: catalog.root.path)
+        let masker = SecretMasker(settings.secrets.map { ($0.value, "<\($0.name)>") })
+        let pace = Pace(rate: settings.rate, timeoutSeconds: settings.timeoutSeconds)
+        var written = Set<String>()
+        for route in catalog.routes {
+            let plan = DriftRequest.plan(for: route, secrets: settings.secrets, includeHandWritten: settings.includeHandWritten)
+            let request: DriftRequest
+            switch plan {
+            case .handWritten:
+                report.handWrittenLeftOut += 1
+                continue
+            case .skip(let why):
+                report.routes.append(.init(request: route.signature, route: route.description, source: route.source.description,
+                                           outcome: .skipped, problem: why))
+                continue
+            case .replay(let r): request = r
+            }
+            var shown = request.shown(secrets: masker)
+            func result(_ outcome: DriftReport.RouteResult.Outcome, _ findings: [DriftFinding] = [], _ problem: String? = nil) -> DriftReport.RouteResult {
+                .init(request: shown, route: request.route, source: request.source, outcome: outcome, findings: findings, problem: problem)
+            }
+            if report.stopped != nil {
+                report.routes.append(result(.notChecked))
+                continue
+            }
+            do {
+                var path = request.paths[0]
+                var live = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
+                // A convention file's name does not say whether its extension was in the URL: the other spelling on a 404.
+                if live.status == 404, request.recorded.status != 404, request.paths.count > 1 {
+                    let other = try await send(request, path: request.paths[1], pace: pace, shown: request.shown(1, secrets: masker), masker: masker)
+                    if other.status != 404 { (path, live, shown) = (request.paths[1], other, request.shown(1, secrets: masker)) }
+                }
+                let again = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
+                let origin = settings.target.origin
+                let findings = DriftComparison.compare(recorded: request.recorded,
+                                                       live: live.asRecorded(secrets: masker, targetOrigin: origin),
+                                                       again: again.asRecorded(secrets: masker, targetOrigin: origin),
+                                                       ignore: catalog.driftIgnore)
+                report.routes.append(result(.compared, findings))
+                if let recorder {
+                    let exchange = RecordedExchange(method: request.method, path: path, query: request.query, requestHeaders: request.headers,
+                                                    requestBody: request.body, status: live.status, responseHeaders: live.headers,
+                                                    responseBody: live.body)
+                    switch recorder.record(exchange) {
+                    case .written(let files, _, _): written.formUnion(files)
+                    case .skipped(let why), .failed(let why):
+                        report.routes[report.routes.count - 1].problem = "not written to --write: \(why)"
+                    }
+                }
+            } catch let failure as RouteFailure {
+                report.routes.append(result(.failed, [], failure.reason))
+            } catch let stop as Stop {
+                report.stopped = stop.reason
+                report.routes.append(result(.notChecked))
+            } catch {
+                report.routes.append(result(.failed, [], "\(error)"))
+            }
+        }
+        if let stopped = report.stopped {
+            let left = report.routes.filter { $0.outcome == .notChecked }.count
+            report.stopped = stopped + "; \(left) route(s) not checked"
+        }
+        report.written = written.sorted()
+        return report
+    }
+
+    /// This route has no answer to compare; the run goes on.
+    private struct RouteFailure: Error {
+        let reason: String
+    }
+
+    /// One request to the real API, when the pace allows. Throws `Stop` on a 429, an unreachable
+    /// target or the deadline; `RouteFailure` when only this answer cannot be compared.
+    private func send(_ request: DriftRequest, path: String, pace: Pace, shown: String, masker: SecretMasker) async throws -> DriftAnswer {
+        guard let left = await pace.turn() else {
+            throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed before \(shown)")
+        }
+        var forwarding = Forwarder.Settings(target: settings.target)
+        forwarding.timeoutSeconds = left
+        forwarding.maxBodyBytes = settings.maxBodyBytes
+        forwarding.maxDecodedBytes = max(settings.maxBodyBytes, ForwardingOptions.defaultMaxDecodedBytes)
+        // No libmicrohttpd connection holds these headers: only libcurl's own limits apply.
+        forwarding.connectionMemoryBytes = Int.max / 2
+        forwarding.caFile = settings.caFile
+        forwarding.insecure = settings.insecure
+        let forwarder = Forwarder(forwarding)
+        let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Forwarder.Result, Never>) in
+            forwarder.forward(method: request.method, path: path, query: request.query, headers: request.headers, body: request.body,
+                              onStream: { _, _, stream in stream.abandon() }, // too large to compare: stop downloading it
+                              done: { continuation.resume(returning: $0) })
+        }
+        switch answer {
+        case let .answered(status, headers, body, _):
+            if status == 429 {
+                let retry = headers.first { $0.name.lowercased() == "retry-after" }.map { " (Retry-After: \($0.value))" } ?? ""
+                throw Stop(reason: "the real API answered 429 Too Many Requests to \(shown)\(retry), so nothing more was sent; "
+                           + "run again later, or with a lower --rate")
+            }
+            return DriftAnswer(status: status, headers: headers, body: body)
+        case .streamed(let status, let bytes, _):
+            throw RouteFailure(reason: "the API answered \(status) with more than \(settings.maxBodyBytes) bytes (\(bytes) taken); not compared")
+        case let .refused(title, detail):
+            throw RouteFailure(reason: masker.mask("\(title): \(detail)"))
+        case .unreachable(let why):
+            throw Stop(reason: "cannot reach \(settings.target.absoluteString): \(masker.mask(why))")
+        case .timedOut:
+            throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed while waiting for \(shown)")
+        }
+    }
+
+    private func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

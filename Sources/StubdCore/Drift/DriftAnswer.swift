@@ -1,0 +1,41 @@
+import Foundation
+
+/// An answer as `stubd drift` compares it: what the folder serves, or what the real API sent
+/// (body decoded, secrets masked as the recording masked them).
+package struct DriftAnswer: Sendable {
+    package var status: Int
+    package var headers: [(name: String, value: String)]
+    package var body: Data
+
+    package init(status: Int, headers: [(name: String, value: String)], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    package func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// A live answer made comparable with a recording: `--secret` values become `<NAME>` wherever
+    /// the API echoes them, a `Location` on the target loses its origin and a cookie its value, as
+    /// `stubd record` wrote them; only the headers a recording keeps are kept.
+    package func asRecorded(secrets: SecretMasker, targetOrigin: String) -> DriftAnswer {
+        var kept: [(name: String, value: String)] = []
+        for h in headers {
+            let lowered = h.name.lowercased()
+            guard RecordingRules.keepsResponseHeader(lowered) else { continue }
+            var value = secrets.mask(h.value)
+            if lowered == "location", !targetOrigin.isEmpty, value.hasPrefix(targetOrigin) {
+                value = String(value.dropFirst(targetOrigin.count))
+                if value.isEmpty { value = "/" }
+            }
+            if lowered == "set-cookie" {
+                guard let cookie = ExchangeScrubber.redactedCookie(value) else { continue }
+                value = cookie
+            }
+            kept.append((h.name, value))
+        }
+        return DriftAnswer(status: status, headers: kept, body: secrets.mask(body))
+    }
+}

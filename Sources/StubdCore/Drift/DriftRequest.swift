@@ -1,0 +1,131 @@
+import Foundation
+
+/// The concrete request a route of the folder stands for, secrets put back, ready to send to the
+/// real API, and the answer the folder gives it.
+package struct DriftRequest: Sendable {
+    /// What becomes of one route of the folder.
+    package enum Plan: Sendable {
+        case replay(DriftRequest)
+        /// A recorded route (or, with `--all`, a hand-written one) that cannot be replayed: why.
+        case skip(String)
+        /// A route of the user's own manifest, replayed only with `--all`.
+        case handWritten
+    }
+
+    /// `rec-1a2b3c4d (GET /search)`, `GET /api/{key}/items`: as the route table names it.
+    package let route: String
+    /// `stubd.recorded.yml:12`, `api/{key}/items.json`.
+    package let source: String
+    package let method: String
+    /// Paths to try in order, secrets put back: a convention file `users/1.json` answers both
+    /// `/users/1` and `/users/1.json`, and its name does not say which one was recorded.
+    package let paths: [String]
+    /// `paths` as the folder shows them (`/api/{key}/items`), for the report: they never hold a secret.
+    package let shownPaths: [String]
+    package let query: [(name: String, value: String?)]
+    package let headers: [(name: String, value: String)]
+    package let body: Data
+    /// The folder's answer (the last of a sequence: the one that repeats).
+    package let recorded: DriftAnswer
+
+    /// What `route` stands for. Routes `stubd record` wrote (`stubd.recorded.yml`, convention
+    /// files) are replayed; the user's manifest routes only when `includeHandWritten` (`--all`).
+    package static func plan(for route: Route, secrets: [(name: String, value: String)], includeHandWritten: Bool) -> Plan {
+        let recordedRoute: Bool
+        switch route.source {
+        case .convention: recordedRoute = true
+        case .manifest(let file, _): recordedRoute = file == StubsRecorder.manifestName
+        case .runtime: return .skip("a runtime stub")
+        }
+        if !recordedRoute, !includeHandWritten { return .handWritten }
+        func secret(named name: String) -> String? {
+            secrets.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+        /// `<NAME>` back to the value, as the recording wrote it.
+        func restored(_ text: String) -> String {
+            secrets.reduce(text) { $0.replacingOccurrences(of: "<\($1.name)>", with: $1.value) }
+        }
+
+        guard case .only(let method) = route.method else { return .skip("it answers any method; there is no one request to send") }
+        var segments: [String] = []
+        for segment in route.pattern.segments {
+            switch segment {
+            case .literal(let text): segments.append(text)
+            case let .parameter(name, prefix, suffix):
+                guard let value = secret(named: name) else {
+                    return .skip("its path segment {\(name)} stands for any value; pass --secret \(name)=VALUE to replay it")
+                }
+                segments.append(prefix + value + suffix)
+            case .wildcard: return .skip("its path ends in /**, which stands for many requests")
+            }
+        }
+        let path = "/" + segments.joined(separator: "/")
+        var paths = [path]
+        var shownPaths = [route.pattern.text]
+        if let ext = route.pattern.optionalExtension, case .convention = route.source {
+            paths.append(path + ext)
+            shownPaths.append(route.pattern.text + ext)
+        }
+
+        var query: [(name: String, value: String?)] = []
+        for condition in route.conditions.query {
+            switch condition.value {
+            case .equals(let value): query.append((condition.name, restored(value)))
+            case .oneOf(let values): query.append((condition.name, restored(values[0])))
+            case .present:
+                guard let value = secret(named: condition.name) else {
+                    return .skip("its query parameter \(condition.name) is \"*\" (any value, a secret the recording kept out); pass --secret \(condition.name)=VALUE to replay it")
+                }
+                query.append((condition.name, value))
+            }
+        }
+        var headers: [(name: String, value: String)] = []
+        for condition in route.conditions.headers {
+            switch condition.value {
+            case .equals(let value): headers.append((condition.name, restored(value)))
+            case .oneOf(let values): headers.append((condition.name, restored(values[0])))
+            case .present:
+                guard let value = secret(named: condition.name) else {
+                    return .skip("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to replay it")
+                }
+                headers.append((condition.name, value))
+            }
+        }
+        var body = Data()
+        switch route.conditions.body {
+        case .json(let json)?:
+            body = Data(restoredStrings(json, restored).serialized.utf8)
+            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
+        case .contains?:
+            return .skip("its body condition is 'contains', not a whole body to send")
+        case nil: break
+        }
+
+        guard let answer = route.responses.last else { return .skip("it has no answer") }
+        if answer.fault != nil { return .skip("its answer is a fault, not something the API sent") }
+        if answer.template != nil { return .skip("its answer is a template, rendered per request") }
+        if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
+        if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
+        let recorded = DriftAnswer(status: answer.status,
+                                   headers: answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.lowercased()) },
+                                   body: answer.body)
+        return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
+                                    shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))
+    }
+
+    /// Every string in `json` with `<NAME>` put back.
+    private static func restoredStrings(_ json: JSONValue, _ restore: (String) -> String) -> JSONValue {
+        switch json {
+        case .string(let s): return .string(restore(s))
+        case .array(let items): return .array(items.map { restoredStrings($0, restore) })
+        case .object(let members): return .object(members.mapValues { restoredStrings($0, restore) })
+        default: return json
+        }
+    }
+
+    /// The request line as the report shows it: the folder's spelling of `paths[index]`, the query with its secrets masked.
+    package func shown(_ index: Int = 0, secrets: SecretMasker) -> String {
+        let q = query.map { "\($0.name)=\(secrets.mask($0.value ?? ""))" }.joined(separator: "&")
+        return "\(method) \(shownPaths[index])" + (q.isEmpty ? "" : "?" + q)
+    }
+}
