@@ -156,7 +156,7 @@ package struct DriftRunner: Sendable {
                               done: { continuation.resume(returning: $0) })
         }
         switch answer {
-        case let .answered(status, headers, body, _):
+        case let .answered(status, headers, body):
             if status == 429 {
                 let retry = headers.first { $0.name.lowercased() == "retry-after" }.map { " (Retry-After: \($0.value))" } ?? ""
                 throw Stop(reason: "the real API answered 429 Too Many Requests to \(shown)\(retry), so nothing more was sent; "
