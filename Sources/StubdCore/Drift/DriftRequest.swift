@@ -74,7 +74,7 @@ package struct DriftRequest: Sendable {
             case .oneOf(let values): query.append((condition.name, restored(values[0])))
             case .present:
                 guard let value = secret(named: condition.name) else {
-                    return .skip("its query parameter \(condition.name) is \"*\" (any value, a secret the recording kept out); pass --secret \(condition.name)=VALUE to replay it")
+                    return .skip("its query parameter \(condition.name) is \"*\" (any value, as a recording writes a secret); pass --secret \(condition.name)=VALUE to send one")
                 }
                 query.append((condition.name, value))
             }
@@ -86,7 +86,7 @@ package struct DriftRequest: Sendable {
             case .oneOf(let values): headers.append((condition.name, restored(values[0])))
             case .present:
                 guard let value = secret(named: condition.name) else {
-                    return .skip("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to replay it")
+                    return .skip("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to send one")
                 }
                 headers.append((condition.name, value))
             }
