@@ -67,8 +67,9 @@ struct Drift: AsyncParsableCommand {
             }
         }
         guard format == "text" || format == "json" else { throw ValidationError("--format is text or json, got '\(format)'") }
-        guard rate > 0, rate.isFinite else { throw ValidationError("--rate must be more than 0 requests per second") }
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds") }
+        // Bounded so the nanoseconds they become fit a UInt64 (1e-300 requests a second would not).
+        guard rate >= 0.01, rate <= 10_000 else { throw ValidationError("--rate must be from 0.01 to 10000 requests per second, got \(rate)") }
+        guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds (a day), got \(timeout)") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
         if let write, Drift.isInside(write, stubs.stubs) {
