@@ -8,7 +8,7 @@ struct Drift: AsyncParsableCommand {
         abstract: "Tell whether the real API still answers like the Stubs folder: replay its recorded requests and compare.",
         discussion: """
         Each request the folder's recorded routes stand for (stubd.recorded.yml and convention files; \
-        with --all, also stubd.yml routes with one concrete request) is sent to the API twice. Status, \
+        with --all, also stubd.yml routes with one concrete request) is sent to the API twice (GET, HEAD and OPTIONS only, unless --unsafe). Status, \
         content type, kept headers and JSON bodies are compared, by shape first (a field added, removed \
         or of another type), then by value. What differs between the two live answers is volatile and \
         reported apart; drift.ignore in stubd.yml silences known places. Exit 1 on shape drift, 2 when \
@@ -26,6 +26,9 @@ struct Drift: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Also replay the routes of stubd.yml that stand for one concrete request (a literal path, no wildcard).")
     var all = false
+
+    @Flag(name: .long, help: "Also replay POST, PUT, PATCH and DELETE routes: each is sent twice, and may change data on the API each time.")
+    var unsafe = false
 
     @Option(name: .long, help: "text (a table) or json.")
     var format: String = "text"
@@ -103,6 +106,7 @@ struct Drift: AsyncParsableCommand {
         var settings = DriftRunner.Settings(target: try RecordingOptions.target(target))
         settings.secrets = secrets
         settings.includeHandWritten = all
+        settings.unsafeMethods = unsafe
         settings.rate = rate
         settings.timeoutSeconds = timeout
         settings.maxBodyBytes = maxBody

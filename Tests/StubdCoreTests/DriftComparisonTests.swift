@@ -105,6 +105,7 @@ import StubdTestSupport
                 request: { path: /limited }
                 response: { status: 429 }
             """,
+            "v1/reports.POST.json": #"{"id": 7}"#,
             "stubd.yml": """
             routes:
               - { request: { path: /mine }, response: { status: 204 } }
@@ -130,6 +131,11 @@ import StubdTestSupport
         guard case .replay = plan("GET /mine", all: true) else { Issue.record("not replayed with --all"); return }
         guard case .skip(let wildcard) = plan("GET /any/**", all: true) else { Issue.record("replayed"); return }
         #expect(wildcard.contains("/**"))
+        // Sent twice, a POST may create two reports on the real API: only with --unsafe.
+        #expect(plan("POST /v1/reports.json").skipReason?.contains("--unsafe replays it") == true)
+        guard case .replay(let post) = DriftRequest.plan(for: catalog.routes.first { $0.signature == "POST /v1/reports.json" }!, secrets: [],
+                                                         includeHandWritten: false, unsafeMethods: true) else { Issue.record("not replayed"); return }
+        #expect(post.method == "POST")
         #expect(DriftRequest.plan(for: catalog.routes.first { $0.name == "rec-1" }!, secrets: [], includeHandWritten: false).skipReason?
             .contains("pass --secret appid=VALUE") == true)
     }

@@ -12,6 +12,8 @@ package struct DriftRunner: Sendable {
         package var secrets: [(name: String, value: String)] = []
         /// `--all`: the user's own manifest routes too, where they stand for one concrete request.
         package var includeHandWritten = false
+        /// `--unsafe`: POST, PUT, PATCH and DELETE routes too.
+        package var unsafeMethods = false
         /// Requests per second, at most.
         package var rate: Double = 5
         /// For the whole run.
@@ -68,7 +70,8 @@ package struct DriftRunner: Sendable {
         let pace = Pace(rate: settings.rate, timeoutSeconds: settings.timeoutSeconds)
         var written = Set<String>()
         for route in catalog.routes {
-            let plan = DriftRequest.plan(for: route, secrets: settings.secrets, includeHandWritten: settings.includeHandWritten)
+            let plan = DriftRequest.plan(for: route, secrets: settings.secrets, includeHandWritten: settings.includeHandWritten,
+                                           unsafeMethods: settings.unsafeMethods)
             let request: DriftRequest
             switch plan {
             case .handWritten:

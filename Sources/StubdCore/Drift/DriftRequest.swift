@@ -28,9 +28,15 @@ package struct DriftRequest: Sendable {
     /// The folder's answer (the last of a sequence: the one that repeats).
     package let recorded: DriftAnswer
 
+    /// Methods that change nothing on the API (RFC 9110 §9.2.1): replayed twice without a second thought.
+    static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
+
     /// What `route` stands for. Routes `stubd record` wrote (`stubd.recorded.yml`, convention
-    /// files) are replayed; the user's manifest routes only when `includeHandWritten` (`--all`).
-    package static func plan(for route: Route, secrets: [(name: String, value: String)], includeHandWritten: Bool) -> Plan {
+    /// files) are replayed; the user's manifest routes only when `includeHandWritten` (`--all`);
+    /// a POST, PUT, PATCH or DELETE only when `unsafeMethods` (`--unsafe`), since drift sends
+    /// each request twice and those may create or delete something on the real API each time.
+    package static func plan(for route: Route, secrets: [(name: String, value: String)], includeHandWritten: Bool,
+                             unsafeMethods: Bool = false) -> Plan {
         let recordedRoute: Bool
         switch route.source {
         case .convention: recordedRoute = true
@@ -47,6 +53,9 @@ package struct DriftRequest: Sendable {
         }
 
         guard case .only(let method) = route.method else { return .skip("it answers any method; there is no one request to send") }
+        if !unsafeMethods, !safeMethods.contains(method) {
+            return .skip("\(method) may change data on the API, and drift sends each request twice; --unsafe replays it")
+        }
         var segments: [String] = []
         for segment in route.pattern.segments {
             switch segment {
