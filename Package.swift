@@ -46,13 +46,15 @@ let package = Package(
 
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",
-                dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams")],
+                dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
                 dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl",
-                               .product(name: "Logging", package: "swift-log")],
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test

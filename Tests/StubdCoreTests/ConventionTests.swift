@@ -43,7 +43,7 @@ import StubdTestSupport
     func theExtensionPicksTheContentType(file: String, type: String) throws {
         let catalog = try TempStubs([file: file.hasSuffix(".json") ? "{}" : "x"]).load()
         let route = try #require(catalog.routes.first)
-        #expect(route.responses[0].headers.first { $0.name == "Content-Type" }?.value == type)
+        #expect(route.responses[0].headers.first { $0.name.rawName == "Content-Type" }?.value == type)
     }
 
     @Test func dotFilesFilesFolderAndManifestAreNotServed() throws {

@@ -69,6 +69,23 @@ import StubdTestSupport
         #expect(problems.contains { $0.message.contains("unknown fault 'explode'") && $0.hint?.contains("connection_reset") == true })
     }
 
+    /// A header name with a space or a colon cannot go on the wire (libmicrohttpd refuses it and the
+    /// header vanishes): a load error at its key, naming it.
+    @Test func aHeaderNameThatIsNotATokenIsALoadErrorAtItsKey() throws {
+        let problems = try TempStubs(["stubd.yml": """
+            defaults:
+              headers: { "X Team": blue }
+            routes:
+              - request: { path: /a }
+                response:
+                  status: 200
+                  headers: { "X-Ok": "1", "Bad:Name": "2" }
+            """]).problems()
+        #expect(problems.count == 2, "\(problems)")
+        #expect(problems.contains { $0.message == "'X Team' is not a header name" && $0.line == 2 })
+        #expect(problems.contains { $0.message == "'Bad:Name' is not a header name" && $0.line == 7 })
+    }
+
     @Test func aRouteThatCanNeverMatchIsReported() throws {
         let problems = try TempStubs(["stubd.yml": """
             routes:

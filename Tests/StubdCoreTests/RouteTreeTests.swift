@@ -10,13 +10,13 @@ import StubdTestSupport
     static func city(_ n: Int) -> Route {
         let pattern = try! PathPattern(parsing: "/api/{key}/conditions/q/CA/City_\(n)", optionalExtension: ".json")
         return Route(name: nil, method: .only("GET"), pattern: pattern,
-                     responses: [CannedResponse(status: 200, headers: [], body: Data("\(n)".utf8))],
+                     responses: [CannedResponse(status: 200, headers: [:], body: Data("\(n)".utf8))],
                      priority: 10, source: .convention(file: "api/{key}/conditions/q/CA/City_\(n).json"))
     }
 
     static func route(_ method: String, _ path: String, priority: Int = 5, name: String? = nil) -> Route {
         Route(name: name, method: method == "ANY" ? .any : .only(method), pattern: try! PathPattern(parsing: path),
-              responses: [CannedResponse(status: 200, headers: [], body: Data(path.utf8))], priority: priority,
+              responses: [CannedResponse(status: 200, headers: [:], body: Data(path.utf8))], priority: priority,
               source: .manifest(file: "stubd.yml", line: 1))
     }
 

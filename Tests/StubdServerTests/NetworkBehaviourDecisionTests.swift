@@ -8,7 +8,7 @@ import Testing
 /// is DelayTests, FaultTests and ThrottleTests).
 @Suite struct NetworkBehaviourDecisionTests {
     private func canned(delay: Delay? = nil, fault: Fault? = nil, rate: Int? = nil) -> CannedResponse {
-        CannedResponse(status: 200, headers: [], body: Data("{}".utf8), delay: delay, fault: fault, bytesPerSecond: rate)
+        CannedResponse(status: 200, headers: [:], body: Data("{}".utf8), delay: delay, fault: fault, bytesPerSecond: rate)
     }
 
     @Test func aPlainAnswerIsNeitherHeldNorChanged() {

@@ -68,6 +68,10 @@ import Testing
                                    body: #"{"request": {"path": "/x"}, "response": {"status": 200, "delay": "soonish"}}"#)
             #expect(r.status == 400)
             #expect((r.json["detail"] as? String)?.contains("'soonish' is not a duration") == true)
+            let badHeader = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs")!, method: "POST",
+                                           body: #"{"request": {"path": "/x"}, "response": {"status": 200, "headers": {"Bad Name": "1"}}}"#)
+            #expect(badHeader.status == 400)
+            #expect((badHeader.json["detail"] as? String)?.contains("'Bad Name' is not a header name") == true)
             let notJSON = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs")!, method: "POST", body: "{oops")
             #expect(notJSON.status == 400)
             let after = try await get(server.baseURL, "/__stubd/stubs").json["stubs"] as? [Any]

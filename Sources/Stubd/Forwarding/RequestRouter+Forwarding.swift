@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization
+import HTTPTypes
 
 extension RequestRouter {
     /// Headers that describe the target's connection, not the answer: the client gets its own.
@@ -9,14 +10,17 @@ extension RequestRouter {
                                           "content-encoding", "date", "server"]
 
     /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
+    /// A name that is not an HTTP token (curl passes on what the target wrote) is dropped:
+    /// libmicrohttpd would refuse to send it.
     static func relayed(status: Int, headers: [(name: String, value: String)], body: Data, origin: String) -> GeneratedResponse {
-        var kept: [(name: String, value: String)] = []
+        var kept = HTTPFields()
         for h in headers where !notRelayed.contains(h.name.lowercased()) {
-            if h.name.lowercased() == "location", !origin.isEmpty, h.value.hasPrefix(origin) {
+            guard let name = HTTPField.Name(h.name) else { continue }
+            if name == .location, !origin.isEmpty, h.value.hasPrefix(origin) {
                 let rest = String(h.value.dropFirst(origin.count))
-                kept.append((h.name, rest.isEmpty ? "/" : rest))
+                kept.append(HTTPField(name: name, value: rest.isEmpty ? "/" : rest))
             } else {
-                kept.append(h)
+                kept.append(HTTPField(name: name, value: h.value))
             }
         }
         return GeneratedResponse(status: status, headers: kept, body: body)

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import StubdCore
+import HTTPTypes
 
 /// Per-connection state, from libmicrohttpd's "started" notice for a connection to its "closed" one.
 ///
@@ -16,10 +17,10 @@ final class ConnectionState {
     private var variant: OpaquePointer?
     private var base: PreparedResponse?
     /// What `variant` carries beyond `base`'s headers.
-    private var extra: Extra = .list([])
+    private var extra: Extra = .list([:])
 
     private enum Extra {
-        case list([(name: String, value: String)])
+        case list(HTTPFields)
         /// Which quota's `RateLimit-Policy` it carries, and the current `RateLimit` value: where
         /// libmicrohttpd keeps it (looking it up by name cost as much as writing it), and its length.
         case rateLimit(quota: ObjectIdentifier, value: UnsafeMutablePointer<CChar>, length: Int)
@@ -43,7 +44,7 @@ final class ConnectionState {
         let list = headers.list
         let fresh = prepared.variant(adding: list)
         (variant, base) = (fresh, prepared)
-        if let advert = headers.rateLimit, let value = list.first(where: { $0.name == "RateLimit" })?.value,
+        if let advert = headers.rateLimit, let value = list[.rateLimit],
            let stored = MHD_get_response_header(fresh, "RateLimit") {
             extra = .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: stored), length: value.utf8.count)
         } else {
@@ -66,16 +67,15 @@ final class ConnectionState {
                     return .rateLimit(quota: advert.quotaIdentity, value: stored, length: length)
                 }
                 Self.setValue(in: response, name: "RateLimit", to: value, length: length, currentLength: currentLength)
-                guard let fresh = MHD_get_response_header(response, "RateLimit") else { return .list([]) }
+                guard let fresh = MHD_get_response_header(response, "RateLimit") else { return .list([:]) }
                 return .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: fresh), length: length)
             }
         }
     }
 
-    private func replaceValues(in response: OpaquePointer, _ current: [(name: String, value: String)],
-                               _ new: [(name: String, value: String)]) {
+    private func replaceValues(in response: OpaquePointer, _ current: HTTPFields, _ new: HTTPFields) {
         for i in new.indices where new[i].value != current[i].value {
-            new[i].name.withCString { name in
+            new[i].name.rawName.withCString { name in
                 new[i].value.withCString { value in
                     Self.setValue(in: response, name: name, to: value, length: new[i].value.utf8.count,
                                   currentLength: current[i].value.utf8.count)
@@ -98,7 +98,7 @@ final class ConnectionState {
         }
     }
 
-    private static func sameNames(_ a: [(name: String, value: String)], _ b: [(name: String, value: String)]) -> Bool {
+    private static func sameNames(_ a: HTTPFields, _ b: HTTPFields) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name }
     }
 

@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization
+import HTTPTypes
 
 /// A canned answer in libmicrohttpd's form: the body copied once into memory that never moves,
 /// headers added once, then queued by any number of requests at once.
@@ -27,13 +28,13 @@ final class PreparedResponse: @unchecked Sendable {
         canned.body.withUnsafeBytes { if length > 0 { body.copyMemory(from: $0.baseAddress!, byteCount: length) } }
         self.length = length
         self.body = body
-        cHeaders = canned.headers.map { (strdup($0.name)!, strdup($0.value)!) }
+        cHeaders = canned.headers.map { (strdup($0.name.rawName)!, strdup($0.value)!) }
         response = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { body in body?.deallocate() }, body)!
         for header in cHeaders { MHD_add_response_header(response, header.name, header.value) }
     }
 
     /// The same body with per-request headers (rate limits), sharing the buffer; the caller destroys it after queueing.
-    func variant(adding extra: [(name: String, value: String)]) -> OpaquePointer {
+    func variant(adding extra: HTTPFields) -> OpaquePointer {
         let owner = Unmanaged.passRetained(self).toOpaque()
         let r = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { owner in
             Unmanaged<PreparedResponse>.fromOpaque(owner!).release()
@@ -41,7 +42,7 @@ final class PreparedResponse: @unchecked Sendable {
         for header in cHeaders { MHD_add_response_header(r, header.name, header.value) }
         // withCString, not the implicit conversion: that allocates a copy of every small string.
         for header in extra {
-            header.name.withCString { name in header.value.withCString { value in _ = MHD_add_response_header(r, name, value) } }
+            header.name.rawName.withCString { name in header.value.withCString { value in _ = MHD_add_response_header(r, name, value) } }
         }
         return r
     }
@@ -58,6 +59,6 @@ func makeResponse(_ g: GeneratedResponse) -> OpaquePointer {
     let r = g.body.withUnsafeBytes { raw in
         MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
     }
-    for header in g.headers { MHD_add_response_header(r, header.name, header.value) }
+    for header in g.headers { MHD_add_response_header(r, header.name.rawName, header.value) }
     return r
 }

@@ -1,6 +1,7 @@
 import Foundation
 import StubdCore
 import Synchronization
+import HTTPTypes
 
 /// Per-request state, from libmicrohttpd's first call for a request to its completion notice.
 /// MHD calls the handler for one connection from one thread at a time, so only `lifecycle` is shared.
@@ -14,7 +15,7 @@ final class RequestContext: @unchecked Sendable {
         /// A `hang` fault: close without answering.
         case hang
         /// A forwarded answer too large to hold: sent as it arrives.
-        case stream(status: Int, headers: [(name: String, value: String)], body: StreamedBody)
+        case stream(status: Int, headers: HTTPFields, body: StreamedBody)
     }
 
     let started = DispatchTime.now().uptimeNanoseconds

@@ -73,7 +73,7 @@ extension RequestRouter {
         let source = Dribble(bytes: canned.body, rate: rate, connection: connection, router: self)
         let handle = Unmanaged.passRetained(source).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(canned.body.count), 64 * 1024, Dribble.reader, handle, Dribble.release)!
-        for h in canned.headers + extra.list { MHD_add_response_header(r, h.name, h.value) }
+        for h in canned.headers + extra.list { MHD_add_response_header(r, h.name.rawName, h.value) }
         let result = MHD_queue_response(connection, UInt32(canned.status), r)
         MHD_destroy_response(r)
         writeLog(line, status: canned.status, note: "throttled \(rate) B/s", started: nil)

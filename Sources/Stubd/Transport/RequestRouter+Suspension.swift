@@ -73,7 +73,7 @@ extension RequestRouter {
         case let .stream(status, headers, body):
             let reply = Unmanaged.passRetained(StreamedReply(body: body, connection: connection, router: self)).toOpaque()
             let r = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedReply.reader, reply, StreamedReply.release)!
-            for h in headers { MHD_add_response_header(r, h.name, h.value) }
+            for h in headers { MHD_add_response_header(r, h.name.rawName, h.value) }
             let result = MHD_queue_response(connection, UInt32(status), r)
             MHD_destroy_response(r)
             return result

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import HTTPTypes
 
 /// A response whose headers promise the whole body but whose reader gives up halfway.
 enum TruncatedBody {
@@ -24,11 +25,11 @@ enum TruncatedBody {
         Unmanaged<Source>.fromOpaque(cls!).release()
     }
 
-    static func response(for canned: CannedResponse, extraHeaders: [(name: String, value: String)]) -> OpaquePointer {
+    static func response(for canned: CannedResponse, extraHeaders: HTTPFields) -> OpaquePointer {
         let body = canned.body.isEmpty ? Data(repeating: UInt8(ascii: " "), count: 64) : canned.body
         let source = Unmanaged.passRetained(Source(body)).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(body.count), 4096, reader, source, release)!
-        for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name, h.value) }
+        for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name.rawName, h.value) }
         return r
     }
 }

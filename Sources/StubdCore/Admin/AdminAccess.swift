@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Who may call the admin API (`/__stubd/`), checked before any call runs.
 ///
@@ -54,14 +55,14 @@ package struct AdminAccess: Sendable {
             return .problem(401, title: "Admin API closed",
                             detail: "this server listens beyond loopback and was given no admin token, so its admin API is closed; "
                                 + "start it with --admin-token or STUBD_ADMIN_TOKEN, and give clients the same STUBD_ADMIN_TOKEN",
-                            headers: [("WWW-Authenticate", "Bearer realm=\"stubd\"")])
+                            headers: [.wwwAuthenticate: "Bearer realm=\"stubd\""])
         }
         guard let authorization, authorization.hasPrefix("Bearer "),
               AdminAccess.constantTimeEquals(String(authorization.dropFirst(7)), token) else {
             return .problem(401, title: "Admin token required",
                             detail: "admin calls need Authorization: Bearer TOKEN with the server's admin token; "
                                 + "StubdClient and the test fixtures send STUBD_ADMIN_TOKEN from the environment",
-                            headers: [("WWW-Authenticate", "Bearer realm=\"stubd\"")])
+                            headers: [.wwwAuthenticate: "Bearer realm=\"stubd\""])
         }
         return nil
     }

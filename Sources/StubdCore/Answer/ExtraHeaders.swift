@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Headers added to a canned answer for one request: what its quotas advertise.
 ///
@@ -7,14 +8,14 @@ import Foundation
 /// accepted quota'd request formats and allocates no strings of its own.
 package struct ExtraHeaders: Sendable {
     enum Form: Sendable {
-        case list([(name: String, value: String)])
+        case list(HTTPFields)
         case rateLimit(RateLimitAdvert)
     }
     let form: Form
 
-    package static let none = ExtraHeaders([])
+    package static let none = ExtraHeaders([:])
 
-    package init(_ list: [(name: String, value: String)]) { form = .list(list) }
+    package init(_ list: HTTPFields) { form = .list(list) }
     init(rateLimit: RateLimitAdvert) { form = .rateLimit(rateLimit) }
 
     package var isEmpty: Bool {
@@ -22,11 +23,11 @@ package struct ExtraHeaders: Sendable {
         return false
     }
 
-    /// The headers as name and value strings.
-    package var list: [(name: String, value: String)] {
+    /// The headers as fields (the IETF form formats its value here).
+    package var list: HTTPFields {
         switch form {
         case .list(let list): return list
-        case .rateLimit(let advert): return [("RateLimit-Policy", advert.policy), ("RateLimit", advert.value)]
+        case .rateLimit(let advert): return [.rateLimitPolicy: advert.policy, .rateLimit: advert.value]
         }
     }
 

@@ -1,40 +1,41 @@
 import Foundation
 import StubdProtocol
+import HTTPTypes
 
 /// An answer made for one request (errors, quota rejections, admin replies), as opposed to a canned one.
 package struct GeneratedResponse: Sendable {
     package var status: Int
-    package var headers: [(name: String, value: String)]
+    package var headers: HTTPFields
     package var body: Data
 
-    package init(status: Int, headers: [(name: String, value: String)] = [], body: Data = Data()) {
+    package init(status: Int, headers: HTTPFields = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// JSON with the right content type.
-    package static func json(_ status: Int, _ value: JSONValue, headers: [(name: String, value: String)] = []) -> GeneratedResponse {
-        GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)] + headers, body: Data(value.serialized.utf8))
+    package static func json(_ status: Int, _ value: JSONValue, headers: HTTPFields = [:]) -> GeneratedResponse {
+        GeneratedResponse(status: status, headers: [.contentType: ContentType.json] + headers, body: Data(value.serialized.utf8))
     }
 
     /// An admin API document (`StubdProtocol`), encoded as the client decodes it.
     package static func document<T: Encodable>(_ status: Int, _ value: T) -> GeneratedResponse {
-        GeneratedResponse(status: status, headers: [("Content-Type", ContentType.json)], body: AdminCoding.encode(value))
+        GeneratedResponse(status: status, headers: [.contentType: ContentType.json], body: AdminCoding.encode(value))
     }
 
     /// An admin API error, as `StubdClient` reads it.
     package static func problem(_ problem: Problem) -> GeneratedResponse {
-        GeneratedResponse(status: problem.status, headers: [("Content-Type", ContentType.problemJSON)], body: AdminCoding.encode(problem))
+        GeneratedResponse(status: problem.status, headers: [.contentType: ContentType.problemJSON], body: AdminCoding.encode(problem))
     }
 
     /// RFC 9457 problem details: what went wrong and what to do.
     package static func problem(_ status: Int, title: String, detail: String, extra: [String: JSONValue] = [:],
-                               headers: [(name: String, value: String)] = []) -> GeneratedResponse {
+                               headers: HTTPFields = [:]) -> GeneratedResponse {
         var members: [String: JSONValue] = ["type": .string("about:blank"), "title": .string(title),
                                             "status": .number(Double(status)), "detail": .string(detail)]
         for (k, v) in extra { members[k] = v }
-        return GeneratedResponse(status: status, headers: [("Content-Type", ContentType.problemJSON)] + headers,
+        return GeneratedResponse(status: status, headers: [.contentType: ContentType.problemJSON] + headers,
                                  body: Data(JSONValue.object(members).serialized.utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 // The admin API's documents and `Locked` come from here; users of the core get them with it.
 import StubdProtocol
 import Synchronization
@@ -241,7 +242,7 @@ package final class StubEngine: Sendable {
         Outcome(answer: .generated(.problem(405, title: "Method not allowed",
             detail: "\(request.method) \(request.normalizedPath) is stubbed only for \(allowed.joined(separator: ", "))",
             extra: ["nearest": .array(near.map { .string($0.description) })],
-            headers: [("Allow", allowed.joined(separator: ", "))])), route: nil)
+            headers: [.allow: allowed.joined(separator: ", ")])), route: nil)
     }
 
     private func noStubMatches(_ request: RequestHead, near: [NearMiss]) -> Outcome {

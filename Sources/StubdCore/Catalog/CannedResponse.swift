@@ -1,11 +1,12 @@
 import Foundation
 import StubdProtocol
+import HTTPTypes
 
 /// An answer built once at load time and served many times.
 package final class CannedResponse: Sendable {
     package let status: Int
     /// Every header but Content-Length and Date, which the transport adds.
-    package let headers: [(name: String, value: String)]
+    package let headers: HTTPFields
     package let body: Data
     package let delay: Delay?
     package let fault: Fault?
@@ -22,14 +23,14 @@ package final class CannedResponse: Sendable {
     /// prepared form of each answer under this. Nil for a runtime stub's answers.
     package let slot: ResponseSlot?
 
-    package convenience init(status: Int, headers: [(name: String, value: String)], body: Data,
+    package convenience init(status: Int, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil) {
         self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
                   bodySource: bodySource, quotaStatus: quotaStatus, template: template, slot: nil)
     }
 
-    private init(status: Int, headers: [(name: String, value: String)], body: Data, delay: Delay?, fault: Fault?,
+    private init(status: Int, headers: HTTPFields, body: Data, delay: Delay?, fault: Fault?,
                  bytesPerSecond: Int?, bodySource: String?, quotaStatus: QuotaStatusStyle?, template: ResponseTemplate?,
                  slot: ResponseSlot?) {
         self.template = template
@@ -53,7 +54,7 @@ package final class CannedResponse: Sendable {
 
     /// A template's answer for one request: this one's status, delay, fault and throttle, with the
     /// rendered body and headers, outside any catalog (the transport makes it a one-off response).
-    func rendered(body: Data, headers: [(name: String, value: String)]) -> CannedResponse {
+    func rendered(body: Data, headers: HTTPFields) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
                        bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, slot: nil)
     }

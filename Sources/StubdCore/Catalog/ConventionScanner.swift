@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Turns every regular file under the stubs root into a route: `Stubs/a/{id}.GET.json` → `GET /a/{id}.json`.
 struct ConventionScanner {
@@ -14,13 +15,13 @@ struct ConventionScanner {
 
     init(reader: StubFileReader) { self.reader = reader }
 
-    mutating func scan(defaultHeaders: [(name: String, value: String)]) {
+    mutating func scan(defaultHeaders: HTTPFields) {
         var visited = Set<String>()
         walk(directory: reader.root.path, relative: "", defaultHeaders: defaultHeaders, visited: &visited)
     }
 
     private mutating func walk(directory: String, relative: String,
-                               defaultHeaders: [(name: String, value: String)], visited: inout Set<String>) {
+                               defaultHeaders: HTTPFields, visited: inout Set<String>) {
         // A directory reached twice through links would loop forever.
         guard let real = StubFileReader.realPath(directory), visited.insert(real).inserted else { return }
         let names: [String]
@@ -56,7 +57,7 @@ struct ConventionScanner {
         }
     }
 
-    private mutating func addFile(path: String, relative: String, defaultHeaders: [(name: String, value: String)]) {
+    private mutating func addFile(path: String, relative: String, defaultHeaders: HTTPFields) {
         fileCount += 1
         guard let data = FileManager.default.contents(atPath: path) else {
             problems.add(relative, "cannot read the file", hint: "check its permissions")
@@ -88,12 +89,12 @@ struct ConventionScanner {
             problems.add(relative, "file name is not a valid route: \(error.description)")
             return
         }
-        var headers = [(name: "Content-Type", value: ContentType.forExtension(ext))]
-        for header in defaultHeaders where header.name.lowercased() != "content-type" { headers.append(header) }
+        var headers: HTTPFields = [.contentType: ContentType.forExtension(ext)]
+        headers.append(contentsOf: defaultHeaders.filter { $0.name != .contentType })
         var template: ResponseTemplate?
         if templated {
             do {
-                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [],
+                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [:],
                                                       parameters: pattern.parameterNames,
                                                       json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
             } catch {
@@ -113,7 +114,7 @@ struct ConventionScanner {
     /// One file's route, as a whole scan would make it: the recorder checks what it wrote without
     /// scanning the folder again.
     mutating func scan(file relative: String) {
-        addFile(path: reader.root.path + "/" + relative, relative: relative, defaultHeaders: [])
+        addFile(path: reader.root.path + "/" + relative, relative: relative, defaultHeaders: [:])
     }
 
     static func isJSONExtension(_ ext: String?) -> Bool { ContentType.isJSON(extension: ext) }

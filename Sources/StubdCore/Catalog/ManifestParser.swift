@@ -1,6 +1,7 @@
 import Foundation
 import StubdProtocol
 import Yams
+import HTTPTypes
 
 /// How the server tells time: the wall clock, or a virtual clock that only the admin API moves.
 package enum ClockSetting: Sendable, Equatable {
@@ -15,7 +16,7 @@ struct ManifestParser {
     static let runtimePriority = 1
 
     struct Manifest {
-        var defaultHeaders: [(name: String, value: String)] = []
+        var defaultHeaders = HTTPFields()
         var defaultDelay: Delay?
         var routes: [Route] = []
         var quotas: [QuotaDefinition] = []
@@ -28,7 +29,7 @@ struct ManifestParser {
     let file: String
     let reader: StubFileReader
     var problems = ProblemList()
-    var defaultHeaders: [(name: String, value: String)] = []
+    var defaultHeaders = HTTPFields()
     var defaultDelay: Delay?
     /// `defaults.queryNames: any-case`: routes and quota keys compare query names in any case.
     var defaultQueryNamesIgnoreCase = false
@@ -61,7 +62,7 @@ struct ManifestParser {
 
         if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
             checkKeys(map, ["headers", "delay", "queryNames"], in: "defaults")
-            if let h = map["headers"] { defaultHeaders = stringPairs(h, "defaults.headers") }
+            if let h = map["headers"] { defaultHeaders = headerFields(h, "defaults.headers") }
             if let n = map["queryNames"] { defaultQueryNamesIgnoreCase = queryNames(n) ?? false }
             if let d = map["delay"] { defaultDelay = delay(d) }
             manifest.defaultHeaders = defaultHeaders
@@ -233,8 +234,8 @@ struct ManifestParser {
         if let s = map["status"], let n = int(s, "status") {
             if (100...599).contains(n) { status = n } else { add(s, "status \(n) is not an HTTP status", hint: "use 100–599") }
         }
-        var headers = defaultHeaders.filter { h in !(map["headers"].map { stringPairs($0, "headers") } ?? []).contains { $0.name.lowercased() == h.name.lowercased() } }
-        let ownHeaders = map["headers"].map { stringPairs($0, "headers") } ?? []
+        let ownHeaders = map["headers"].map { headerFields($0, "headers") } ?? HTTPFields()
+        var headers = HTTPFields(defaultHeaders.filter { ownHeaders[$0.name] == nil })
         var body = Data()
         var contentType: String?
         var bodySource: String?
@@ -292,13 +293,13 @@ struct ManifestParser {
             contentType = ContentType.json
             fault = nil
         }
-        if let contentType, !ownHeaders.contains(where: { $0.name.lowercased() == "content-type" }) {
-            headers.insert(("Content-Type", contentType), at: 0)
+        if let contentType, ownHeaders[.contentType] == nil {
+            headers.insert(HTTPField(name: .contentType, value: contentType), at: 0)
         }
         headers.append(contentsOf: ownHeaders)
-        if headers.contains(where: { $0.name.lowercased() == "content-length" }) {
+        if headers[.contentLength] != nil {
             add(node, "Content-Length is set by the server", hint: "remove the Content-Length header; use fault: truncated_body to lie about the length")
-            headers.removeAll { $0.name.lowercased() == "content-length" }
+            headers[.contentLength] = nil
         }
         let responseDelay = map["delay"].flatMap { delay($0) } ?? routeDelay
         var bytesPerSecond: Int?
@@ -312,7 +313,7 @@ struct ManifestParser {
         }
         var template: ResponseTemplate?
         if templated, let parameters {
-            let declared = headers.last { $0.name.lowercased() == "content-type" }?.value
+            let declared = headers.last { $0.name == .contentType }?.value
             let json = map["json"] != nil || declared.map { ContentType.isJSON(mediaType: $0) } == true
             template = responseTemplate(body: body, headers: headers, parameters: parameters, json: json,
                                         origin: templateOrigin, headersAt: map["headers"] ?? node)
@@ -322,7 +323,7 @@ struct ManifestParser {
     }
 
     /// The template of a `template: true` answer; each of its problems is placed where it was written.
-    private mutating func responseTemplate(body: Data, headers: [(name: String, value: String)], parameters: [String], json: Bool,
+    private mutating func responseTemplate(body: Data, headers: HTTPFields, parameters: [String], json: Bool,
                                            origin: TemplateOrigin?, headersAt: Node) -> ResponseTemplate? {
         do {
             return try ResponseTemplate.parse(body: body.isEmpty ? nil : String(decoding: body, as: UTF8.self),
@@ -428,9 +429,9 @@ struct ManifestParser {
                     else { add(p, "unknown profile '\(text)'", hint: "one of " + QuotaProfile.allCases.map(\.rawValue).joined(separator: ", ")) }
                 }
             } else if let response = parseResponse(e, routeDelay: nil, parameters: nil) {
-                let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value ?? ContentType.json
+                let contentType = response.headers[.contentType] ?? ContentType.json
                 exceeded = .custom(status: m["status"] == nil ? 429 : response.status,
-                                   headers: response.headers.filter { $0.name.lowercased() != "content-type" },
+                                   headers: HTTPFields(response.headers.filter { $0.name != .contentType }),
                                    body: response.body, contentType: contentType)
             }
         }
@@ -600,6 +601,27 @@ struct ManifestParser {
         }
     }
 
+    /// A header map; a name that is not an HTTP token is a load error at its key, not a header
+    /// libmicrohttpd would drop without a word.
+    private mutating func headerFields(_ node: Node, _ what: String) -> HTTPFields {
+        guard let map = mapping(node, what) else { return HTTPFields() }
+        var fields = HTTPFields()
+        for (k, v) in map {
+            guard let text = k.string, let value = v.string, v.mapping == nil, v.sequence == nil else {
+                add(v, "\(what) values must be single strings", hint: "quote values such as \"*\" or \"01\"")
+                continue
+            }
+            guard let name = HTTPField.Name(text) else {
+                add(k, "'\(text)' is not a header name", hint: "letters, digits and !#$%&'*+-.^_`|~ only, no spaces or colons")
+                continue
+            }
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
+    }
+
+    // Request header conditions (`RequestConditions.headers`) and query maps are pairs of texts, not
+    // header lists: a condition's value may be "*" (present) and its name is matched lower-cased.
     private mutating func stringPairs(_ node: Node, _ what: String) -> [(name: String, value: String)] {
         guard let map = mapping(node, what) else { return [] }
         var pairs: [(name: String, value: String)] = []

@@ -116,7 +116,8 @@ package struct DriftRequest: Sendable {
         if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
         if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
         let recorded = DriftAnswer(status: answer.status,
-                                   headers: answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.lowercased()) },
+                                   headers: answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }
+                                       .map { ($0.name.rawName, $0.value) },
                                    body: answer.body)
         return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
                                     shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))

@@ -1,11 +1,12 @@
 import Foundation
+import HTTPTypes
 
 /// What quotas look like on the wire: advertised headers on success, the profile's answer on rejection.
 enum QuotaAnswers {
     /// Headers for a successful answer, in the quota's `advertise` style, from the limit nearest to running out.
-    static func advertised(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> [(name: String, value: String)] {
+    static func advertised(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> HTTPFields {
         switch quota.advertise {
-        case .none: return []
+        case .none: return [:]
         case .ietf: return ietf(quota, tightest)
         case .xRateLimit: return xRateLimit(tightest)
         case .github: return github(quota, tightest, now: now)
@@ -13,9 +14,9 @@ enum QuotaAnswers {
     }
 
     /// draft-ietf-httpapi-ratelimit-headers: every policy, and the one nearest to running out.
-    static func ietf(_ quota: QuotaDefinition, _ tightest: LimitStatus?) -> [(name: String, value: String)] {
-        guard let t = tightest else { return [("RateLimit-Policy", quota.ietfPolicy)] }
-        return [("RateLimit-Policy", quota.ietfPolicy), ("RateLimit", rateLimitItem(t))]
+    static func ietf(_ quota: QuotaDefinition, _ tightest: LimitStatus?) -> HTTPFields {
+        guard let t = tightest else { return [.rateLimitPolicy: quota.ietfPolicy] }
+        return [.rateLimitPolicy: quota.ietfPolicy, .rateLimit: rateLimitItem(t)]
     }
 
     /// `"day";r=7;t=42`, written straight into the string's buffer: interpolation made this header
@@ -56,20 +57,19 @@ enum QuotaAnswers {
         return p + digits
     }
 
-    static func xRateLimit(_ tightest: LimitStatus?) -> [(name: String, value: String)] {
-        guard let t = tightest else { return [] }
-        return [("X-RateLimit-Limit", String(t.limit.count)), ("X-RateLimit-Remaining", String(t.remaining)),
-                ("X-RateLimit-Reset", String(t.resetsIn))]
+    static func xRateLimit(_ tightest: LimitStatus?) -> HTTPFields {
+        guard let t = tightest else { return [:] }
+        return [.xRateLimitLimit: String(t.limit.count), .xRateLimitRemaining: String(t.remaining),
+                .xRateLimitReset: String(t.resetsIn)]
     }
 
     /// GitHub's headers: the reset is an epoch time (on the session's clock), the resource GitHub's
     /// name for what is limited (`core` unless the quota says `resource:`).
-    static func github(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> [(name: String, value: String)] {
-        guard let t = tightest else { return [] }
+    static func github(_ quota: QuotaDefinition, _ tightest: LimitStatus?, now: Date) -> HTTPFields {
+        guard let t = tightest else { return [:] }
         let reset = Int(now.timeIntervalSince1970) + t.resetsIn
-        return [("x-ratelimit-limit", String(t.limit.count)), ("x-ratelimit-remaining", String(t.remaining)),
-                ("x-ratelimit-used", String(t.used)), ("x-ratelimit-reset", String(reset)),
-                ("x-ratelimit-resource", quota.resource)]
+        return [.githubLimit: String(t.limit.count), .githubRemaining: String(t.remaining),
+                .githubUsed: String(t.used), .githubReset: String(reset), .githubResource: quota.resource]
     }
 
     /// GitHub's over-limit message. GitHub names the caller's address, or the user ID behind a token;
@@ -110,7 +110,7 @@ enum QuotaAnswers {
 
     /// The answer to a request over the quota, mimicking the API the profile names.
     static func rejection(_ v: QuotaVerdict) -> GeneratedResponse {
-        let retry = ("Retry-After", String(v.retryAfter))
+        let retry = HTTPField(name: .retryAfter, value: String(v.retryAfter))
         switch v.quota.exceeded {
         case .profile(.ietf):
             let names = v.violated.map { JSONValue.string($0.limit.name) }
@@ -119,14 +119,15 @@ enum QuotaAnswers {
                 detail: "quota '\(v.quota.name)' allows \(which) for this key; try again in \(v.retryAfter) s",
                 extra: ["type": .string("https://iana.org/assignments/http-problem-types#quota-exceeded"),
                         "violated-policies": .array(names)],
-                headers: [retry, ("Cache-Control", "no-store")] + ietf(v.quota, v.tightest))
+                headers: [retry, HTTPField(name: .cacheControl, value: "no-store")] + ietf(v.quota, v.tightest))
 
         case .profile(.openweathermap):
             // OpenWeatherMap sends no rate-limit headers and no Retry-After.
             return .json(429, .object(["cod": .number(429), "message": .string(
                 "Your account is temporary blocked due to exceeding of requests limitation of your subscription type. Please choose the proper subscription http://openweathermap.org/price")]))
         case .profile(.github):
-            let headers = github(v.quota, v.tightest, now: v.now).map { h in h.name == "x-ratelimit-remaining" ? (h.name, "0") : h }
+            var headers = github(v.quota, v.tightest, now: v.now)
+            if headers[.githubRemaining] != nil { headers[.githubRemaining] = "0" }
             return .json(403, .object([
                 "message": .string(githubExceededMessage(v)),
                 "documentation_url": .string("https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting")]),
@@ -141,8 +142,8 @@ enum QuotaAnswers {
                                   "description": .string("this key has exceeded its allowed number of calls")]),
             ])]))
         case let .custom(status, headers, body, contentType):
-            var all = [("Content-Type", contentType)] + headers
-            if !headers.contains(where: { $0.name.lowercased() == "retry-after" }), status == 429 || status == 503 {
+            var all: HTTPFields = [.contentType: contentType] + headers
+            if headers[.retryAfter] == nil, status == 429 || status == 503 {
                 all.append(retry)
             }
             return GeneratedResponse(status: status, headers: all, body: body)

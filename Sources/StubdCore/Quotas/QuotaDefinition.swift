@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The unit of a quota window. Fixed windows are aligned to the calendar in the quota's time zone.
 package enum WindowUnit: String, Sendable, CaseIterable {
@@ -115,7 +116,7 @@ package enum AdvertiseStyle: String, Sendable, CaseIterable {
 /// What a rejected request gets.
 package enum ExceededAnswer: Sendable {
     case profile(QuotaProfile)
-    case custom(status: Int, headers: [(name: String, value: String)], body: Data, contentType: String)
+    case custom(status: Int, headers: HTTPFields, body: Data, contentType: String)
 }
 
 /// Which requests a quota counts: `"GET /api/{key}/**"` or a route name.

@@ -1,17 +1,18 @@
 import Foundation
+import HTTPTypes
 
 /// The templated parts of an answer (`template: true`, or a `.tmpl.` file): its body and any
 /// header whose value holds `{{`. Parsed at load; the engine renders them per request into a
 /// one-off `CannedResponse`, so delays, faults, throttling and quota headers apply as to any other.
 package struct ResponseTemplate: Sendable {
     let body: Template?
-    let headers: [(name: String, template: Template)]
+    let headers: [(name: HTTPField.Name, template: Template)]
     /// Whether rendering can take long: only a loop (`{{#each}}`) does more work than the template's
     /// length and the request's values allow. The engine leaves such a template for the transport
     /// to render off its worker thread (`StubEngine.render(_:)`).
     package let rendersLong: Bool
 
-    init(body: Template?, headers: [(name: String, template: Template)]) {
+    init(body: Template?, headers: [(name: HTTPField.Name, template: Template)]) {
         self.body = body
         self.headers = headers
         rendersLong = ([body].compactMap { $0 } + headers.map(\.template)).contains { $0.loops }
@@ -20,17 +21,17 @@ package struct ResponseTemplate: Sendable {
     /// Parses what is templated; a header without `{{` stays canned. `json`: the body is a JSON
     /// answer's (`json:`, a `.json` file, a JSON `Content-Type`), so values inside its strings are escaped.
     /// Throws every problem in the body and in each header at once.
-    static func parse(body: String?, headers: [(name: String, value: String)], parameters: [String], json: Bool)
+    static func parse(body: String?, headers: HTTPFields, parameters: [String], json: Bool)
         throws(TemplateProblems) -> ResponseTemplate {
         var problems = TemplateProblems()
         var parsedBody: Template?
         if let body {
             do { parsedBody = try TemplateParser.parse(body, parameters: parameters, json: json) } catch { problems.body = error.all }
         }
-        var parsedHeaders: [(name: String, template: Template)] = []
+        var parsedHeaders: [(name: HTTPField.Name, template: Template)] = []
         for header in headers where header.value.contains("{{") {
             do { parsedHeaders.append((header.name, try TemplateParser.parse(header.value, parameters: parameters))) }
-            catch { problems.headers.append((header.name, error.all)) }
+            catch { problems.headers.append((header.name.rawName, error.all)) }
         }
         guard problems.body.isEmpty, problems.headers.isEmpty else { throw problems }
         return ResponseTemplate(body: parsedBody, headers: parsedHeaders)
@@ -51,8 +52,8 @@ package struct ResponseTemplate: Sendable {
         for header in self.headers {
             let value = renderer.render(header.template)
             if renderer.overLimit { return (nil, renderer.notes) }
-            if let i = headers.firstIndex(where: { $0.name.lowercased() == header.name.lowercased() }) { headers[i].value = value }
-            else { headers.append((header.name, value)) }
+            // Set, not appended: a template header replaces the canned one of its name.
+            headers[header.name] = value
         }
         return (canned.rendered(body: body, headers: headers), renderer.notes)
     }
