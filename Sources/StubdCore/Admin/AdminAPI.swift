@@ -69,6 +69,9 @@ extension StubEngine {
                 return .response(.problem(400, title: "Bad timeout", detail: "timeout is seconds between 0 and 300, got '\(q("timeout") ?? "")'"))
             }
             return .waitForHits(session: session, query: target, count: count, timeout: timeout)
+        case ("GET", "coverage", 1):
+            // Without a session: the whole server, every session since it started.
+            return .response(.document(200, coverage(of: session)))
         case ("GET", "requests", 1):
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
@@ -118,7 +121,7 @@ extension StubEngine {
             }
             return .response(.document(200, clockReport(session)))
         default:
-            let known = "health, routes, hits, hits/wait, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set"
+            let known = "health, routes, hits, hits/wait, coverage, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set"
             return .response(.problem(404, title: "No such admin call",
                                       detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
         }

@@ -104,6 +104,9 @@ package final class StubEngine: Sendable {
     /// gets a 500 naming the cap, and the journal says why.
     package let maxRenderedBytes: Int
     package static let defaultMaxRenderedBytes = 8 << 20
+    /// What sessions that were reset or evicted had counted: the whole server's coverage is since
+    /// it started, while a session's own counts go back to zero with it.
+    let retiredCoverage = Locked(CoverageTally())
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
@@ -152,6 +155,7 @@ package final class StubEngine: Sendable {
             return s
         }
         if let evicted {
+            retire(evicted)
             evicted.waiters.fireAll()
             let idle = Double(now - evicted.lastUsed.load(ordering: .relaxed)) / 1e9
             notice?("session '\(evicted.id)' evicted after \(Int(idle)) s idle: \(maxSessions) sessions is the cap (--max-sessions); reset sessions when a test ends")
@@ -296,7 +300,10 @@ package final class StubEngine: Sendable {
         var headers = ExtraHeaders.none
         var notes = QuotaNote.Notes()
         for (i, plan) in plans.enumerated() {
-            guard let key = plan.key(for: request, parameters: parameters, route: route) else { continue }
+            guard let key = plan.key(for: request, parameters: parameters, route: route) else {
+                state.counter.outcomes.uncharged(by: plan.quota.name)
+                continue
+            }
             let quota = plan.quota
             let now = session.clock.now(wall: wall)
             let ledger = state.ledgers[i]
@@ -306,9 +313,12 @@ package final class StubEngine: Sendable {
                 ledger.charge(key: key, at: now)
             }
             if !charge.accepted, let verdict = charge.verdict {
+                state.counter.outcomes.refused(answer: route.responses.firstIndex { $0 === response }, by: quota.name,
+                                               skipping: plans[(i + 1)...])
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict.answered(as: quota))), route: route,
                                quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
             }
+            if charge.recovered { state.counter.outcomes.recovered(by: quota.name) }
             if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, standing: t)) }
             headers = headers.adding(quota, charge.tightest, now: now)
         }
@@ -373,10 +383,14 @@ package final class StubEngine: Sendable {
         if session.id.isEmpty {
             // Dropped, not reset: nothing of theirs is rebuilt only to be freed. Their long-polls answer.
             let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
-            for s in named { s.waiters.fireAll() }
+            for s in named {
+                retire(s)
+                s.waiters.fireAll()
+            }
         } else {
             sessions.withLock { _ = $0.removeValue(forKey: session.id) }
         }
+        retire(session)
         session.reset()
     }
 

@@ -53,6 +53,8 @@ package struct QuotaVerdict: Sendable {
 /// whole verdict when the request was rejected (its answer names every violated limit).
 struct QuotaCharge {
     let accepted: Bool
+    /// Accepted after this key's last request was refused: its window passed (coverage counts it).
+    var recovered = false
     /// For an accepted request.
     let tightest: Standing?
     let verdict: QuotaVerdict?
@@ -80,6 +82,9 @@ final class KeyCell: Sendable {
         var limits: [LimitState]
         /// Whether anything counted here since the last reset (the admin API lists only these).
         var touched = false
+        /// Whether the last request charged here was refused: the next accepted one is a recovery
+        /// by the clock (coverage's `reset-by-clock`). A fill or reset clears it, being no clock.
+        var exhausted = false
     }
     fileprivate let state: Locked<State>
 
@@ -166,11 +171,19 @@ package final class QuotaLedger: Sendable {
         let t = date.timeIntervalSince1970
         return cell.state.withLock { state in
             state.touched = true
-            if !wholeVerdict, !fixedWindows.isEmpty, let tightest = chargeFixed(&state.limits, t) {
+            // An exhausted key takes the general path, which notes its recovery.
+            if !wholeVerdict, !fixedWindows.isEmpty, !state.exhausted, let tightest = chargeFixed(&state.limits, t) {
                 return QuotaCharge(accepted: true, tightest: tightest, verdict: nil)
             }
             // Mutated in place: a copy out and back in would allocate per request.
-            return settle(&state.limits, t, date, key, wholeVerdict)
+            var charge = settle(&state.limits, t, date, key, wholeVerdict)
+            if !charge.accepted {
+                state.exhausted = true
+            } else if state.exhausted {
+                state.exhausted = false
+                charge.recovered = true
+            }
+            return charge
         }
     }
 
@@ -182,7 +195,8 @@ package final class QuotaLedger: Sendable {
         let t = date.timeIntervalSince1970
         return cell.state.withLock { state in
             state.touched = true
-            return chargeFixed(&state.limits, t)
+            // An exhausted key goes to `charge`, which notes its recovery.
+            return state.exhausted ? nil : chargeFixed(&state.limits, t)
         }
     }
 
@@ -281,6 +295,7 @@ package final class QuotaLedger: Sendable {
         guard unknown.isEmpty else { return unknown.sorted() }
         cell(for: key).state.withLock { state in
             state.touched = true
+            state.exhausted = false
             for i in quota.limits.indices {
                 refresh(&state.limits[i], quota.limits[i], t)
                 guard let n = used[quota.limits[i].name] else { continue }

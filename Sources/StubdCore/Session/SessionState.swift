@@ -153,6 +153,9 @@ package final class SessionState: Sendable {
 
     package func allForwardedCounts() -> [String: Int] { forwardedCounts.withLock { $0 } }
 
+    /// Route key → counter, for coverage.
+    func hitCounters() -> [String: HitCounter] { routeCounters.withLock { $0 } }
+
     package func routeCounts() -> [String: Int] {
         routeCounters.withLock { $0.mapValues(\.count) }
     }

@@ -1,0 +1,93 @@
+import StubdProtocol
+
+extension StubEngine {
+    /// Coverage of the catalog in force: of one named session since its last reset, or (nil, or the
+    /// default session) of the whole server since it started, every session added up.
+    package func coverage(of session: SessionState?) -> CoverageReport {
+        let catalog = self.catalog
+        var tally: CoverageTally
+        if let session, !session.id.isEmpty {
+            tally = CoverageTally(session, catalog: catalog)
+        } else {
+            tally = retiredCoverage.withLock { $0 }
+            for s in allSessions { tally.add(CoverageTally(s, catalog: catalog)) }
+        }
+        let name = session.flatMap { $0.id.isEmpty ? nil : $0.id }
+        return CoverageReport(session: name, routes: catalog.routes.map { describeCoverage($0, tally[$0.key]) })
+    }
+
+    /// Keeps what a session counted before it is reset or dropped.
+    func retire(_ session: SessionState) {
+        let tally = CoverageTally(session, catalog: catalog)
+        retiredCoverage.withLock { $0.add(tally) }
+    }
+
+    private func describeCoverage(_ route: Route, _ tally: CoverageTally.RouteTally?) -> CoverageReport.Route {
+        let count = route.responses.count
+        var items = route.responses.enumerated().map { i, response -> CoverageReport.Item in
+            let behaviours = Self.behaviours(of: response)
+            let what = ([String(response.status)] + behaviours).joined(separator: ", ")
+            let title = count == 1 ? "answer (\(what))" : "answer \(i + 1) of \(count) (\(what))"
+            return CoverageReport.Item(kind: .answer, id: "answer \(i + 1)", title: title, step: i + 1, status: response.status,
+                                       behaviours: behaviours.isEmpty ? nil : behaviours,
+                                       hits: i < (tally?.answers.count ?? 0) ? tally!.answers[i] : 0,
+                                       hint: Self.answerHint(route, step: i + 1))
+        }
+        // A route whose every answer is a `quotaStatus:` one is never charged: no quota state to reach.
+        if route.responses.contains(where: { $0.quotaStatus == nil }) {
+            for quota in route.quotas {
+                let q = tally?.quotas[quota.name] ?? CoverageTally.QuotaTally()
+                items += Self.quotaItems(quota, q)
+            }
+        }
+        return CoverageReport.Route(route: route.key, signature: route.signature, source: route.source.description,
+                                    hits: tally?.hits ?? 0, items: items)
+    }
+
+    static func behaviours(of response: CannedResponse) -> [String] {
+        var found: [String] = []
+        if let delay = response.delay { found.append("delay \(delay)") }
+        if let fault = response.fault { found.append(fault == .hang ? "hang" : "fault \(fault.rawValue)") }
+        if let rate = response.bytesPerSecond { found.append("throttle \(rate) B/s") }
+        return found
+    }
+
+    private static func answerHint(_ route: Route, step: Int) -> String {
+        let request = "\(route.method == .any ? "GET" : route.method.description) \(route.signature.split(separator: " ", maxSplits: 1).last ?? "")"
+        let count = route.responses.count
+        if count == 1 { return "send \(request)" }
+        let order = route.cycle ? "answers take turns" : "answers come in order, the last repeating"
+        return "send \(request) \(step) time\(step == 1 ? "" : "s") in one session (\(order); a session reset starts over)"
+    }
+
+    private static func quotaItems(_ quota: QuotaDefinition, _ tally: CoverageTally.QuotaTally) -> [CoverageReport.Item] {
+        let name = quota.name
+        // The limit that runs out first: the fewest requests.
+        let tightest = quota.limits.min { $0.count < $1.count }
+        let window = tightest.map { $0.multiple == 1 ? "a \($0.unit.rawValue)" : "\($0.multiple) \($0.unit.rawValue)s" } ?? "its window"
+        let refusal = refusalStatus(quota)
+        let fill = "set `used` with `PUT /__stubd/quotas/\(name)`" + (tightest.map { #" {"key": …, "used": {"\#($0.name)": \#($0.count)}}"# } ?? "")
+        let exhaust = tightest.map { "send \($0.count + 1) requests within \(window)" } ?? "use up its limits"
+        let seconds = tightest?.windowSeconds ?? 60
+        return [
+            CoverageReport.Item(kind: .underLimit, id: "quota \(name) under-limit", title: "answer under the limits of quota `\(name)`",
+                                quota: name, hits: tally.underLimit,
+                                hint: "send one request while quota `\(name)` has room (\(quota.limits.map(\.description).joined(separator: ", ")))"),
+            CoverageReport.Item(kind: .exceeded, id: "quota \(name) exceeded", title: "\(refusal) of quota `\(name)`", status: refusal,
+                                quota: name, hits: tally.exceeded, hint: "\(exhaust), or \(fill), then send one"),
+            CoverageReport.Item(kind: .resetByClock, id: "quota \(name) reset-by-clock",
+                                title: "answer after quota `\(name)` was reset by the clock", quota: name, hits: tally.resetByClock,
+                                hint: #"after its \#(refusal), move the clock past the window (`POST /__stubd/clock/advance` {"seconds": \#(seconds)}) and send one more"#),
+        ]
+    }
+
+    /// The status a refusal of `quota` carries: 429, or what its profile answers (GitHub 403, Weather Underground 200).
+    static func refusalStatus(_ quota: QuotaDefinition) -> Int {
+        switch quota.exceeded {
+        case .profile(.ietf), .profile(.openweathermap): return 429
+        case .profile(.github): return 403
+        case .profile(.wunderground): return 200
+        case .custom(let status, _, _, _): return status
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// `GET /__stubd/coverage`, `stubd coverage --format json` and `serve --coverage-out`: which answers,
+/// network behaviours and quota states of the Stubs folder the requests so far reached. The whole
+/// document is plain counts, so reports of CI shards add up (`merged`) to the report of one run.
+public struct CoverageReport: Sendable, Equatable, Codable {
+    /// One route of the catalog and the things on it a test can reach.
+    public struct Route: Sendable, Equatable, Codable {
+        /// The route's name, or its signature when it has none (as hit counts key it).
+        public let route: String
+        /// `GET /api/{key}/conditions/q/CA/{city}.json`
+        public let signature: String
+        public let source: String
+        public var hits: Int
+        public var items: [Item]
+        public init(route: String, signature: String, source: String, hits: Int, items: [Item]) {
+            self.route = route; self.signature = signature; self.source = source; self.hits = hits; self.items = items
+        }
+    }
+
+    /// One thing to cover: an answer of the route (a sequence step, with its status and network
+    /// behaviour), or one state of a quota on the route.
+    public struct Item: Sendable, Equatable, Codable {
+        public enum Kind: String, Sendable, Equatable, Codable {
+            /// One of the route's answers (a sequence step when it has several).
+            case answer
+            /// Accepted by `quota` (under its limits).
+            case underLimit = "under-limit"
+            /// Refused by `quota` (the 429, or what its profile answers).
+            case exceeded
+            /// Accepted by `quota` again after a refusal, once its window passed on the clock.
+            case resetByClock = "reset-by-clock"
+        }
+        public let kind: Kind
+        /// Stable within its route, and what merging matches on: `answer 2`, `quota wunderground exceeded`.
+        public let id: String
+        /// What a person reads: `answer 2 of 3 (503, fault connection_reset)`, `429 of quota wunderground`.
+        public let title: String
+        /// 1-based position among the route's answers.
+        public let step: Int?
+        /// The status the client saw.
+        public let status: Int?
+        /// `delay 200ms`, `fault connection_reset`, `hang`, `throttle 1024 B/s`: what the transport
+        /// did besides answering.
+        public let behaviours: [String]?
+        public let quota: String?
+        public var hits: Int
+        /// How a test reaches it.
+        public let hint: String
+
+        public init(kind: Kind, id: String, title: String, step: Int? = nil, status: Int? = nil, behaviours: [String]? = nil,
+                    quota: String? = nil, hits: Int, hint: String) {
+            self.kind = kind; self.id = id; self.title = title; self.step = step; self.status = status
+            self.behaviours = behaviours; self.quota = quota; self.hits = hits; self.hint = hint
+        }
+
+        public var isCovered: Bool { hits > 0 }
+    }
+
+    /// How many items there are and how many were reached.
+    public struct Summary: Sendable, Equatable, Codable {
+        public let items: Int
+        public let covered: Int
+        /// 0–100, one decimal; 100 when there is nothing to cover.
+        public let percent: Double
+        public let routes: Int
+        public let routesHit: Int
+        public init(items: Int, covered: Int, routes: Int, routesHit: Int) {
+            self.items = items; self.covered = covered; self.routes = routes; self.routesHit = routesHit
+            percent = items == 0 ? 100 : (Double(covered) * 1000 / Double(items)).rounded(.down) / 10
+        }
+    }
+
+    /// One network behaviour over the whole catalog: how many answers have it, how many were sent.
+    public struct Behaviour: Sendable, Equatable, Codable {
+        /// `delay`, `fault connection_reset`, `hang`, `throttle`.
+        public let behaviour: String
+        public let answers: Int
+        public let covered: Int
+        public init(behaviour: String, answers: Int, covered: Int) {
+            self.behaviour = behaviour; self.answers = answers; self.covered = covered
+        }
+    }
+
+    /// A documented operation of a loaded spec and the statuses stubd answered for it. Empty until
+    /// a spec can be loaded (the contract issue fills `operations`); here so reports stay one shape.
+    public struct Operation: Sendable, Equatable, Codable {
+        public enum State: String, Sendable, Equatable, Codable { case empty, partial, full }
+        /// `GET /users/{id}`
+        public let operation: String
+        public let documented: [Int]
+        public var answered: [Int]
+        public var state: State
+        public init(operation: String, documented: [Int], answered: [Int], state: State) {
+            self.operation = operation; self.documented = documented; self.answered = answered; self.state = state
+        }
+    }
+
+    /// The session reported on; nil for the whole server (every session, since it started).
+    public var session: String?
+    public var summary: Summary
+    public var routes: [Route]
+    public var behaviours: [Behaviour]
+    /// Nil when no spec is loaded.
+    public var operations: [Operation]?
+
+    public init(session: String?, routes: [Route], operations: [Operation]? = nil) {
+        self.session = session
+        self.routes = routes
+        self.operations = operations
+        summary = Self.summarize(routes)
+        behaviours = Self.behaviours(of: routes)
+    }
+
+    /// Every item with no hits, with its route: what a test suite has not reached.
+    public var uncovered: [(route: Route, item: Item)] {
+        routes.flatMap { route in route.items.filter { !$0.isCovered }.map { (route, $0) } }
+    }
+
+    /// The sentence a failing assertion shows for one uncovered item: what was never seen, and how to reach it.
+    public static func explain(_ item: Item, on route: Route) -> String {
+        "no test saw the \(item.title) on \(route.signature)\(route.route == route.signature ? "" : " (route \(route.route))"): \(item.hint)"
+    }
+
+    private static func summarize(_ routes: [Route]) -> Summary {
+        let items = routes.flatMap(\.items)
+        return Summary(items: items.count, covered: items.filter(\.isCovered).count,
+                       routes: routes.count, routesHit: routes.filter { $0.hits > 0 }.count)
+    }
+
+    private static func behaviours(of routes: [Route]) -> [Behaviour] {
+        var tally: [String: (answers: Int, covered: Int)] = [:]
+        for item in routes.flatMap(\.items) where item.kind == .answer {
+            for behaviour in item.behaviours ?? [] {
+                // `delay 200ms` and `delay 1s` are one behaviour: a test that saw a delay saw delays.
+                let kind = behaviour.hasPrefix("delay") ? "delay" : behaviour.hasPrefix("throttle") ? "throttle" : behaviour
+                tally[kind, default: (0, 0)].answers += 1
+                if item.isCovered { tally[kind, default: (0, 0)].covered += 1 }
+            }
+        }
+        return tally.keys.sorted().map { Behaviour(behaviour: $0, answers: tally[$0]!.answers, covered: tally[$0]!.covered) }
+    }
+
+    /// Several reports as one (CI shards): hits added item by item. Routes and items are matched by
+    /// `route` and `id`, in the order they first appear; the session is dropped.
+    public static func merged(_ reports: [CoverageReport]) -> CoverageReport {
+        var order: [String] = []
+        var routes: [String: Route] = [:]
+        var operations: [String: Operation] = [:]
+        var operationOrder: [String] = []
+        for report in reports {
+            for route in report.routes {
+                guard var known = routes[route.route] else {
+                    order.append(route.route)
+                    routes[route.route] = route
+                    continue
+                }
+                known.hits += route.hits
+                for item in route.items {
+                    if let i = known.items.firstIndex(where: { $0.id == item.id }) { known.items[i].hits += item.hits } else { known.items.append(item) }
+                }
+                routes[route.route] = known
+            }
+            for op in report.operations ?? [] {
+                guard var known = operations[op.operation] else {
+                    operationOrder.append(op.operation)
+                    operations[op.operation] = op
+                    continue
+                }
+                known.answered = Array(Set(known.answered + op.answered)).sorted()
+                let reached = Set(known.answered).intersection(known.documented).count
+                known.state = reached == 0 ? .empty : reached == Set(known.documented).count ? .full : .partial
+                operations[op.operation] = known
+            }
+        }
+        let hasOperations = reports.contains { $0.operations != nil }
+        return CoverageReport(session: nil, routes: order.map { routes[$0]! },
+                              operations: hasOperations ? operationOrder.map { operations[$0]! } : nil)
+    }
+}
