@@ -1,5 +1,6 @@
 import Foundation
 import StubdClient
+import StubdProtocol
 
 /// The in-process server is controlled through the same admin API as a remote one, so a test
 /// behaves the same against `StubServer` and against `stubd serve` at `$STUBD_URL`.
@@ -20,4 +21,5 @@ extension StubServer: StubControl {
     public func advanceClock(by duration: Duration) async throws { try await client.advanceClock(by: duration) }
     public func allHits() async throws -> [String: Int] { try await client.allHits() }
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await client.unmatchedReport() }
+    public func coverage() async throws -> CoverageReport { try await client.coverage() }
 }

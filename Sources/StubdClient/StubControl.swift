@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// What a test can do with a stub server, in-process (`StubServer`) or running elsewhere (`StubdClient`).
 public protocol StubControl: Sendable {
@@ -25,6 +26,9 @@ public protocol StubControl: Sendable {
     /// How many requests matched nothing, and why the latest ones missed their nearest routes
     /// (what a hit assertion's failure message quotes).
     func unmatchedReport() async throws -> (count: Int, nearest: [String])
+    /// Which answers, network behaviours and quota states requests reached: of this session since
+    /// its last reset, or, for the server itself, of every session since it started.
+    func coverage() async throws -> CoverageReport
 }
 
 /// A failure talking to stubd, worded for a test log.

@@ -100,6 +100,11 @@ public struct StubdClient: StubControl {
         try await get(HitsReport.self, "hits").forwarded
     }
 
+    /// Which answers, network behaviours and quota states requests reached (see `StubControl.coverage`).
+    public func coverage() async throws -> CoverageReport {
+        try await get(CoverageReport.self, "coverage")
+    }
+
     /// How many requests matched nothing, and why the latest ones missed their nearest routes.
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) {
         let count = try await get(HitsReport.self, "hits").unmatched
