@@ -53,6 +53,12 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Forward requests no stub answers to this API (and journal them as proxied).", valueName: "url"))
     var proxy: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write the whole server's coverage (JSON, as `stubd coverage --format json`) to this file when it stops (env STUBD_COVERAGE_OUT).", valueName: "file"))
+    var coverageOut: String = ProcessInfo.processInfo.environment["STUBD_COVERAGE_OUT"] ?? ""
+
+    /// `--coverage-out`, when given (an empty value, as compose passes an unset variable, is none).
+    private var coverageFile: CoverageFile? { coverageOut.isEmpty ? nil : CoverageFile(path: coverageOut) }
+
     @Flag(name: .long, help: "With --proxy: write what the API answers into the Stubs folder, as `stubd record` does.")
     var recordMissing = false
 
@@ -76,6 +82,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
         }
         guard maxRender >= 1 else { throw ValidationError("--max-render must be at least 1 byte, got \(maxRender)") }
+        if let problem = coverageFile?.problem() { throw ValidationError(problem) }
     }
 
     func run() throws {
@@ -133,7 +140,16 @@ struct Serve: ParsableCommand {
             logger.warning("listening on \(host): reachable from other machines; \(admin)")
         }
         ShutdownSignals.wait()
+        // Stopped first: requests in flight finish, so the report holds what the last ones counted.
         server.stopSynchronously()
+        if let coverageFile {
+            let report = server.engine.coverage(of: nil)
+            if let failure = coverageFile.write(report) {
+                logger.error("coverage not written: \(failure)")
+            } else {
+                logger.notice("coverage written to \(coverageOut): \(report.summary.covered) of \(report.summary.items) items (\(report.summary.percent)%)")
+            }
+        }
         logger.notice("stopped")
         // Bounded: with output blocked, what is still queued is lost rather than the exit.
         writer.flush(within: 0.3)
