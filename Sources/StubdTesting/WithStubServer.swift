@@ -3,6 +3,7 @@ import Foundation
 import Stubd
 #endif
 import StubdClient
+import StubdProtocol
 import Testing
 
 /// Runs `body` with a stub server: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
@@ -60,5 +61,20 @@ public func confirmHits(_ server: any StubControl, _ route: String, count: Int, 
         Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
     } catch {
         Issue.record(error, "confirmHits(\(route))", sourceLocation: sourceLocation)
+    }
+}
+
+/// Records an issue unless requests reached every answer, network behaviour and quota state of the
+/// stubs on `server` (a session: since its last reset; the server itself: since it started), but those
+/// in `except` (a route's name or signature, or `ROUTE: ITEM` such as `flaky: answer 2`). The issue
+/// names each one missed and how to reach it.
+public func expectStubsCovered(_ server: any StubControl, except: [String] = [],
+                               sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        if let message = try await server.coverage().uncoveredMessage(except: except) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(error, "expectStubsCovered", sourceLocation: sourceLocation)
     }
 }

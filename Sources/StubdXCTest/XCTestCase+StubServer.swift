@@ -3,6 +3,7 @@ import Foundation
 import Stubd
 #endif
 import StubdClient
+import StubdProtocol
 import XCTest
 
 extension XCTestCase {
@@ -76,5 +77,21 @@ public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected
         }
     } catch {
         XCTFail("XCTAssertHits(\(route)): \(error)", file: file, line: line)
+    }
+}
+
+/// Asserts that requests reached every answer, network behaviour and quota state of the stubs on
+/// `server` (a session: since its last reset; the server itself: since it started), but those in
+/// `except` (a route's name or signature, or `ROUTE: ITEM` such as `flaky: answer 2`). The failure
+/// names each one missed and how to reach it: "no test saw the 429 of quota `wunderground` on GET
+/// /api/{key}/conditions/…: send 11 requests within a minute, or set `used` with `PUT /__stubd/quotas/wunderground` …".
+public func XCTAssertStubsCovered(_ server: any StubControl, except: [String] = [],
+                                  file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        if let message = try await server.coverage().uncoveredMessage(except: except) {
+            XCTFail(message, file: file, line: line)
+        }
+    } catch {
+        XCTFail("XCTAssertStubsCovered: \(error)", file: file, line: line)
     }
 }

@@ -6,6 +6,7 @@ import Stubd
 import StubdClient
 import StubdProtocol
 import StubdTestSupport
+import StubdTesting
 import Testing
 
 /// One of everything coverage tells apart: a plain file, a sequence, a delay, a fault, a hang, a
@@ -103,6 +104,25 @@ let coverageStubs: [String: String] = [
             #expect(CoverageReport.explain(refusal.item, on: refusal.route)
                 == "no test saw the 429 of quota `wunderground` on GET /api/{key}/conditions/q/CA/San_Francisco.json: "
                 + #"send 11 requests within a minute, or set `used` with `PUT /__stubd/quotas/wunderground` {"key": …, "used": {"minute": 10}}, then send one"#)
+        }
+    }
+
+    /// Swift Testing's helper records one issue naming what was missed.
+    @Test func expectStubsCoveredRecordsWhatNoRequestReached() async throws {
+        try await withServer(try TempStubs(coverageStubs).url) { server in
+            _ = try await get(server.baseURL, "/flaky")
+            await withKnownIssue {
+                await expectStubsCovered(server.session("none"), except: ["stuck"])
+            } matching: { issue in
+                let text = issue.comments.map(\.rawValue).joined()
+                return text.contains("12 of 13 stub items never reached in session none")
+                    && text.contains("no test saw the answer 2 of 2 (200) on GET /flaky (route flaky): send GET /flaky 2 times in one session")
+                    && !text.contains("hang")
+            }
+            // The whole server saw the first answer of flaky, so only the rest is listed.
+            await withKnownIssue {
+                await expectStubsCovered(server, except: ["stuck"])
+            } matching: { issue in issue.comments.map(\.rawValue).joined().contains("11 of 13 stub items never reached:") }
         }
     }
 
