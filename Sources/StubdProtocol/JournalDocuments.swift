@@ -1,5 +1,8 @@
 import Foundation
 
+// Shaped like HitDocuments' reports because the answers are (see the note there): each document
+// is one admin answer's JSON, field for field.
+
 /// `GET /__stubd/requests?limit=N`: the session's latest requests, newest last.
 public struct JournalReport: Sendable, Equatable, Codable {
     public struct Entry: Sendable, Equatable, Codable {

@@ -74,6 +74,8 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
             self.fault = fault
         }
 
+        // Written out, like JournalReport.Entry's, because two fields are not stored as they are
+        // sent: the status goes as its number and the headers as the manifest's map.
         private enum CodingKeys: String, CodingKey { case status, headers, file, body, json, delay, fault, template }
 
         public func encode(to encoder: any Encoder) throws {

@@ -1,49 +1,6 @@
 import Foundation
 import StubdProtocol
 
-/// What an admin call needs from the transport: an answer now, or a long-poll for hits.
-package enum AdminReply: Sendable {
-    case response(GeneratedResponse)
-    /// Hold the connection until `session` has `count` hits on `query`, or `timeout` seconds pass;
-    /// then answer with `StubEngine.hitsWaitResult`.
-    case waitForHits(session: SessionState, query: String, count: Int, timeout: Double)
-}
-
-/// Where a request goes: the admin API, or the stubs, within a session.
-package struct RequestTarget: Sendable, Equatable {
-    package let session: String
-    /// The path with any `/__s/{id}` prefix removed.
-    package let path: String
-    /// The admin call (`hits/wait`) when the path is under `/__stubd/`.
-    package let adminCall: String?
-
-    /// `/__s/t1/api/x` → session t1, path /api/x. A session header counts when there is no prefix,
-    /// and `sessionQuery` (`?session=`) only for an admin call with neither.
-    package static func resolve(path: String, sessionHeader: String?, sessionQuery: @autoclosure () -> String?) -> RequestTarget {
-        var session = sessionHeader ?? ""
-        var rest = path
-        if path.hasPrefix("/__s/") {
-            let afterPrefix = path.dropFirst(5)
-            let id = afterPrefix.prefix { $0 != "/" }
-            session = String(id)
-            rest = String(afterPrefix.dropFirst(id.count))
-            if rest.isEmpty { rest = "/" }
-        }
-        if rest == "/__stubd" || rest.hasPrefix("/__stubd/") {
-            // Looked up only here: a stub request does not pay for a query scan it never uses.
-            if session.isEmpty, let q = sessionQuery() { session = q }
-            let call = rest.dropFirst("/__stubd".count).drop { $0 == "/" }
-            return RequestTarget(session: session, path: rest, adminCall: String(call))
-        }
-        return RequestTarget(session: session, path: rest, adminCall: nil)
-    }
-
-    /// Session ids appear in URLs and logs: keep them plain.
-    package static func isValidSession(_ id: String) -> Bool {
-        id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
-    }
-}
-
 extension StubEngine {
     /// Answers a call under `/__stubd/`. Admin calls are never counted as hits nor subject to quotas.
     package func admin(method: String, call: String, query: [(name: String, value: String?)], body: Data,

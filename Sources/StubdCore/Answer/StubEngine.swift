@@ -25,6 +25,7 @@ package struct Outcome: Sendable {
     /// `wunderground 7/10 minute`, for the request log.
     package var quotaNote: String? { quota?.description }
 
+    // Spelled out (as LoadProblem's is) for its defaults: the memberwise init of `let`s has none.
     init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil) {
         self.answer = answer
         self.route = route

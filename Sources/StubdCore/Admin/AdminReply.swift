@@ -1,0 +1,7 @@
+/// What an admin call needs from the transport: an answer now, or a long-poll for hits.
+package enum AdminReply: Sendable {
+    case response(GeneratedResponse)
+    /// Hold the connection until `session` has `count` hits on `query`, or `timeout` seconds pass;
+    /// then answer with `StubEngine.hitsWaitResult`.
+    case waitForHits(session: SessionState, query: String, count: Int, timeout: Double)
+}

@@ -1,0 +1,8 @@
+import Foundation
+import HTTPTypes
+
+/// What a rejected request gets.
+package enum ExceededAnswer: Sendable {
+    case profile(QuotaProfile)
+    case custom(status: Int, headers: HTTPFields, body: Data, contentType: String)
+}
