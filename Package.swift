@@ -23,6 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // The local certificate authority (`stubd ca`, `serve --tls`, CONNECT): the server's alone,
+        // never the client-side products'.
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // The C that Swift cannot import: a module map and a shim header, nothing else.
@@ -33,6 +37,11 @@ let package = Package(
         // URLSession on Linux cannot be told to trust a CA file or to skip verification.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
                        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+
+        // GnuTLS, which libmicrohttpd's TLS is built on: the certificate callback that picks a leaf by
+        // the name the client asked for (SNI) hands GnuTLS its own certificate and key objects.
+        .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls",
+                       providers: [.apt(["libgnutls28-dev"]), .brew(["gnutls"])]),
 
         // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation and
         // HTTPTypes only (plain Swift: an app can link it).
@@ -52,9 +61,11 @@ let package = Package(
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
-                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl",
+                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl", "CGnuTLS",
                                .product(name: "Logging", package: "swift-log"),
-                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               .product(name: "X509", package: "swift-certificates"),
+                               .product(name: "Crypto", package: "swift-crypto")],
                 swiftSettings: strict),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test

@@ -1,4 +1,5 @@
-"""Reads `swift package dump-package` on stdin; fails when a client-side product reaches CMicroHTTPD
+"""Reads `swift package dump-package` on stdin; fails when a client-side product reaches the server's
+libraries (CMicroHTTPD, CCurl, CGnuTLS, X509, Crypto)
 on a platform where libmicrohttpd cannot run, or when the test helpers lose the in-process server
 on macOS or Linux. Used by scripts/check-client-side."""
 import json, sys
@@ -6,12 +7,16 @@ manifest = json.load(sys.stdin)
 targets = {t["name"]: t for t in manifest["targets"]}
 
 def deps(name, platform):
+    if name not in targets:  # a package's product: a leaf here
+        return
     for d in targets[name]["dependencies"]:
         kind, value = next(iter(d.items()))
         dep, condition = value[0], value[-1]
         if isinstance(condition, dict) and condition.get("platformNames") and platform not in condition["platformNames"]:
             continue
         if kind in ("target", "byName") and dep in targets:
+            yield dep
+        elif kind == "product" and dep in SERVER_ONLY:
             yield dep
 
 def path_to(start, goal, platform):
@@ -24,8 +29,9 @@ def path_to(start, goal, platform):
     return None
 
 failed = False
-# The server's C libraries: libmicrohttpd (serving) and libcurl (forwarding, `stubd record`).
-SERVER_ONLY = ["CMicroHTTPD", "CCurl"]
+# The server's C libraries: libmicrohttpd (serving), libcurl (forwarding, `stubd record`) and GnuTLS
+# (HTTPS); and the packages its local CA is built with (swift-certificates' X509, swift-crypto).
+SERVER_ONLY = ["CMicroHTTPD", "CCurl", "CGnuTLS", "X509", "Crypto"]
 for platform in ["ios", "tvos", "watchos", "visionos"]:
     paths = [p for p in (path_to(product, lib, platform) for product in ["StubdClient", "StubdXCTest", "StubdTesting"]
                          for lib in SERVER_ONLY) if p]

@@ -38,3 +38,11 @@ static inline void *shim_socket_context(struct MHD_Connection *connection)
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
 }
+
+/// The daemon a connection belongs to (the TLS certificate callback finds its leaves by it).
+static inline struct MHD_Daemon *shim_connection_daemon(struct MHD_Connection *connection)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info ? info->daemon : NULL;
+}

@@ -59,6 +59,9 @@ public final class StubServer: Sendable {
         public var watch: Bool = false
         /// Called once per request, after the answer is queued.
         public var requestLog: (@Sendable (RequestLogLine) -> Void)?
+        /// HTTPS: the local CA, and which ports speak TLS. Set, it also lets a client whose HTTPS proxy
+        /// is this server reach the hosts the folder serves (CONNECT). Nil: plain HTTP only.
+        public var tls: TLSOptions?
         /// `stubd record` / `stubd serve --proxy`: pass requests on to a real API (and record them).
         public var forwarding: ForwardingOptions?
         /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
@@ -67,10 +70,14 @@ public final class StubServer: Sendable {
         public init() {}
     }
 
-    /// `http://127.0.0.1:PORT`
+    /// `http://127.0.0.1:PORT` (`https://…` when the port speaks TLS)
     public let baseURL: URL
     public let host: String
     public let port: UInt16
+    /// `https://127.0.0.1:PORT` when a port speaks TLS (`TLSOptions`): the main one or the extra one.
+    public let httpsURL: URL?
+    /// The CA folder the server issues its certificates from, when it has TLS.
+    public let certificateAuthorityDirectory: URL?
     /// The core: catalog, sessions, hits, quotas.
     package let engine: StubEngine
     public let stubsDirectory: URL
@@ -78,7 +85,9 @@ public final class StubServer: Sendable {
     public let adminToken: String?
 
     private let daemons: [CPointer]
-    private let acceptor: Acceptor
+    private let tlsDaemons: [CPointer]
+    private let acceptors: [Acceptor]
+    private let leaves: LeafCertificates?
     private let router: RequestRouter
     private let routerHandle: CPointer
     private let responses: ResponseStore
@@ -139,8 +148,23 @@ public final class StubServer: Sendable {
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
+        let connections = ConnectionBudget(cap: max(1, options.maxConnections))
+        self.connections = connections
+        let hosts = HostScope(asHosts: options.asHosts)
+        var leaves: LeafCertificates?
+        var tunnels: TunnelHandOff?
+        if let tls = options.tls {
+            let engine = self.engine
+            let made = LeafCertificates(authority: { () throws(TLSSetupError) in try CertificateAuthority.loadOrCreate(in: tls.caDirectory) },
+                                        serves: { name in hosts.resolve(host: name, path: "/", hostFolders: engine.catalog.hostFolders) != .notServed },
+                                        notice: options.notice)
+            leaves = made
+            tunnels = TunnelHandOff(budget: connections, leaves: made)
+        }
+        self.leaves = leaves
+        certificateAuthorityDirectory = options.tls?.caDirectory
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
-                               hosts: HostScope(asHosts: options.asHosts),
+                               hosts: hosts, tunnels: tunnels,
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes
@@ -148,47 +172,83 @@ public final class StubServer: Sendable {
                                }, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
-        let connections = ConnectionBudget(cap: max(1, options.maxConnections))
-        self.connections = connections
 
-        let socket: ListeningSocket
-        do { socket = try ListeningSocket.open(host: host, port: port) } catch {
+        var sockets: [ListeningSocket] = []
+        var started: [OpaquePointer] = []
+        var startedTLS: [OpaquePointer] = []
+        let responses = self.responses
+        func undo() {
+            for d in started + startedTLS { MHD_stop_daemon(d) }
+            for socket in sockets { close(socket.fd) }
+            leaves?.releaseAll()
             Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
             responses.releaseAll()
+        }
+        do {
+            // A port that speaks TLS needs the CA now: a folder that cannot be written stops the start, saying so.
+            if let tls = options.tls, tls.servesAPort { try leaves?.prepare() }
+            sockets.append(try ListeningSocket.open(host: host, port: port))
+            if let extra = options.tls?.extraPort { sockets.append(try ListeningSocket.open(host: host, port: extra)) }
+        } catch {
+            undo()
             throw error
         }
+        let tlsOnMain = options.tls?.onMainPort == true
         // One daemon per worker thread, fed by our acceptor (see Acceptor for why not MHD's pool).
-        var started: [OpaquePointer] = []
-        for _ in 0..<max(1, options.threads) {
+        func startWorker(tls: Bool) -> OpaquePointer? {
             var items: [MHD_OptionItem] = [
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryBytes, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(DaemonCallbacks.requestCompleted, to: Int.self),
                                ptr_value: routerHandle.raw),
-                MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.connectionNotice, to: Int.self),
-                               ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
+                tls ? MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.tlsConnectionNotice, to: Int.self),
+                                     ptr_value: Unmanaged.passUnretained(tunnels!).toOpaque())
+                    : MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.connectionNotice, to: Int.self),
+                                     ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections.perWorkerLimit, ptr_value: nil),
                 MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(DaemonCallbacks.rawURIInspector, to: Int.self), ptr_value: nil),
-                MHD_OptionItem(option: .END, value: 0, ptr_value: nil),
             ]
-            let flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
-                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
-            guard let daemon = items.withUnsafeMutableBufferPointer({
-                shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
-            }) else {
-                for d in started { MHD_stop_daemon(d) }
-                close(socket.fd)
-                Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
-                responses.releaseAll()
-                throw BindError(description: "libmicrohttpd could not start a worker for \(socket.host):\(socket.port)")
+            if tls {
+                // The leaf is picked per handshake by the name the client asks for (SNI).
+                items.append(MHD_OptionItem(option: .HTTPS_CERT_CALLBACK, value: 0,
+                                            ptr_value: unsafeBitCast(LeafCertificates.certificateCallback, to: UnsafeMutableRawPointer.self)))
             }
-            started.append(daemon)
+            items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+            if tls { flags |= MHD_USE_TLS.rawValue }
+            return items.withUnsafeMutableBufferPointer {
+                shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
+            }
+        }
+        for _ in 0..<max(1, options.threads) {
+            if !tlsOnMain {
+                guard let daemon = startWorker(tls: false) else {
+                    undo()
+                    throw BindError(description: "libmicrohttpd could not start a worker for \(sockets[0].host):\(sockets[0].port)")
+                }
+                started.append(daemon)
+            }
+            if let leaves, options.tls != nil {
+                guard let daemon = startWorker(tls: true) else {
+                    undo()
+                    throw BindError(description: "libmicrohttpd could not start a TLS worker (is it built with GnuTLS? `MHD_is_feature_supported(MHD_FEATURE_TLS)`)")
+                }
+                LeafCertificates.register(leaves, for: daemon)
+                startedTLS.append(daemon)
+            }
         }
         daemons = started.map { CPointer(UnsafeMutableRawPointer($0)) }
-        acceptor = Acceptor(listener: socket.fd, daemons: started, budget: connections)
-        self.host = socket.host
-        self.port = socket.port
-        baseURL = URL(string: "http://\(socket.host):\(socket.port)")!
+        tlsDaemons = startedTLS.map { CPointer(UnsafeMutableRawPointer($0)) }
+        tunnels?.attach(tlsDaemons)
+        var acceptors = [tlsOnMain ? Acceptor(listener: sockets[0].fd, daemons: startedTLS, budget: connections, tls: true)
+                                   : Acceptor(listener: sockets[0].fd, daemons: started, budget: connections)]
+        if sockets.count > 1 { acceptors.append(Acceptor(listener: sockets[1].fd, daemons: startedTLS, budget: connections, tls: true)) }
+        self.acceptors = acceptors
+        self.host = sockets[0].host
+        self.port = sockets[0].port
+        baseURL = URL(string: "\(tlsOnMain ? "https" : "http")://\(sockets[0].host):\(sockets[0].port)")!
+        httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
             let engine = self.engine, responses = self.responses, log = options.reloadLog
@@ -226,7 +286,7 @@ public final class StubServer: Sendable {
     public func stopSynchronously() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         watcher?.stop()
-        acceptor.stop()
+        for acceptor in acceptors { acceptor.stop() }
         engine.releaseWaiters()
         _ = router.resumeAllForStop()
         // In-flight requests finish (their answers are queued already or are being resumed); bounded.
@@ -235,6 +295,11 @@ public final class StubServer: Sendable {
             usleep(1000)
         }
         for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
+        for daemon in tlsDaemons {
+            MHD_stop_daemon(OpaquePointer(daemon.raw))
+            LeafCertificates.unregister(OpaquePointer(daemon.raw))
+        }
+        leaves?.releaseAll()
         responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }

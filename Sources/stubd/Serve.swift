@@ -50,6 +50,14 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("In proxy mode, a host the folder's top level answers (repeatable); a top-level folder named after a host answers that host without it.", valueName: "name"))
     var asHost: [String] = []
 
+    @Flag(name: .long, help: "Serve HTTPS on --port instead of HTTP, with certificates from the local CA (see `stubd ca`).")
+    var tls = false
+
+    @Option(name: .long, help: ArgumentHelp("Serve HTTPS on this port beside HTTP on --port (0 picks a free one).", valueName: "port"))
+    var tlsPort: UInt16?
+
+    @OptionGroup var ca: CAOption
+
     @Option(name: .long, help: ArgumentHelp("Forward requests no stub answers to this API (and journal them as proxied).", valueName: "url"))
     var proxy: String?
 
@@ -74,6 +82,7 @@ struct Serve: ParsableCommand {
         if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci", "--pretty-json"].contains($0) }) {
             throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
         }
+        if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
@@ -96,6 +105,9 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.asHosts = asHost
+        // Always set: a CONNECT (a client's HTTPS_PROXY) is answered with TLS from the CA, which is made
+        // then, on first use, unless a port speaks TLS from the start.
+        options.tls = TLSOptions(caDirectory: ca.directory, onMainPort: tls, extraPort: tlsPort)
         options.maskedHeaders = maskHeader
         options.maskedSecrets = recording.secrets
         options.notice = { message in logger.notice("\(message)") }
@@ -132,6 +144,8 @@ struct Serve: ParsableCommand {
         }
         // Scripts and the test fixtures read the port from this exact first line.
         print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
+        if let https = server.httpsURL, https != server.baseURL { print("stubd listening on \(https.absoluteString) (TLS)") }
+        if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
             let admin = adminToken.isEmpty

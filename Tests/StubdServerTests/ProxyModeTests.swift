@@ -126,4 +126,111 @@ import Testing
             #expect(try await hits("") == 0)
         }
     }
+
+    // MARK: HTTPS clients: CONNECT, with the TLS ended by stubd
+
+    /// A server whose CONNECT is answered from a CA of the test's own, made first, as `stubd ca path`
+    /// makes it for a user who needs its path before the first CONNECT would.
+    static func tlsOptions(asHosts: [String] = ["api.openweathermap.org"]) throws -> (StubServer.Options, cafile: String) {
+        let ca = HTTPSTests.caDirectory()
+        _ = try CertificateAuthority.loadOrCreate(in: ca)
+        var options = HTTPSTests.options(ca: ca, onMainPort: false, asHosts: asHosts)
+        options.tls?.extraPort = nil
+        return (options, ca.appendingPathComponent("ca.pem").path)
+    }
+
+    static let owmHTTPS = "https://api.openweathermap.org/data/2.5/weather?q=London&APPID=k"
+
+    @Test func curlThroughItsHTTPSProxyGetsTheStubOverTLSEndedByStubd() async throws {
+        let (options, cafile) = try Self.tlsOptions()
+        try await withServer(exampleStubs, options: options) { server in
+            let r = try curl(["-x", server.baseURL.absoluteString, "--cacert", cafile, "-w", "\n%{http_code}", Self.owmHTTPS])
+            #expect(r.status == 0 && r.output.hasSuffix("\n200"), "\(r)")
+            #expect(r.output.contains(#""name": "London""#))
+            let untrusted = try curl(["-x", server.baseURL.absoluteString, Self.owmHTTPS])
+            #expect(untrusted.status == 60, "a client that does not trust the CA refuses the leaf: \(untrusted)")
+        }
+    }
+
+    @Test func aCONNECTToAHostNothingServesIsRefusedWithA502NamingIt() async throws {
+        let (options, cafile) = try Self.tlsOptions()
+        try await withServer(exampleStubs, options: options) { server in
+            let r = try run("/usr/bin/curl", ["-sS", "--max-time", "5", "-x", server.baseURL.absoluteString, "--cacert", cafile,
+                                              "https://api.example.com/v1/users"])
+            #expect(r.status == 56, "\(r)")
+            #expect(r.error.contains("CONNECT tunnel failed, response 502"), "\(r.error)")
+            let raw = rawExchange(port: server.port, Array("CONNECT api.example.com:443 HTTP/1.1\r\nHost: api.example.com:443\r\n\r\n".utf8))
+            #expect(raw.hasPrefix("HTTP/1.1 502"), "\(raw)")
+            #expect(raw.contains("stubd serves no stubs for api.example.com") && raw.contains("--as-host api.example.com"), "\(raw)")
+        }
+    }
+
+    @Test func aServerWithoutTLSSaysSoToACONNECT() async throws {
+        try await withServer(exampleStubs) { server in
+            let raw = rawExchange(port: server.port, Array("CONNECT api.openweathermap.org:443 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            #expect(raw.hasPrefix("HTTP/1.1 501"), "\(raw)")
+            #expect(raw.contains("started without TLS"), "\(raw)")
+        }
+    }
+
+    @Test func pythonRequestsWithOnlyHTTPSProxyAndTheCABundleInItsEnvironmentGetsTheStub() async throws {
+        let (options, cafile) = try Self.tlsOptions()
+        try await withServer(exampleStubs, options: options) { server in
+            var environment = ProcessInfo.processInfo.environment
+            environment["HTTPS_PROXY"] = server.baseURL.absoluteString
+            environment["REQUESTS_CA_BUNDLE"] = cafile
+            environment["NO_PROXY"] = ""
+            let script = """
+                import requests
+                answer = requests.get("https://api.openweathermap.org/data/2.5/weather", params={"q": "London", "APPID": "k"})
+                print(answer.status_code, answer.json()["name"])
+                """
+            let r = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            #expect(r.output == "200 London\n", "\(r.output) \(r.error)")
+        }
+    }
+
+    /// The issue's bar: pyowm, whose base URL cannot be changed, with nothing but the proxy and the CA
+    /// bundle in its environment, gets the stubbed weather, then its own error once the quota is spent.
+    @Test func pyowmUnmodifiedGetsTheStubAndThe429WhenTheQuotaRunsOut() async throws {
+        let module = try run("/usr/bin/python3", ["-c", "import pyowm"])
+        try #require(module.status == 0, "pyowm is missing: python3 -m pip install --break-system-packages pyowm (.ci/run does)")
+        let (options, cafile) = try Self.tlsOptions()
+        try await withServer(exampleStubs, options: options) { server in
+            var environment = ProcessInfo.processInfo.environment
+            environment["HTTPS_PROXY"] = "http://owm:x@127.0.0.1:\(server.port)"  // requests sends no user without a password
+            environment["REQUESTS_CA_BUNDLE"] = cafile
+            environment["NO_PROXY"] = ""
+            let script = """
+                from pyowm import OWM
+                from pyowm.commons import exceptions
+                manager = OWM("k1").weather_manager()
+                try:
+                    observation = manager.weather_at_place("London,GB")
+                    print("weather", observation.location.name, observation.weather.status)
+                except exceptions.APIRequestError as e:
+                    print("refused", str(e)[:60])
+                """
+            let first = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            #expect(first.output == "weather London Clouds\n", "\(first.output) \(first.error)")
+            // Spend the rest of the minute's quota in pyowm's session (its proxy user name).
+            let fill = URL(string: server.baseURL.absoluteString + "/__stubd/quotas/openweathermap?session=owm")!
+            let filled = try await http(fill, method: "PUT", body: #"{"key": "k1", "used": {"minute": 60}}"#,
+                                        headers: ["Content-Type": "application/json"])
+            #expect(filled.status == 200, "\(filled.text)")
+            let over = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            #expect(over.output.hasPrefix("refused {\"cod\":429"), "\(over.output) \(over.error)")
+        }
+    }
+
+    /// A tunnel's requests belong to the session its CONNECT named as the proxy user.
+    @Test func aTunnelsRequestsBelongToTheProxyUsersSession() async throws {
+        let (options, cafile) = try Self.tlsOptions()
+        try await withServer(exampleStubs, options: options) { server in
+            for _ in 0..<3 { _ = try curl(["-x", "http://s7@127.0.0.1:\(server.port)", "--cacert", cafile, Self.owmHTTPS]) }
+            let r = try await get(server.baseURL, "/__stubd/hits?route=london&session=s7")
+            #expect(r.json["hits"] as? Int == 3, "\(r.text)")
+            #expect(try await get(server.baseURL, "/__stubd/hits?route=london").json["hits"] as? Int == 0)
+        }
+    }
 }

@@ -15,15 +15,18 @@ final class Acceptor: @unchecked Sendable {
     private let listener: Int32
     private let daemons: [OpaquePointer]
     private let budget: ConnectionBudget
+    /// The daemons speak TLS: a connection over the cap is closed, not answered in plain HTTP.
+    private let tls: Bool
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(listener: Int32, daemons: [OpaquePointer], budget: ConnectionBudget) {
+    init(listener: Int32, daemons: [OpaquePointer], budget: ConnectionBudget, tls: Bool = false) {
         self.listener = listener
         self.daemons = daemons
         self.budget = budget
+        self.tls = tls
         let thread = Thread { [self] in run() }
-        thread.name = "stubd-accept"
+        thread.name = tls ? "stubd-accept-tls" : "stubd-accept"
         thread.start()
     }
 
@@ -47,7 +50,7 @@ final class Acceptor: @unchecked Sendable {
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             Sockets.suppressBrokenPipe(client)
             guard budget.admit() else {
-                Acceptor.turnAway(client, cap: budget.cap)
+                if tls { close(client) } else { Acceptor.turnAway(client, cap: budget.cap) }
                 continue
             }
             // Nagle's algorithm would hold each small keep-alive answer ~40 ms waiting for an ACK

@@ -14,6 +14,8 @@ import HTTPTypes
 /// libmicrohttpd 0.9.75 keeps each value in its own heap copy and writes out exactly `value_size`
 /// bytes of it, so this sends what delete-and-add would, without their six allocations.
 final class ConnectionState {
+    /// The session named by the CONNECT that opened this tunnel (its proxy user name), if any.
+    var tunnelSession: String?
     private var variant: OpaquePointer?
     private var base: PreparedResponse?
     /// What `variant` carries beyond `base`'s headers.

@@ -46,4 +46,23 @@ enum DaemonCallbacks {
             }
         }
     }
+
+    /// As `connectionNotice`, for the TLS workers: a tunnel's connection also takes the session its
+    /// CONNECT named (see `TunnelHandOff`).
+    static let tlsConnectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        let handOff = Unmanaged<TunnelHandOff>.fromOpaque(cls!).takeUnretainedValue()
+        guard let socketContext else { return }
+        if code == .CONNECTION_NOTIFY_STARTED {
+            handOff.budget.started()
+            let state = ConnectionState()
+            if let connection { state.tunnelSession = handOff.claimSession(fd: shim_connection_fd(connection)) }
+            socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        } else {
+            handOff.budget.closed()
+            if let raw = socketContext.pointee {
+                Unmanaged<ConnectionState>.fromOpaque(raw).release()
+                socketContext.pointee = nil
+            }
+        }
+    }
 }

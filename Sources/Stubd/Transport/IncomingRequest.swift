@@ -39,11 +39,18 @@ struct IncomingRequest {
                                           latencyMicroseconds: 0, isAdmin: false)
                 return .failure(.refused(AbsoluteForm.notServed(absolute.authority), line))
             }
-        } else if !hostFolders.isEmpty, let host = RequestHead.header("host", in: headers),
-                  case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
-            // Origin form, for a host with a folder of its own: a TLS connection for that name, a tunnel
-            // (CONNECT) to it, or a client whose DNS sends the host here.
-            path = scoped
+        } else {
+            if session == nil, let state = shim_socket_context(connection),
+               let tunnel = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().tunnelSession {
+                // Inside a CONNECT tunnel: the session its proxy user name named.
+                session = tunnel
+            }
+            if !hostFolders.isEmpty, let host = RequestHead.header("host", in: headers),
+               case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
+                // Origin form, for a host with a folder of its own: a TLS connection for that name, a
+                // tunnel (CONNECT) to it, or a client whose DNS sends the host here.
+                path = scoped
+            }
         }
         // `?session=` names the session of an admin call only; `PathCheck` checks the id whatever carried it.
         let target = RequestTarget.resolve(path: path, sessionHeader: session,

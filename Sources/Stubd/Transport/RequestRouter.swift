@@ -15,6 +15,8 @@ final class RequestRouter: @unchecked Sendable {
     let adminAccess: AdminAccess
     /// Which part of the folder answers a request for a host (proxy mode, TLS names).
     let hosts: HostScope
+    /// Where a CONNECT's tunnel goes (the TLS workers); nil when the server has no TLS.
+    let tunnels: TunnelHandOff?
     /// The responders a request goes through, fixed at start.
     let chain: ResponderChain
     let active = Atomic<Int>(0)
@@ -24,7 +26,7 @@ final class RequestRouter: @unchecked Sendable {
     let departures: any DispatchSourceTimer
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
-         hosts: HostScope = HostScope(), forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+         hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -43,6 +45,7 @@ final class RequestRouter: @unchecked Sendable {
         self.engine = engine
         self.adminAccess = adminAccess
         self.hosts = hosts
+        self.tunnels = tunnels
         self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
@@ -63,6 +66,9 @@ final class RequestRouter: @unchecked Sendable {
             let r = makeResponse(.problem(400, title: "Bad path", detail: "a request path may not contain %00"))
             defer { MHD_destroy_response(r) }
             return MHD_queue_response(connection, 400, r)
+        case .empty where method.pointee == 0x43 && strcmp(method, "CONNECT") == 0:
+            active.add(1, ordering: .relaxed)
+            return connect(connection, authority: String(cString: url), conCls)
         case .empty:
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.

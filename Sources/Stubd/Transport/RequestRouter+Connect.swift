@@ -1,0 +1,44 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+
+extension RequestRouter {
+    /// `CONNECT host:port`, from a client whose HTTPS proxy is stubd: for a host the folder serves,
+    /// the connection becomes a TLS tunnel that stubd ends itself (see `TunnelHandOff`); any other
+    /// host is refused, naming it. A refusal is queued on the first call, so libmicrohttpd closes the
+    /// connection after it, as a proxy does after a failed CONNECT.
+    func connect(_ connection: OpaquePointer, authority: String,
+                 _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let context = RequestContext(phase: .answering)
+        conCls.pointee = RequestSlot.tracked(context).raw
+        let authorization = MHD_lookup_connection_value(connection, .HEADER_KIND, "Proxy-Authorization").map { String(cString: $0) }
+        let session = AbsoluteForm.proxySession(authorization)
+        let line = RequestLogLine(method: "CONNECT", path: authority, status: 0, session: session ?? "",
+                                  latencyMicroseconds: 0, isAdmin: false)
+        guard let tunnels else {
+            return send(.generated(.problem(501, title: "No HTTPS here",
+                detail: "this server was started without TLS, so it cannot answer CONNECT \(authority.prefix(260)): start it with StubServer.Options.tls set (stubd serve sets it), or point the client at it as a plain-HTTP proxy")),
+                context, connection, line: line)
+        }
+        guard case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) else {
+            return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
+        }
+        do {
+            _ = try tunnels.leaves.certificateAuthority()
+        } catch {
+            return send(.generated(.problem(502, title: "No certificate authority", detail: error.description)), context, connection, line: line)
+        }
+        switch tunnels.take(connection, session: session) {
+        case .success:
+            writeLog(line, status: 200, note: "tunnel", started: context.started)
+            return .NO
+        case .failure(.full):
+            return send(.generated(.problem(503, title: "Too many connections",
+                detail: "stubd holds at most \(tunnels.budget.cap) connections (--max-connections); close idle ones or raise the cap")),
+                context, connection, line: line)
+        case .failure(.socket(let why)):
+            writeLog(line, status: 0, note: why, started: context.started)
+            return .NO
+        }
+    }
+}
