@@ -27,12 +27,13 @@ final class LeafCertificates: @unchecked Sendable {
     /// Names past which a new one gets the default leaf, so a client cycling SNI names cannot grow memory.
     static let maxLeaves = 1000
 
-    static var defaultNames: [String] {
+    /// Worked out once: `ProcessInfo.hostName` resolves the name, too slow for every handshake.
+    static let defaultNames: [String] = {
         var names = ["localhost", "127.0.0.1", "::1"]
         let machine = ProcessInfo.processInfo.hostName.lowercased()
         if !machine.isEmpty, !names.contains(machine), IPAddressBytes(machine) == nil { names.insert(machine, at: 1) }
         return names
-    }
+    }()
 
     init(authority: @escaping @Sendable () throws(TLSSetupError) -> CertificateAuthority,
          serves: @escaping @Sendable (String) -> Bool, notice: (@Sendable (String) -> Void)?) {
