@@ -160,4 +160,30 @@ import Testing
             #expect(r.output.hasSuffix("\n200"), "\(r)")
         }
     }
+
+    /// The bar: over the connection cap, with every place held by a half-finished TLS
+    /// handshake, a normal client is still served: the oldest stalled handshake gives its place up.
+    @Test func overTheCapStalledHandshakesGiveWayToANormalClient() async throws {
+        let ca = Self.caDirectory()
+        var options = Self.options(ca: ca)
+        options.threads = 1
+        options.maxConnections = 16
+        try await withServer(exampleStubs, options: options) { server in
+            var stalled: [Int32] = []
+            defer { for fd in stalled { close(fd) } }
+            for i in 0..<16 {
+                guard let fd = connectLoopback(port: server.port) else { continue }
+                if i % 2 == 0 { _ = [UInt8]([0x16, 0x03, 0x01, 0x02]).withUnsafeBytes { send(fd, $0.baseAddress, 4, 0) } }
+                stalled.append(fd)
+            }
+            #expect(stalled.count == 16)
+            // Past the grace a handshake has before it may be evicted (one second), generously.
+            try await Task.sleep(for: .seconds(1.5))
+            let cafile = ca.appendingPathComponent("ca.pem").path
+            for _ in 0..<3 {
+                let r = try curl(["--cacert", cafile, "-w", "\n%{http_code}", "https://localhost:\(server.port)/__stubd/health"])
+                #expect(r.output.hasSuffix("\n200"), "\(r)")
+            }
+        }
+    }
 }

@@ -13,13 +13,17 @@ final class ConnectionBudget: Sendable {
     /// Started by a worker, not yet closed (counted by libmicrohttpd's connection notices).
     private let open = Atomic<Int>(0)
 
+    /// TLS connections still in their handshake: the first to go when the server is full.
+    let handshakes = HandshakeWatch()
+
     init(cap: Int) { self.cap = cap }
 
     var count: Int { inTransit.load(ordering: .relaxed) + open.load(ordering: .relaxed) }
 
     /// Takes a place for a new connection; false when the server is full.
     func admit() -> Bool {
-        guard count < cap else { return false }
+        // Full: a TLS handshake stalled past a second gives its place up (it closes in a moment).
+        guard count < cap || handshakes.evictOldest() else { return false }
         inTransit.add(1, ordering: .relaxed)
         return true
     }

@@ -16,6 +16,16 @@ import HTTPTypes
 final class ConnectionState {
     /// The session named by the CONNECT that opened this tunnel (its proxy user name), if any.
     var tunnelSession: String?
+    /// A TLS connection that has sent no request yet: watched, so that it can be evicted when the
+    /// server is full (see `HandshakeWatch`).
+    var handshake: (watch: HandshakeWatch, fd: Int32)?
+
+    /// The connection's first request is in: its handshake is over.
+    func requestArrived() {
+        guard let handshake else { return }
+        handshake.watch.ended(handshake.fd)
+        self.handshake = nil
+    }
     private var variant: OpaquePointer?
     private var base: PreparedResponse?
     /// What `variant` carries beyond `base`'s headers.

@@ -55,9 +55,15 @@ enum DaemonCallbacks {
         if code == .CONNECTION_NOTIFY_STARTED {
             handOff.budget.started()
             let state = ConnectionState()
-            if let connection { state.tunnelSession = handOff.claimSession(fd: shim_connection_fd(connection)) }
+            if let connection {
+                let fd = shim_connection_fd(connection)
+                state.tunnelSession = handOff.claimSession(fd: fd)
+                handOff.budget.handshakes.began(fd)
+                state.handshake = (handOff.budget.handshakes, fd)
+            }
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         } else {
+            if let raw = socketContext.pointee { Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue().requestArrived() }
             handOff.budget.closed()
             if let raw = socketContext.pointee {
                 Unmanaged<ConnectionState>.fromOpaque(raw).release()

@@ -29,6 +29,8 @@ struct IncomingRequest {
         // Which host the request is for picks the part of the folder that answers it (see HostScope).
         var path = rawPath
         var session = RequestHead.header("x-stubd-session", in: headers)
+        let connectionState = shim_socket_context(connection).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
+        connectionState?.requestArrived()
         if let absolute = AbsoluteForm(rawPath) {
             // `GET http://host/path`: a client whose proxy setting points at stubd.
             session = session ?? AbsoluteForm.proxySession(RequestHead.header("proxy-authorization", in: headers))
@@ -40,11 +42,8 @@ struct IncomingRequest {
                 return .failure(.refused(AbsoluteForm.notServed(absolute.authority), line))
             }
         } else {
-            if session == nil, let state = shim_socket_context(connection),
-               let tunnel = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().tunnelSession {
-                // Inside a CONNECT tunnel: the session its proxy user name named.
-                session = tunnel
-            }
+            // Inside a CONNECT tunnel: the session its proxy user name named.
+            if session == nil { session = connectionState?.tunnelSession }
             if !hostFolders.isEmpty, let host = RequestHead.header("host", in: headers),
                case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
                 // Origin form, for a host with a folder of its own: a TLS connection for that name, a
