@@ -46,3 +46,9 @@ static inline struct MHD_Daemon *shim_connection_daemon(struct MHD_Connection *c
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
     return info ? info->daemon : NULL;
 }
+
+/// Whether a connection speaks TLS (a CONNECT inside one cannot be turned into a tunnel).
+static inline int shim_connection_is_tls(struct MHD_Connection *connection)
+{
+    return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;
+}

@@ -165,6 +165,22 @@ import Testing
         }
     }
 
+    /// A client given an https:// proxy URL sends its CONNECT inside TLS: the answer says to use http://.
+    @Test func aCONNECTInsideTLSIsRefusedSayingToUseAnHTTPProxyURL() async throws {
+        let (options, cafile) = try Self.tlsOptions()
+        var tlsOptions = options
+        tlsOptions.tls?.extraPort = 0
+        try await withServer(exampleStubs, options: tlsOptions) { server in
+            let https = try #require(server.httpsURL)
+            let r = try run("/usr/bin/curl", ["-sS", "--max-time", "5", "-x", "https://localhost:\(https.port!)", "--proxy-cacert", cafile,
+                                              "--cacert", cafile, Self.owmHTTPS])
+            #expect(r.error.contains("CONNECT tunnel failed, response 501"), "\(r)")
+            // The plain port still tunnels.
+            let plain = try curl(["-x", server.baseURL.absoluteString, "--cacert", cafile, "-w", "\n%{http_code}", Self.owmHTTPS])
+            #expect(plain.output.hasSuffix("\n200"), "\(plain)")
+        }
+    }
+
     @Test func aServerWithoutTLSSaysSoToACONNECT() async throws {
         try await withServer(exampleStubs) { server in
             let raw = rawExchange(port: server.port, Array("CONNECT api.openweathermap.org:443 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))

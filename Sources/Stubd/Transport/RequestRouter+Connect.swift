@@ -20,6 +20,12 @@ extension RequestRouter {
                 detail: "this server was started without TLS, so it cannot answer CONNECT \(authority.prefix(260)): start it with StubServer.Options.tls set (stubd serve sets it), or point the client at it as a plain-HTTP proxy")),
                 context, connection, line: line)
         }
+        guard shim_connection_is_tls(connection) == 0 else {
+            // The tunnel's 200 would go out in plain text inside the TLS stream.
+            return send(.generated(.problem(501, title: "CONNECT over TLS",
+                detail: "stubd answers CONNECT on its plain port only: give the client an http:// proxy URL (HTTPS_PROXY=http://127.0.0.1:PORT), not https://")),
+                context, connection, line: line)
+        }
         guard case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) else {
             return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
         }
