@@ -48,6 +48,7 @@ public final class StubServer: Sendable {
         public var maskedHeaders: [String] = []
         /// Values the journal shows as `<NAME>` wherever they appear (`--secret NAME=VALUE`); a
         /// recorder's own secrets are added to these.
+        // A placeholder name and the value it stands for, not an HTTP header: a pair is what it is.
         public var maskedSecrets: [(name: String, value: String)] = []
         /// Runtime stubs (`POST /__stubd/stubs`) one session may hold.
         public var maxRuntimeStubs: Int = 10_000

@@ -26,6 +26,8 @@ final class Forwarder: Sendable {
         var insecure = false
     }
 
+    // Headers here are what libcurl hands over and takes (pairs of texts), and the request's come
+    // from RequestHead (see the note there on why those are still pairs).
     enum Result: Sendable {
         /// Held whole: within `maxBodyBytes` (a larger answer streams).
         case answered(status: Int, headers: [(name: String, value: String)], body: Data)

@@ -21,6 +21,7 @@ struct IncomingRequest {
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
     static func read(_ connection: OpaquePointer, method: String, rawPath: String, body: Data,
                      readClientAddress: Bool, hosts: HostScope, hostFolders: [String: String]) -> Result<IncomingRequest, Refusal> {
+        // Pairs, as RequestHead takes them (see the note there).
         var headers: [(name: String, value: String)] = []
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
         var query: [(name: String, value: String?)] = []

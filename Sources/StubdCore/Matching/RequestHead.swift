@@ -5,6 +5,10 @@ package struct RequestHead: Sendable {
     package var method: String
     /// Percent-decoded, without the query and without a `/__s/{id}` session prefix.
     package var path: String
+    // Name/value pairs, not HTTPFields (issue 25, open): the transport fills these per request from
+    // libmicrohttpd's C strings, and HTTPFields adds a storage object and a name check per header;
+    // whether that slows the plain route is not measured yet. The journal, the recorder, the
+    // forwarder and drift take them from here, so they follow when this changes.
     package var query: [(name: String, value: String?)]
     package var headers: [(name: String, value: String)]
     package var body: Data

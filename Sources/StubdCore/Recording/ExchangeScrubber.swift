@@ -7,6 +7,8 @@ struct ScrubbedExchange {
     /// `/api/{key}/conditions/q/CA/San_Francisco.json` once `--secret key=…` took the key out.
     var path: String
     /// `"*"` for a secret value: present, any value.
+    // Pairs as RecordedExchange has them, about to be written as YAML text; query values may be
+    // "*" (any value), which no header list means.
     var query: [(name: String, value: String)]
     var headers: [(name: String, value: String)]
     var requestJSON: JSONValue?

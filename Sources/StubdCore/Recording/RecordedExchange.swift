@@ -8,6 +8,8 @@ package struct RecordedExchange: Sendable {
     package var method: String
     /// Decoded, without the query.
     package var path: String
+    /// The request's as RequestHead holds them, the answer's as libcurl gave them: pairs until
+    /// RequestHead's are HTTPFields (see the note there).
     package var query: [(name: String, value: String?)]
     package var requestHeaders: [(name: String, value: String)]
     package var requestBody: Data
@@ -38,6 +40,7 @@ package struct RecordedExchange: Sendable {
 /// What the recorder keeps out of the folder and what it matches on.
 package struct RecordingRules: Sendable {
     /// `--secret NAME=VALUE`: VALUE is replaced wherever it appears (a path segment becomes `{NAME}`).
+    // A placeholder name and the value it stands for, not an HTTP header: a pair is what it is.
     package var secrets: [(name: String, value: String)]
     /// Request headers a recorded route matches on (lower-cased); none by default.
     package var matchHeaders: Set<String>

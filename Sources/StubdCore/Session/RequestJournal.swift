@@ -7,6 +7,7 @@ package struct JournalEntry: Sendable {
     package let time: Date
     package let method: String
     package let path: String
+    /// The request's, as RequestHead holds them (pairs: see the note there).
     package let query: [(name: String, value: String?)]
     package let headers: [(name: String, value: String)]
     package let status: Int
