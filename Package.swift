@@ -27,6 +27,7 @@ let package = Package(
         // never the client-side products'.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // The C that Swift cannot import: a module map and a shim header, nothing else.
@@ -56,7 +57,10 @@ let package = Package(
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",
                 dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams"),
-                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                               .product(name: "HTTPTypes", package: "swift-http-types"),
+                               // Contract/ reads OpenAPI 3.0 and 3.1 specs with it.
+                               .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                               .product(name: "OpenAPIKit30", package: "OpenAPIKit")],
                 swiftSettings: strict),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.

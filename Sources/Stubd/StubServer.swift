@@ -67,6 +67,9 @@ public final class StubServer: Sendable {
         public var forwarding: ForwardingOptions?
         /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
         public var reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
+        /// `--spec`: every load and reload holds the stubs to this contract; a violation fails it like
+        /// any other load problem.
+        package var contract: APIContract?
 
         public init() {}
     }
@@ -84,6 +87,8 @@ public final class StubServer: Sendable {
     public let stubsDirectory: URL
     /// The admin token this server requires, if any; its own `StubControl` calls send it.
     public let adminToken: String?
+    /// The spec the stubs are held to, if any.
+    package let contract: APIContract?
 
     private let daemons: [CPointer]
     private let tlsDaemons: [CPointer]
@@ -137,7 +142,8 @@ public final class StubServer: Sendable {
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
-        let catalog = try StubCatalog.load(stubs: stubs)
+        let catalog = try StubServer.load(stubs, contract: options.contract)
+        contract = options.contract
         stubsDirectory = stubs
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maskedHeaders: options.maskedHeaders,
@@ -252,10 +258,10 @@ public final class StubServer: Sendable {
         httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
-            let engine = self.engine, responses = self.responses, log = options.reloadLog
+            let engine = self.engine, responses = self.responses, log = options.reloadLog, contract = options.contract
             watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
-                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, engine, responses) }
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contract, engine, responses) }
                 log?(result)
             }
         } else {
@@ -266,12 +272,22 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        try StubServer.reload(stubsDirectory, engine, responses)
+        try StubServer.reload(stubsDirectory, contract, engine, responses)
+    }
+
+    /// A catalog, held to the contract when there is one: its violations are load problems.
+    private static func load(_ stubs: URL, contract: APIContract?) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try StubCatalog.load(stubs: stubs)
+        if let contract {
+            let check = StubContractCheck(catalog: catalog, contract: contract)
+            if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.path, problems: check.problems) }
+        }
+        return catalog
     }
 
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
-    private static func reload(_ stubs: URL, _ engine: StubEngine, _ responses: ResponseStore) throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try StubCatalog.load(stubs: stubs)
+    private static func reload(_ stubs: URL, _ contract: APIContract?, _ engine: StubEngine, _ responses: ResponseStore) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try load(stubs, contract: contract)
         responses.install(catalog) { engine.install(catalog) }
         return catalog
     }

@@ -72,6 +72,9 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Recording (with --proxy)") var recording: RecordingOptions
 
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
+    var spec: String?
+
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         // A recording flag without forwarding would change nothing, silently: a --secret the user
@@ -126,6 +129,13 @@ struct Serve: ParsableCommand {
                 let noun = error.problems.count == 1 ? "problem" : "problems"
                 logger.error("reload failed: \(error.problems.count) \(noun) in \(stubs.stubs); still serving the previous catalog")
                 for problem in error.problems { logger.error("\(problem.description)") }
+            }
+        }
+        if let spec {
+            let contract = try SpecOption.load(spec, command: "stubd")
+            options.contract = contract
+            if let catalog = try? StubCatalog.load(stubs: stubs.url) {
+                for notice in StubContractCheck(catalog: catalog, contract: contract).notices { logger.notice("\(notice)") }
             }
         }
         if let proxy {

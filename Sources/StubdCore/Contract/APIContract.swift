@@ -1,0 +1,234 @@
+import Foundation
+
+/// An OpenAPI 3.0, 3.1 or 3.2 spec, read once: (method, path template) → operation → responses by
+/// status and content type → compiled schema. Built at load; immutable and shared by every worker.
+///
+/// OpenAPIKit decides whether the files are an OpenAPI document (`OpenAPIStructure`); the table is
+/// built from the same JSON, so every schema's location is the exact file and pointer the user wrote,
+/// and a `$ref` across files or in a circle is followed by the schema compiler like any other.
+package final class APIContract: Sendable {
+    /// The spec's file name, as given.
+    package let specName: String
+    /// The document's `openapi` field: `3.0.3`, `3.1.0`.
+    package let version: String
+    /// Most specific path first, so the first operation a request matches is the one it means.
+    package let operations: [ContractOperation]
+
+    private init(specName: String, version: String, operations: [ContractOperation]) {
+        self.specName = specName
+        self.version = version
+        self.operations = operations
+    }
+
+    /// Reads a spec and what its `$ref`s reach, or throws every problem found.
+    package static func load(spec: URL) throws(SpecLoadError) -> APIContract {
+        let bundle = try SpecBundle.load(spec: spec)
+        var builder = Builder(bundle: bundle)
+        let version = builder.version()
+        if builder.problems.isEmpty {
+            builder.problems += OpenAPIStructure.problems(in: bundle.document, version: version, file: bundle.rootName)
+        }
+        let operations = builder.problems.isEmpty ? builder.operations() : []
+        guard builder.problems.isEmpty else { throw SpecLoadError(problems: builder.problems) }
+        let sorted = operations.enumerated().sorted { a, b in
+            a.element.path.isMoreSpecific(than: b.element.path) ?? (a.offset < b.offset)
+        }.map(\.element)
+        return APIContract(specName: bundle.rootName, version: version, operations: sorted)
+    }
+
+    /// `schemas.yaml#/Weather/properties/temp` for a compiled schema's location (`SchemaViolation.schemaPath`).
+    package func location(of schemaPath: String) -> String {
+        SpecBundle.location(of: schemaPath, rootName: specName)
+    }
+
+    /// The operation a request with this method and path is for, with the path parameters it captures.
+    package func operation(method: String, path: [Substring]) -> (operation: ContractOperation, parameters: [String: String])? {
+        let method = method == "HEAD" && !operations.contains(where: { $0.method == "HEAD" }) ? "GET" : method
+        for operation in operations where operation.method == method {
+            if let parameters = operation.path.match(path) { return (operation, parameters) }
+        }
+        return nil
+    }
+
+    /// The operation a stub route answers for: same method (an ANY route stands for GET) and a path
+    /// template that takes every request the route takes. The most literal match wins.
+    package func operation(for route: Route) -> ContractOperation? {
+        let method: String
+        switch route.method {
+        case .only(let m): method = m
+        case .any: method = "GET"
+        }
+        var best: (operation: ContractOperation, score: Int)?
+        for operation in operations where operation.method == method {
+            guard let score = Self.covers(operation.path.segments, route.pattern.segments) else { continue }
+            if best == nil || score > best!.score { best = (operation, score) }
+        }
+        return best?.operation
+    }
+
+    /// How literally the spec's segments cover a stub's: nil when some request the stub takes is not the operation's.
+    private static func covers(_ spec: [PatternSegment], _ stub: [PatternSegment]) -> Int? {
+        guard spec.count == stub.count else { return nil }
+        var score = 0
+        for (s, t) in zip(spec, stub) {
+            switch (s, t) {
+            case (.literal(let a), .literal(let b)):
+                guard a == b else { return nil }
+                score += 2
+            case (.parameter, .literal(let b)):
+                guard s.capture(Substring(b)) != nil else { return nil }
+                score += 1
+            case (.parameter(_, let p1, let s1), .parameter(_, let p2, let s2)):
+                // `{id}` takes whatever `{id}.json` takes; `{id}.json` does not take all of `{id}`.
+                guard p2.hasPrefix(p1), s2.hasSuffix(s1) else { return nil }
+                score += 1
+            default:
+                return nil
+            }
+        }
+        return score
+    }
+
+    /// Walks the bundled document: paths → operations, following `$ref`s to path items, parameters,
+    /// bodies and responses, and compiling each schema once.
+    private struct Builder {
+        let bundle: SpecBundle
+        var problems: [LoadProblem] = []
+
+        init(bundle: SpecBundle) {
+            self.bundle = bundle
+        }
+
+        mutating func version() -> String {
+            guard case .object(let root) = bundle.document else {
+                problems.append(LoadProblem(file: bundle.rootName, message: "the spec is not an object",
+                                            hint: "an OpenAPI document starts with openapi: 3.1.0, info: and paths:"))
+                return ""
+            }
+            if root["swagger"] != nil {
+                problems.append(LoadProblem(file: bundle.rootName, message: "this is a Swagger 2.0 document; stubd reads OpenAPI 3.0, 3.1 and 3.2",
+                                            hint: "convert it first, e.g. with swagger2openapi or editor.swagger.io's Convert to OpenAPI 3"))
+                return ""
+            }
+            guard case .string(let version)? = root["openapi"] else {
+                problems.append(LoadProblem(file: bundle.rootName, message: "no 'openapi' field saying the version",
+                                            hint: "add openapi: 3.1.0 (or the 3.0.x the spec is written in) at the top"))
+                return ""
+            }
+            guard ["3.0", "3.1", "3.2"].contains(where: { version.hasPrefix($0 + ".") || version == $0 }) else {
+                problems.append(LoadProblem(file: bundle.rootName, message: "openapi: \(version) is not a version stubd reads",
+                                            hint: "stubd reads OpenAPI 3.0.x, 3.1.x and 3.2.x"))
+                return version
+            }
+            return version
+        }
+
+        mutating func operations() -> [ContractOperation] {
+            guard case .object(let root) = bundle.document, let version = root["openapi"].flatMap({ if case .string(let v) = $0 { v } else { nil } })
+            else { return [] }
+            // One compiler for the whole spec: a schema used by many operations is compiled once.
+            let compiler = SchemaCompiler(document: bundle.document, dialect: version.hasPrefix("3.0") ? .openAPI30 : .jsonSchema2020)
+            var out: [ContractOperation] = []
+            guard case .object(let paths)? = root["paths"] else { return [] }
+            for template in paths.keys.sorted() {
+                let itemPointer = "#/paths/" + JSONPointer.escape(template)
+                guard case .object(let item) = resolve(paths[template]!, at: itemPointer).value else { continue }
+                let pattern: PathPattern
+                do { pattern = try PathPattern(parsing: template) } catch {
+                    problems.append(LoadProblem(file: bundle.rootName, message: "\(shown(itemPointer)): the path '\(template)' cannot be matched: \(error.description)"))
+                    continue
+                }
+                let shared = parameters(item["parameters"], at: itemPointer + "/parameters", compiler)
+                for method in ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"] {
+                    guard let raw = item[method] else { continue }
+                    let opPointer = itemPointer + "/" + method
+                    guard case .object(let op) = raw else { continue }
+                    var params = shared
+                    for own in parameters(op["parameters"], at: opPointer + "/parameters", compiler) {
+                        params.removeAll { $0.name == own.name && $0.place == own.place }
+                        params.append(own)
+                    }
+                    var body: (required: Bool, media: [ContractMedia])?
+                    if let rawBody = op["requestBody"] {
+                        let (value, pointer) = resolve(rawBody, at: opPointer + "/requestBody")
+                        if case .object(let b) = value {
+                            body = (b["required"] == .bool(true), media(b["content"], at: pointer + "/content", compiler))
+                        }
+                    }
+                    var responses: [ContractResponse] = []
+                    if case .object(let rs)? = op["responses"] {
+                        for status in rs.keys.sorted() {
+                            let (value, pointer) = resolve(rs[status]!, at: opPointer + "/responses/" + JSONPointer.escape(status))
+                            guard case .object(let r) = value else { continue }
+                            var required: [String] = []
+                            if case .object(let headers)? = r["headers"] {
+                                for name in headers.keys.sorted() {
+                                    let (h, _) = resolve(headers[name]!, at: pointer + "/headers/" + JSONPointer.escape(name))
+                                    if case .object(let header) = h, header["required"] == .bool(true) { required.append(name) }
+                                }
+                            }
+                            responses.append(ContractResponse(status: status, media: media(r["content"], at: pointer + "/content", compiler),
+                                                              requiredHeaders: required, location: shown(opPointer + "/responses/" + JSONPointer.escape(status))))
+                        }
+                    }
+                    out.append(ContractOperation(method: method.uppercased(), path: pattern, parameters: params, requestBody: body,
+                                                 responses: responses, location: shown(opPointer)))
+                }
+            }
+            return out
+        }
+
+        /// A `$ref`'d object's target and its pointer (a chain of them followed, a loop stopped).
+        private func resolve(_ value: JSONValue, at pointer: String) -> (value: JSONValue, pointer: String) {
+            var (value, pointer) = (value, pointer)
+            for _ in 0..<32 {
+                guard case .object(let members) = value, case .string(let ref)? = members["$ref"],
+                      let tokens = JSONPointer.tokens(ofFragment: ref), let target = JSONPointer.resolve(tokens, in: bundle.document)
+                else { return (value, pointer) }
+                (value, pointer) = (target, ref)
+            }
+            return (value, pointer)
+        }
+
+        private mutating func parameters(_ list: JSONValue?, at pointer: String, _ compiler: SchemaCompiler) -> [ContractParameter] {
+            guard case .array(let items)? = list else { return [] }
+            var out: [ContractParameter] = []
+            for (i, raw) in items.enumerated() {
+                let (value, at) = resolve(raw, at: "\(pointer)/\(i)")
+                guard case .object(let p) = value, case .string(let name)? = p["name"], case .string(let placeName)? = p["in"],
+                      let place = ContractParameter.Place(rawValue: placeName) else { continue }
+                var schema: JSONSchema?
+                if p["schema"] != nil {
+                    schema = compile(at + "/schema", compiler)
+                } else if case .object(let content)? = p["content"], let type = content.keys.sorted().first {
+                    schema = compile(at + "/content/" + JSONPointer.escape(type) + "/schema", compiler)
+                }
+                // Path parameters are always required (OpenAPI says so, whatever `required` says).
+                out.append(ContractParameter(name: name, place: place, required: place == .path || p["required"] == .bool(true), schema: schema))
+            }
+            return out
+        }
+
+        private mutating func media(_ content: JSONValue?, at pointer: String, _ compiler: SchemaCompiler) -> [ContractMedia] {
+            guard case .object(let types)? = content else { return [] }
+            return types.keys.sorted().map { type in
+                let at = pointer + "/" + JSONPointer.escape(type)
+                guard case .object(let entry)? = types[type], entry["schema"] != nil else { return ContractMedia(type: type, schema: nil) }
+                return ContractMedia(type: type, schema: compile(at + "/schema", compiler))
+            }
+        }
+
+        private mutating func compile(_ pointer: String, _ compiler: SchemaCompiler) -> JSONSchema? {
+            do { return try compiler.schema(at: pointer) } catch {
+                for problem in error.problems {
+                    let located = problem.hasPrefix("#") ? shown(String(problem.prefix { $0 != ":" })) + problem.drop { $0 != ":" } : problem
+                    problems.append(LoadProblem(file: bundle.rootName, message: "schema \(located)",
+                                                hint: "fix the schema in the spec; stubd cannot check answers against it as written"))
+                }
+                return nil
+            }
+        }
+
+        func shown(_ pointer: String) -> String { bundle.location(of: pointer) }
+    }
+}

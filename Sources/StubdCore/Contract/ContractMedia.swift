@@ -1,0 +1,18 @@
+/// One media type of a response or request body (`application/json` and its schema).
+package struct ContractMedia: Sendable {
+    /// As the spec writes it: `application/json`, `application/*`, `*/*`.
+    package let type: String
+    /// Nil when the spec gives no schema: anything goes.
+    package let schema: JSONSchema?
+
+    /// Whether a `Content-Type` (parameters aside) falls under this entry, and how exactly: 2 for the
+    /// same type, 1 for `type/*`, 0 for `*/*`; nil for no match.
+    package func accepts(_ contentType: String) -> Int? {
+        let wanted = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        let declared = type.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        if declared == wanted { return 2 }
+        if declared == "*/*" { return 0 }
+        if declared.hasSuffix("/*"), wanted.hasPrefix(declared.dropLast()) { return 1 }
+        return nil
+    }
+}

@@ -1,0 +1,21 @@
+/// One operation of the spec: a method on a path template, what it takes and what it answers.
+package struct ContractOperation: Sendable {
+    /// Upper-case: `GET`.
+    package let method: String
+    /// The spec's path template, `/weather/{city}`, as a pattern requests and stub routes are matched with.
+    package let path: PathPattern
+    package let parameters: [ContractParameter]
+    /// Nil when the operation declares no request body.
+    package let requestBody: (required: Bool, media: [ContractMedia])?
+    package let responses: [ContractResponse]
+    /// The operation's place in the spec (`openapi.yaml#/paths/~1weather/get`).
+    package let location: String
+
+    /// `GET /weather/{city}`
+    package var signature: String { "\(method) \(path.text)" }
+
+    /// The response key that covers `status`, the most exact one first.
+    package func response(for status: Int) -> ContractResponse? {
+        responses.compactMap { r in r.covers(status).map { (r, $0) } }.max { $0.1 < $1.1 }?.0
+    }
+}

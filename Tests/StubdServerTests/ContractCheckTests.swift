@@ -1,0 +1,160 @@
+import Foundation
+import Stubd
+import StubdCore
+import StubdTestSupport
+import Testing
+
+/// `stubd check --spec` and `stubd serve --spec`: stubs held to an OpenAPI contract, run as a user would.
+@Suite struct ContractCheckTests {
+    /// A 3.0 spec whose answer schema is in a second file and refers to itself.
+    static let spec30 = [
+        "openapi.yaml": """
+            openapi: 3.0.3
+            info: { title: Weather, version: "1" }
+            paths:
+              /data/2.5/weather:
+                get:
+                  responses:
+                    "200":
+                      description: the weather
+                      content:
+                        application/json:
+                          schema: { $ref: "schemas/weather.yaml#/Weather" }
+                    "429":
+                      description: slow down
+                      headers:
+                        Retry-After: { required: true, schema: { type: integer } }
+              /data/2.5/forecast:
+                get:
+                  responses:
+                    "200": { description: a forecast, content: { application/json: { schema: { type: object } } } }
+            """,
+        "schemas/weather.yaml": """
+            Weather:
+              type: object
+              additionalProperties: false
+              required: [name, main]
+              properties:
+                name: { type: string }
+                dt: { type: string, format: date-time }
+                main:
+                  type: object
+                  required: [temp]
+                  properties:
+                    temp: { type: number }
+                    humidity: { type: integer }
+                    kind: { type: string, enum: [rain, sun, clouds] }
+                next: { $ref: "#/Weather" }
+            """,
+    ]
+
+    static let goodAnswer = #"{"name": "London", "dt": "2024-05-01T12:00:00Z", "main": {"temp": 11.5, "kind": "rain"}, "next": {"name": "Paris", "main": {"temp": 14}}}"#
+
+    @Test func eachOfTheFiveViolationsIsALoadErrorAtItsPlaceInTheStub() throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": """
+            {
+              "name": 42,
+              "dt": "yesterday",
+              "main": {"humidity": 80, "kind": "snow"},
+              "nmae": "London"
+            }
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("5 problems"), "\(r.error)")
+        for expected in [
+            "data/2.5/weather.json:2:11: GET /data/2.5/weather 200: /name: expected a string",
+            "data/2.5/weather.json:3:9: GET /data/2.5/weather 200: /dt: expected an RFC 3339 date-time",
+            "data/2.5/weather.json:4:11: GET /data/2.5/weather 200: /main: the required property 'temp' is missing",
+            "data/2.5/weather.json:4:36: GET /data/2.5/weather 200: /main/kind: expected one of \"rain\", \"sun\", or \"clouds\"",
+            "data/2.5/weather.json:5:11: GET /data/2.5/weather 200: /nmae: the property 'nmae' is not allowed here; did you mean 'name'?",
+            "schemas/weather.yaml#/Weather/properties/dt/format",
+            "schemas/weather.yaml#/Weather/properties/main/required",
+            "schemas/weather.yaml#/Weather/additionalProperties",
+        ] {
+            #expect(r.error.contains(expected), "\(expected) in \(r.error)")
+        }
+    }
+
+    @Test func aConformingFolderPassesAndListsWhatTheSpecAndTheStubsDoNotShare() throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer, "data/2.5/onecall.json": "{}"])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        #expect(r.status == 0, "\(r.error)")
+        #expect(r.output.contains("notice: GET /data/2.5/onecall.json (data/2.5/onecall.json) matches no operation in openapi.yaml"), "\(r.output)")
+        #expect(r.output.contains("notice: GET /data/2.5/forecast in openapi.yaml has no stub"), "\(r.output)")
+        #expect(r.output.contains("every answer keeps to openapi.yaml (OpenAPI 3.0.3, 2 operations)"), "\(r.output)")
+    }
+
+    @Test func aManifestAnswerIsCheckedForItsStatusAndRequiredHeaders() throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: GET, path: /data/2.5/weather }
+                responses:
+                  - { status: 429, json: { message: slow down } }
+                  - { status: 503, json: { message: down } }
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("stubd.yml:2: GET /data/2.5/weather 429 (answer 1 of 2): no Retry-After header, which the spec requires"), "\(r.error)")
+        #expect(r.error.contains("stubd.yml:2: GET /data/2.5/weather 503 (answer 2 of 2): the spec declares no 503 response for GET /data/2.5/weather (it declares 200, 429)"), "\(r.error)")
+    }
+
+    /// 3.1 in JSON: `type: [..., "null"]` and a circular `$ref` between two components.
+    @Test func anOpenAPI31SpecInJSONWithACircularReferenceIsRead() throws {
+        let spec = try TempStubs(["api.json": #"""
+            {"openapi": "3.1.0", "info": {"title": "Tree", "version": "1"},
+             "paths": {"/nodes/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+               "responses": {"200": {"description": "a node", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}}}}}},
+             "components": {"schemas": {
+               "Node": {"type": "object", "required": ["label"], "properties": {"label": {"type": ["string", "null"]}, "children": {"type": "array", "items": {"$ref": "#/components/schemas/Child"}}}},
+               "Child": {"$ref": "#/components/schemas/Node"}}}}
+            """#])
+        let stubs = try TempStubs(["nodes/{id}.json": #"{"label": null, "children": [{"label": "a", "children": [{"label": 7}]}]}"#])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("api.json").path])
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("1 problem"), "\(r.error)")
+        #expect(r.error.contains("nodes/{id}.json:1:68: GET /nodes/{id} 200: /children/0/children/0/label: expected a string or null"), "\(r.error)")
+    }
+
+    @Test func aSpecThatIsNotOpenAPIIsNamedAndNothingIsServed() throws {
+        let spec = try TempStubs(["swagger.yaml": "swagger: \"2.0\"\ninfo: { title: x, version: \"1\" }\npaths: {}\n",
+                                  "noinfo.yaml": "openapi: 3.1.0\npaths: {}\n"])
+        let stubs = try TempStubs(["a.json": "{}"])
+        let old = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("swagger.yaml").path])
+        #expect(old.status == 1)
+        #expect(old.error.contains("swagger.yaml: this is a Swagger 2.0 document"), "\(old.error)")
+        let bad = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0", "--spec", spec.url.appendingPathComponent("noinfo.yaml").path])
+        #expect(bad.status == 1)
+        #expect(bad.error.contains("noinfo.yaml: not a valid OpenAPI 3.1.0 document: Expected to find `info` key"), "\(bad.error)")
+    }
+
+    @Test func serveRefusesAFolderThatBreaksTheContract() throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": #"{"name": "London", "main": {"temp": "warm"}}"#])
+        let r = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch",
+                                           "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        #expect(r.status == 1)
+        #expect(r.error.contains("data/2.5/weather.json:1:37: GET /data/2.5/weather 200: /main/temp: expected a number"), "\(r.error)")
+    }
+
+    /// A served folder edited into breaking the contract keeps serving what it served, as a broken stub would.
+    @Test func aReloadThatBreaksTheContractKeepsThePreviousAnswers() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let server = try StubServer(stubs: stubs.url, options: options)
+        defer { server.stopSynchronously() }
+        try stubs.write("data/2.5/weather.json", #"{"name": "London", "main": {"temp": 1}, "wind": 3}"#)
+        #expect(throws: CatalogLoadError.self) { try server.reload() }
+        do { try server.reload() } catch {
+            #expect(error.description.contains("data/2.5/weather.json:1:49: GET /data/2.5/weather 200: /wind: the property 'wind' is not allowed here"), "\(error)")
+        }
+        let answer = try await get(server.baseURL, "/data/2.5/weather")
+        #expect(answer.status == 200)
+        #expect(answer.text.contains("\"Paris\""))
+    }
+}
