@@ -149,7 +149,7 @@ public final class StubServer: Sendable {
                             maskedHeaders: options.maskedHeaders,
                             maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
                             maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
-                            notice: options.notice)
+                            notice: options.notice, contract: options.contract)
         responses = ResponseStore()
         responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }

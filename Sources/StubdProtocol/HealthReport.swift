@@ -10,6 +10,22 @@ public struct HealthReport: Sendable, Equatable, Codable {
     /// The Stubs folder as the server sees it, and its fingerprint: the fixtures check that a
     /// daemon behind `STUBD_URL` serves the same folder as the test's `stubs:`.
     public let stubs: Stubs?
+    /// The OpenAPI spec the stubs are held to (`serve --spec`); nil when there is none.
+    public let spec: Spec?
+
+    public struct Spec: Sendable, Equatable, Codable {
+        /// The spec's file name, as given to `--spec`.
+        public let file: String
+        /// Its `openapi` field: `3.0.3`, `3.1.0`.
+        public let openapi: String
+        public let operations: Int
+
+        public init(file: String, openapi: String, operations: Int) {
+            self.file = file
+            self.openapi = openapi
+            self.operations = operations
+        }
+    }
 
     public struct Stubs: Sendable, Equatable, Codable {
         /// The folder's path on the server's machine (`/stubs` in the compose container).
@@ -22,10 +38,11 @@ public struct HealthReport: Sendable, Equatable, Codable {
         }
     }
 
-    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?) {
+    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil) {
         self.status = status
         self.version = version
         self.routes = routes
         self.stubs = stubs
+        self.spec = spec
     }
 }

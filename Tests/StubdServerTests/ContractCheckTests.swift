@@ -157,4 +157,41 @@ import Testing
         #expect(answer.status == 200)
         #expect(answer.text.contains("\"Paris\""))
     }
+
+    /// The example app's stubs against the contract of the API it calls (Examples/WeatherApp/openapi.yaml):
+    /// a stub that drifts from it fails here, so CI catches it.
+    @Test func theExampleStubsKeepToTheExampleAppsContract() throws {
+        let spec = repositoryRoot.appendingPathComponent("Examples/WeatherApp/openapi.yaml").path
+        let r = try run(stubdBinary.path, ["check", "--stubs", exampleStubs.path, "--spec", spec])
+        #expect(r.status == 0, "\(r.error)")
+        #expect(r.output.contains("every answer keeps to openapi.yaml (OpenAPI 3.0.3, 1 operations)"), "\(r.output)")
+        // The four conditions files are the operation's stubs, each checked, not passed over as unmatched.
+        #expect(!r.output.contains("conditions/q/CA/San_Francisco.json) matches no operation"), "\(r.output)")
+        #expect(!r.output.contains("has no stub"), "\(r.output)")
+
+        let sanFrancisco = try String(contentsOf: exampleStubs.appendingPathComponent("api/{key}/conditions/q/CA/San_Francisco.json"), encoding: .utf8)
+        let drifted = try TempStubs(["api/{key}/conditions/q/CA/San_Francisco.json":
+            sanFrancisco.replacingOccurrences(of: #""temp_f": 76.5"#, with: #""temp_f": "76.5""#)])
+        let bad = try run(stubdBinary.path, ["check", "--stubs", drifted.url.path, "--spec", spec])
+        #expect(bad.status == 1)
+        #expect(bad.error.contains("api/{key}/conditions/q/CA/San_Francisco.json:30:15: GET /api/{key}/conditions/q/{state}/{city}.json 200: /current_observation/temp_f: expected a number"), "\(bad.error)")
+    }
+
+    @Test func healthSaysWhichSpecIsLoaded() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let held = try StubServer(stubs: stubs.url, options: options)
+        defer { held.stopSynchronously() }
+        let report = try await get(held.baseURL, "/__stubd/health").json
+        let described = report["spec"] as? [String: Any]
+        #expect(described?["file"] as? String == "openapi.yaml", "\(report)")
+        #expect(described?["openapi"] as? String == "3.0.3", "\(report)")
+        #expect(described?["operations"] as? Int == 2, "\(report)")
+
+        let plain = try StubServer(stubs: stubs.url)
+        defer { plain.stopSynchronously() }
+        #expect(try await get(plain.baseURL, "/__stubd/health").json["spec"] == nil)
+    }
 }

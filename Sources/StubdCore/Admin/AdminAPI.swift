@@ -184,7 +184,8 @@ extension StubEngine {
             return fresh
         }
         let report = HealthReport(version: StubEngine.version, routes: catalog.routes.count,
-                                  stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) })
+                                  stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) },
+                                  spec: contract.map { HealthReport.Spec(file: $0.specName, openapi: $0.version, operations: $0.operations.count) })
         return .document(200, report)
     }
 

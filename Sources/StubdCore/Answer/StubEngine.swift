@@ -105,13 +105,17 @@ package final class StubEngine: Sendable {
     /// gets a 500 naming the cap, and the journal says why.
     package let maxRenderedBytes: Int
     package static let defaultMaxRenderedBytes = 8 << 20
+    /// The spec the stubs are held to (`serve --spec`), for `/__stubd/health`.
+    package let contract: APIContract?
     /// What sessions that were reset or evicted had counted: the whole server's coverage is since
     /// it started, while a session's own counts go back to zero with it.
     let retiredCoverage = Locked(CoverageTally())
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
-                maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil) {
+                maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
+                contract: APIContract? = nil) {
+        self.contract = contract
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.maxRenderedBytes = max(1, maxRenderedBytes)
         self.journalCapacity = journalCapacity

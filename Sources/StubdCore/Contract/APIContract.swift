@@ -58,9 +58,21 @@ package final class APIContract: Sendable {
         case .only(let m): method = m
         case .any: method = "GET"
         }
+        // A file stub answers `/weather/London` and `/weather/London.json`; a spec usually writes the
+        // latter (`/weather/{city}.json`), so either spelling may be the operation's.
+        var spellings = [route.pattern.segments]
+        if let ext = route.pattern.optionalExtension, let last = route.pattern.segments.last {
+            var withExtension = route.pattern.segments
+            switch last {
+            case .literal(let text): withExtension[withExtension.count - 1] = .literal(text + ext)
+            case .parameter(let name, let prefix, let suffix): withExtension[withExtension.count - 1] = .parameter(name: name, prefix: prefix, suffix: suffix + ext)
+            case .wildcard: break
+            }
+            spellings.append(withExtension)
+        }
         var best: (operation: ContractOperation, score: Int)?
         for operation in operations where operation.method == method {
-            guard let score = Self.covers(operation.path.segments, route.pattern.segments) else { continue }
+            guard let score = spellings.compactMap({ Self.covers(operation.path.segments, $0) }).max() else { continue }
             if best == nil || score > best!.score { best = (operation, score) }
         }
         return best?.operation
