@@ -70,6 +70,8 @@ let package = Package(
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "X509", package: "swift-certificates"),
                                .product(name: "Crypto", package: "swift-crypto")],
+                // The dashboard's sources; the binary holds them as DashboardAssets.swift (scripts/dashboard-assets).
+                exclude: ["Dashboard/dashboard.html", "Dashboard/dashboard.css", "Dashboard/dashboard.js"],
                 swiftSettings: strict),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test

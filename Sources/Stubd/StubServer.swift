@@ -305,6 +305,8 @@ public final class StubServer: Sendable {
         watcher?.stop()
         for acceptor in acceptors { acceptor.stop() }
         engine.releaseWaiters()
+        // Dashboard event streams: no more events; resuming them below ends each one.
+        engine.changes.unsubscribeAll()
         _ = router.resumeAllForStop()
         // In-flight requests finish (their answers are queued already or are being resumed); bounded.
         let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000

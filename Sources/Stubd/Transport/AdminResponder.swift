@@ -1,6 +1,6 @@
 import StubdCore
 
-/// `/__stubd/...`: the admin API, behind `AdminAccess`; passes on every other request.
+/// `/__stubd/...`: the admin API and the dashboard, behind `AdminAccess`; passes on every other request.
 struct AdminResponder: Responder {
     let engine: StubEngine
     let access: AdminAccess
@@ -9,11 +9,26 @@ struct AdminResponder: Responder {
         guard let call = request.target.adminCall else { return nil }
         let head = request.head
         if let refusal = access.refusal(method: head.method, call: call, headers: head.headers) {
-            return .generated(refusal)
+            return .generated(DashboardPage.isPage(call) ? DashboardPage.secured(refusal) : refusal)
+        }
+        if DashboardPage.isPage(call) { return .generated(DashboardPage.answer(method: head.method, call: call)) }
+        if call == "events" {
+            guard head.method == "GET" else {
+                return .generated(.problem(405, title: "Method not allowed", detail: "/__stubd/events takes GET (an EventSource)",
+                                           headers: [.allow: "GET"]))
+            }
+            // `?all=1`: every session's changes; otherwise the session's own (and "*").
+            let all = head.query.contains { $0.name == "all" && $0.value != "0" }
+            return .events(session: all ? nil : request.target.session)
         }
         let session = engine.session(request.target.session)
         request.logLine.session = session.id
-        switch engine.admin(method: head.method, call: call, query: head.query, body: head.body, session: session) {
+        let reply = engine.admin(method: head.method, call: call, query: head.query, body: head.body, session: session)
+        if !["GET", "HEAD"].contains(head.method) {
+            // Resetting the default session drops every named one.
+            engine.changes.note(call == "reset" && session.id.isEmpty ? "*" : session.id)
+        }
+        switch reply {
         case .response(let generated):
             return .generated(generated)
         case let .waitForHits(session, query, count, timeout):

@@ -8,6 +8,8 @@ enum Reply {
     case stub(Outcome)
     /// `GET /__stubd/hits/wait`: held until the count is reached or the time is up.
     case waitForHits(session: SessionState, query: String, count: Int, timeout: Double)
+    /// `GET /__stubd/events`: a Server-Sent Events stream of the sessions that change (nil: all).
+    case events(session: String?)
     /// Passed on to the real API.
     case forward(SessionState, ForwardingResponder)
 }

@@ -165,6 +165,8 @@ final class RequestRouter: @unchecked Sendable {
             let context = context(existing, conCls)
             context.logLine = line
             return waitForHits(context, connection, session: session, query: query, count: count, timeout: timeout)
+        case .events(let session):
+            return openEvents(session: session, started: existing?.started, connection, line: line)
         case let .forward(session, forwarding):
             return forward(request.head, session, forwarding, context(existing, conCls), connection, line: line)
         case .stub(let outcome):

@@ -10,6 +10,12 @@ extension StubEngine {
         switch (method, parts.first ?? "", parts.count) {
         case ("GET", "health", 1), ("HEAD", "health", 1):
             return .response(health())
+        case ("GET", "sessions", 1):
+            return .response(.document(200, SessionsReport(maxSessions: maxSessions, sessions: sessionList.map { s in
+                SessionsReport.Session(id: s.id, requests: s.journal.total, unmatched: s.unmatched.load(ordering: .relaxed),
+                                       runtimeStubs: s.runtimeStubCount, now: JournalEntry.timeFormat(s.clock.now()),
+                                       frozen: s.clock.isVirtual)
+            })))
         case ("GET", "routes", 1):
             return .response(.document(200, RoutesReport(routes: catalog.routes.map { describe($0) })))
         case ("GET", "hits", 1):
@@ -78,7 +84,7 @@ extension StubEngine {
             }
             return .response(.document(200, clockReport(session)))
         default:
-            let known = "health, routes, hits, hits/wait, coverage, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set"
+            let known = "health, routes, sessions, hits, hits/wait, coverage, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
             return .response(.problem(404, title: "No such admin call",
                                       detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
         }

@@ -17,6 +17,10 @@ import HTTPTypes
 ///   `Content-Type: application/json`, which no page can send to another origin without the
 ///   browser asking first (a CORS preflight stubd never approves). Tests, scripts and curl send no
 ///   `Origin`; StubdClient sends JSON.
+/// - **The dashboard** (`/__stubd/ui`, `/__stubd/events`) goes through the same checks. A browser
+///   cannot put a Bearer token on a page it navigates to, so the token is also taken as the password
+///   of HTTP Basic authentication (any user name): the page answers 401 with a Basic challenge, the
+///   browser asks once, and sends the token with every call the page makes.
 package struct AdminAccess: Sendable {
     package let token: String?
     /// Host names allowed besides loopback names and IP addresses, lower-cased.
@@ -42,14 +46,19 @@ package struct AdminAccess: Sendable {
         if call == "health" || call.isEmpty { return nil }
         let writes = !["GET", "HEAD", "OPTIONS"].contains(method)
         if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
-        if let closed = tokenRefusal(authorization: RequestHead.header("authorization", in: headers)) { return closed }
+        if let closed = tokenRefusal(authorization: RequestHead.header("authorization", in: headers), browser: AdminAccess.isDashboard(call)) {
+            return closed
+        }
         if writes, method != "DELETE", let type = AdminAccess.contentTypeRefusal(method: method, RequestHead.header("content-type", in: headers)) {
             return type
         }
         return nil
     }
 
-    private func tokenRefusal(authorization: String?) -> GeneratedResponse? {
+    /// The calls a browser navigates to: their 401 asks for the token as a Basic password.
+    static func isDashboard(_ call: String) -> Bool { call == "ui" || call.hasPrefix("ui/") || call == "events" }
+
+    private func tokenRefusal(authorization: String?, browser: Bool) -> GeneratedResponse? {
         guard let token else {
             guard listensBeyondLoopback else { return nil }
             return .problem(401, title: "Admin API closed",
@@ -57,14 +66,26 @@ package struct AdminAccess: Sendable {
                                 + "start it with --admin-token or STUBD_ADMIN_TOKEN, and give clients the same STUBD_ADMIN_TOKEN",
                             headers: [.wwwAuthenticate: "Bearer realm=\"stubd\""])
         }
-        guard let authorization, authorization.hasPrefix("Bearer "),
-              AdminAccess.constantTimeEquals(String(authorization.dropFirst(7)), token) else {
+        // No Basic challenge for an API call: a browser that met one would ask for a password there too.
+        let challenge = browser ? "Basic realm=\"stubd admin token\", charset=\"UTF-8\"" : "Bearer realm=\"stubd\""
+        guard let authorization, let given = AdminAccess.presentedToken(authorization),
+              AdminAccess.constantTimeEquals(given, token) else {
             return .problem(401, title: "Admin token required",
                             detail: "admin calls need Authorization: Bearer TOKEN with the server's admin token; "
-                                + "StubdClient and the test fixtures send STUBD_ADMIN_TOKEN from the environment",
-                            headers: [.wwwAuthenticate: "Bearer realm=\"stubd\""])
+                                + "StubdClient and the test fixtures send STUBD_ADMIN_TOKEN from the environment; "
+                                + "in a browser, give the token as the password (any user name)",
+                            headers: [.wwwAuthenticate: challenge])
         }
         return nil
+    }
+
+    /// The token of `Bearer TOKEN`, or the password of `Basic base64(user:TOKEN)`.
+    static func presentedToken(_ authorization: String) -> String? {
+        if authorization.hasPrefix("Bearer ") { return String(authorization.dropFirst(7)) }
+        guard authorization.count > 6, authorization.prefix(6).lowercased() == "basic ",
+              let decoded = Data(base64Encoded: String(authorization.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+              let pair = String(data: decoded, encoding: .utf8), let colon = pair.firstIndex(of: ":") else { return nil }
+        return String(pair[pair.index(after: colon)...])
     }
 
     /// A write that a browser sent from another site's page.

@@ -110,6 +110,8 @@ package final class StubEngine: Sendable {
     /// What sessions that were reset or evicted had counted: the whole server's coverage is since
     /// it started, while a session's own counts go back to zero with it.
     let retiredCoverage = Locked(CoverageTally())
+    /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
+    package let changes = ChangeFeed()
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
@@ -134,6 +136,7 @@ package final class StubEngine: Sendable {
     /// keep them by route key.
     package func install(_ catalog: StubCatalog) {
         current.publish(catalog)
+        changes.note("*")
     }
 
     /// The session a request or admin call belongs to ("" is the default one). The transport
@@ -168,6 +171,11 @@ package final class StubEngine: Sendable {
         return session
     }
 
+    /// The default session, then the named ones by id.
+    package var sessionList: [SessionState] {
+        [defaultSession] + sessions.withLock { Array($0.values) }.sorted { $0.id < $1.id }
+    }
+
     var allSessions: [SessionState] { [defaultSession] + sessions.withLock { Array($0.values) } }
 
     // MARK: Answering
@@ -192,6 +200,7 @@ package final class StubEngine: Sendable {
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
                                             route: outcome.route?.key, misses: misses, notes: outcome.notes))
+        changes.note(session.id)
         return outcome
     }
 
@@ -272,6 +281,7 @@ package final class StubEngine: Sendable {
         job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
                                                 query: job.request.query, headers: job.request.headers, status: outcome.status,
                                                 route: job.route.key, misses: [], notes: outcome.notes))
+        changes.note(job.session.id)
         return outcome
     }
 
@@ -358,6 +368,7 @@ package final class StubEngine: Sendable {
         session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: status, route: "proxy", misses: [],
                                             notes: [note]))
+        changes.note(session.id)
     }
 
     // MARK: Runtime stubs

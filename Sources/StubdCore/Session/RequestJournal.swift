@@ -113,6 +113,9 @@ package final class RequestJournal: Sendable {
         return (all.suffix(keep).map(\.entry), sequence.load(ordering: .relaxed))
     }
 
+    /// How many requests were ever recorded (since the last reset).
+    package var total: Int { sequence.load(ordering: .relaxed) }
+
     func reset() {
         for stripe in stripes { stripe.ring.withLock { $0 = Ring() } }
         sequence.store(0, ordering: .relaxed)

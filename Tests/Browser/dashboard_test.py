@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""The dashboard in a real browser: headless Chromium (Debian's chromium + chromium-driver) through
+selenium, against a running `stubd serve` of a generated folder of 10,000 routes.
+
+It checks what a user would: the page loads with no console error (CSP violations are errors
+too); a request made with curl shows up as a hit count and a journal row without a reload,
+pushed over /__stubd/events (and nothing is polled meanwhile); an unmatched request shows its
+nearest route, and "copy as stub" gives YAML that `stubd check` accepts; the quota, clock and
+session views act; every action is reachable with Tab; at 200% zoom nothing scrolls sideways.
+A screenshot of each view goes to the artifacts folder.
+
+    python3 Tests/Browser/dashboard_test.py --stubd .build/release/stubd [--artifacts DIR]
+
+Exit 0 when every check passes; otherwise each failure is printed and the exit is 1.
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    """Polls the page (not stubd) until predicate() is truthy; returns (value, seconds) or (None, timeout)."""
+    started = time.monotonic()
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # an element replaced while read: try again
+            value = None
+        if value:
+            return value, time.monotonic() - started
+        if time.monotonic() - started > timeout:
+            return None, timeout
+        time.sleep(interval)
+
+
+def make_stubs(folder, routes):
+    (folder / "items").mkdir(parents=True)
+    for i in range(routes):
+        (folder / "items" / f"i{i:05d}.json").write_text('{"id": %d}' % i)
+    (folder / "stubd.yml").write_text("""routes:
+  - name: weather
+    request: { path: /weather, query: { q: London } }
+    response: { json: { temp: 21 } }
+quotas:
+  - name: weatherquota
+    routes: ["GET /weather"]
+    limits: ["5/minute"]
+clock: { virtual: "2016-08-30T00:00:00Z" }
+""")
+
+
+def curl(base, path, *extra):
+    return subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *extra, base + path],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--stubd", default=".build/debug/stubd")
+    parser.add_argument("--artifacts", default=".build/dashboard-artifacts")
+    parser.add_argument("--routes", type=int, default=10_000)
+    parser.add_argument("--first-paint-ms", type=float, default=3000,
+                        help="bound on the time from navigation to the route list drawn (the bar is 300 ms, release build, quiet machine)")
+    parser.add_argument("--live-seconds", type=float, default=5,
+                        help="bound on a hit reaching the page (the bar is 1 s; bounded generously on a loaded machine)")
+    args = parser.parse_args()
+    stubd = os.path.abspath(args.stubd)
+    artifacts = pathlib.Path(args.artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="stubd-dashboard-"))
+    stubs = work / "Stubs"
+    make_stubs(stubs, args.routes)
+
+    log = open(work / "serve.log", "w+")
+    server = subprocess.Popen([stubd, "serve", "--stubs", str(stubs), "--port", "0", "--no-watch"], stdout=log, stderr=subprocess.STDOUT)
+    driver = None
+    try:
+        line, _ = wait_for(lambda: (log.seek(0), log.readline())[1], 30, 0.1)
+        if not line or "listening on" not in line:
+            log.seek(0)
+            print("stubd did not start:\n" + log.read())
+            return 1
+        base = line.split("listening on ")[1].split(" ")[0]
+        print("stubd at " + base + " with " + str(args.routes + 1) + " routes")
+
+        options = Options()
+        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+            options.add_argument(flag)
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver.set_script_timeout(10)
+        js = driver.execute_script
+
+        driver.get(base + "/__stubd/ui")
+        count, _ = wait_for(lambda: "%d routes" % (args.routes + 1) in driver.find_element(By.ID, "routes-count").text, 30)
+        check(bool(count), "the route list shows %d routes" % (args.routes + 1))
+        paint = js("const m = performance.getEntriesByName('stubd-routes-rendered')[0]; return m ? m.startTime : null")
+        check(paint is not None and paint < args.first_paint_ms,
+              "first paint of %d routes: %s ms (bound %.0f ms)" % (args.routes + 1, None if paint is None else round(paint), args.first_paint_ms))
+        rows = js("return document.querySelectorAll('#routes-list .row').length")
+        check(0 < rows < 200, "only the visible routes are in the DOM (%d rows of %d)" % (rows, args.routes + 1))
+        live, _ = wait_for(lambda: driver.find_element(By.ID, "live").text == "live", 10)
+        check(bool(live), "the event stream is open")
+        driver.save_screenshot(str(artifacts / "routes.png"))
+
+        # Live hit counts, without a reload and without polling.
+        js("window.__noReload = 1")
+        driver.find_element(By.ID, "routes-filter").send_keys("weather")
+        row = lambda: driver.find_element(By.CSS_SELECTOR, '#routes-list .row[data-route="weather"] .hits').text
+        wait_for(lambda: row() == "0", 5)
+        quiet_before = js("return performance.getEntriesByType('resource').length")
+        time.sleep(1.5)
+        quiet_after = js("return performance.getEntriesByType('resource').length")
+        check(quiet_before == quiet_after, "nothing is fetched while nothing changes (%d then %d requests)" % (quiet_before, quiet_after))
+        check(curl(base, "/weather?q=London") == "200" and curl(base, "/weather?q=London") == "200", "curl gets the weather twice")
+        seen, took = wait_for(lambda: row() == "2", args.live_seconds)
+        check(bool(seen), "the hit count reads 2 without a reload (after %.2f s)" % took)
+        check(js("return window.__noReload") == 1, "the page was not reloaded")
+
+        # The journal: newest first, an unmatched request with its nearest route, and copy as stub.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="requests"]').click()
+        wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#requests-list .row")) >= 2, 5)
+        check(curl(base, "/weathr?q=Paris") == "404", "curl gets 404 for /weathr")
+        first = lambda: driver.find_element(By.CSS_SELECTOR, "#requests-list .row").text
+        seen, took = wait_for(lambda: "/weathr" in first() and "unmatched" in first(), args.live_seconds)
+        check(bool(seen), "the unmatched request heads the journal without a reload (after %.2f s)" % took)
+        driver.find_element(By.CSS_SELECTOR, "#requests-list .row").click()
+        detail = driver.find_element(By.ID, "request-detail").text
+        check("weather" in detail, "the unmatched request names its nearest route: " + detail.replace("\n", " | ")[:300])
+        driver.find_element(By.ID, "copy-stub").click()
+        yaml = driver.find_element(By.ID, "stub-yaml").get_attribute("value")
+        copied = work / "Copied"
+        copied.mkdir()
+        (copied / "stubd.yml").write_text(yaml)
+        checked = subprocess.run([stubd, "check", "--stubs", str(copied)], capture_output=True, text=True)
+        check(checked.returncode == 0, "stubd check accepts the copied stub:\n" + yaml + checked.stdout + checked.stderr)
+        driver.save_screenshot(str(artifacts / "requests.png"))
+
+        # Quotas on the session's clock, and resetting one.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="quotas"]').click()
+        seen, _ = wait_for(lambda: "2 / 5 used" in driver.find_element(By.ID, "quotas").text, 5)
+        check(bool(seen), "the quota reads 2 / 5 used")
+        check("3 remaining" in driver.find_element(By.ID, "quotas").text and "2016-08-30" in driver.find_element(By.ID, "quotas").text,
+              "remaining and the reset time on the session's (virtual) clock are shown")
+        driver.save_screenshot(str(artifacts / "quotas.png"))
+        driver.find_element(By.XPATH, "//div[@id='quotas']//button[starts-with(., 'Reset weatherquota')]").click()
+        seen, _ = wait_for(lambda: "0 / 5 used" in driver.find_element(By.ID, "quotas").text, 5)
+        check(bool(seen), "resetting the quota from the page brings it to 0 / 5")
+
+        # The clock.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="clock"]').click()
+        wait_for(lambda: "2016-08-30T00:00:00" in driver.find_element(By.ID, "clock").text, 5)
+        seconds = driver.find_element(By.ID, "clock-seconds")
+        seconds.clear()
+        seconds.send_keys("90")
+        driver.find_element(By.CSS_SELECTOR, "#clock-advance button").click()
+        seen, _ = wait_for(lambda: "2016-08-30T00:01:30" in driver.find_element(By.ID, "clock").text, 5)
+        check(bool(seen), "advancing the clock 90 s from the page moves it to 00:01:30")
+
+        # Sessions: a new one appears live; resetting it from the page.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="sessions"]').click()
+        curl(base, "/weather?q=London", "-H", "X-Stubd-Session: t1")
+        seen, _ = wait_for(lambda: "t1" in driver.find_element(By.ID, "sessions").text, args.live_seconds)
+        check(bool(seen), "session t1 appears")
+        driver.save_screenshot(str(artifacts / "sessions.png"))
+
+        # Keyboard: Tab reaches every action of each view.
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "more"]:
+            driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
+            time.sleep(0.3)
+            if view == "requests":
+                driver.find_element(By.CSS_SELECTOR, "#requests-list .row").click()
+                time.sleep(0.2)
+            wanted = js("""
+                const all = [...document.querySelectorAll('header select, nav button, main section:not([hidden]) button:not(.row), main section:not([hidden]) input, main section:not([hidden]) textarea')];
+                all.forEach((e, i) => e.dataset.tabProbe = String(i));
+                return all.map(e => e.dataset.tabProbe + ' ' + (e.textContent.trim() || e.id || e.type));""")
+            js("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0)")
+            reached = set()
+            for _ in range(len(wanted) + 80):
+                driver.switch_to.active_element.send_keys(Keys.TAB)
+                probe = js("return document.activeElement && document.activeElement.dataset.tabProbe")
+                if probe is not None:
+                    reached.add(probe)
+            missed = [w for w in wanted if w.split(" ")[0] not in reached]
+            check(not missed, "Tab reaches every control of the %s view (%d)%s" % (view, len(wanted), "; missed: " + ", ".join(missed) if missed else ""))
+
+        # 200% zoom: a 1280-pixel window shows 640 CSS pixels; the layout must not scroll sideways.
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "more"]:
+            driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
+            time.sleep(0.3)
+            widths = js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            check(widths[0] <= widths[1], "at 200%% zoom the %s view does not scroll sideways (%d ≤ %d)" % (view, widths[0], widths[1]))
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="requests"]').click()
+        driver.save_screenshot(str(artifacts / "zoom200-requests.png"))
+
+    except Exception as error:  # a step that could not go on (an element never drawn): a failure, not a crash
+        check(False, "the test stopped at: " + str(error).split("\n")[0])
+    finally:
+        if driver:
+            errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+            check(not errors, "no console errors" + ("".join("\n    " + e["message"] for e in errors)))
+        if driver:
+            driver.quit()
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+    print("screenshots in " + str(artifacts))
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
