@@ -186,8 +186,28 @@ def main():
         check(bool(seen), "session t1 appears")
         driver.save_screenshot(str(artifacts / "sessions.png"))
 
+        # Coverage: the whole server's, what no request reached first.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="coverage"]').click()
+        seen, _ = wait_for(lambda: "items covered" in driver.find_element(By.ID, "coverage-summary").text, 5)
+        check(bool(seen), "coverage: " + driver.find_element(By.ID, "coverage-summary").text)
+        missing = driver.find_elements(By.CSS_SELECTOR, "#coverage-list .row.miss")
+        check(0 < len(missing) < 200, "only the visible uncovered items are drawn (%d)" % len(missing))
+        driver.find_element(By.ID, "coverage-filter").send_keys("weatherquota")
+        seen, _ = wait_for(lambda: any("429" in r.text for r in driver.find_elements(By.CSS_SELECTOR, "#coverage-list .row.miss")), 5)
+        check(bool(seen), "the unreached 429 of weatherquota is listed")
+        # The list is one Tab stop; the arrow keys walk its rows.
+        driver.find_element(By.ID, "coverage-filter").clear()
+        driver.find_element(By.ID, "coverage-filter").send_keys(" ")
+        driver.find_element(By.ID, "coverage-filter").send_keys(Keys.BACKSPACE)
+        driver.find_element(By.ID, "coverage-list").send_keys(Keys.ARROW_DOWN)
+        for _ in range(30):
+            driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        index = js("return document.activeElement.dataset.index")
+        check(index == "30", "ArrowDown walks the virtual list past what was first drawn (row %s)" % index)
+        driver.save_screenshot(str(artifacts / "coverage.png"))
+
         # Keyboard: Tab reaches every action of each view.
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "more"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             if view == "requests":
@@ -209,7 +229,7 @@ def main():
 
         # 200% zoom: a 1280-pixel window shows 640 CSS pixels; the layout must not scroll sideways.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "more"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             widths = js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -29,7 +29,7 @@ enum DashboardAssets {
   <button type="button" data-view="quotas" aria-pressed="false">Quotas</button>
   <button type="button" data-view="sessions" aria-pressed="false">Sessions</button>
   <button type="button" data-view="clock" aria-pressed="false">Clock</button>
-  <button type="button" data-view="more" aria-pressed="false">Recording &amp; coverage</button>
+  <button type="button" data-view="coverage" aria-pressed="false">Coverage</button>
 </nav>
 <main>
   <section id="view-routes" aria-labelledby="h-routes">
@@ -71,11 +71,18 @@ enum DashboardAssets {
       <button type="submit" data-write>Set</button>
     </form>
   </section>
-  <section id="view-more" aria-labelledby="h-more" hidden>
-    <h2 id="h-more">Recording, proxy, contract and coverage</h2>
-    <p>Not shown yet: the admin API does not report whether this server records or proxies (forwarded
-    requests appear under Requests with the route <code>proxy</code>), nor contract problems or coverage.
-    The dashboard will show them once <code>/__stubd/</code> serves them.</p>
+  <section id="view-coverage" aria-labelledby="h-coverage" hidden>
+    <h2 id="h-coverage">Coverage <span id="coverage-scope" class="count"></span></h2>
+    <p id="coverage-summary"></p>
+    <div class="toolbar">
+      <label class="field">Filter <input id="coverage-filter" type="search" placeholder="route or item"></label>
+      <label class="check"><input id="coverage-missing" type="checkbox" checked> only what no request reached</label>
+    </div>
+    <div id="coverage-list" class="vlist" role="list" aria-label="Coverage items"><div class="spacer"></div></div>
+    <div id="coverage-detail" class="detail" hidden></div>
+    <p class="count">Not shown yet: whether this server records or proxies (the admin API does not report it;
+    forwarded requests appear under Requests with the route <code>proxy</code>), and contract problems
+    (issue 26), which the page will show once <code>/__stubd/</code> serves them.</p>
   </section>
 </main>
 </body>
@@ -140,7 +147,7 @@ const api = "/__stubd/";
 const state = {
   view: "routes", session: "", all: false,
   routes: [], hits: [], routeRows: [], requests: [], requestRows: [], sessions: [],
-  selectedRoute: null, selectedRequest: null, refreshing: false, again: false,
+  selectedRoute: null, selectedRequest: null, coverage: [], selectedCoverage: null, refreshing: false, again: false,
 };
 const $ = (id) => document.getElementById(id);
 
@@ -215,6 +222,8 @@ function virtualList(container, rowFor) {
       const item = list.items[i];
       const row = rowFor(item, i);
       row.style.top = (i * h) + "px";
+      row.tabIndex = -1;
+      row.dataset.index = String(i);
       keep.add(i);
       const old = list.pool.get(i);
       if (old) {
@@ -233,7 +242,28 @@ function virtualList(container, rowFor) {
     }
     for (const [i, row] of list.pool) if (!keep.has(i)) { row.remove(); list.pool.delete(i); }
   };
-  list.set = function (items) { list.items = items; list.render(); };
+  list.set = function (items) { list.items = items; list.active = Math.min(list.active, Math.max(0, items.length - 1)); list.render(); };
+  // One Tab stop for the whole list, however long (10,000 rows must not take 10,000 Tabs to pass):
+  // the list takes focus, and the arrow keys, Home, End and Page keys move through its rows.
+  list.active = 0;
+  container.tabIndex = 0;
+  container.addEventListener("keydown", (event) => {
+    const rows = Math.max(1, Math.floor(container.clientHeight / height()));
+    const current = document.activeElement && document.activeElement.dataset.index !== undefined
+      ? Number(document.activeElement.dataset.index) : null;
+    const from = current === null ? list.active - 1 : current;
+    const moves = { ArrowDown: from + 1, ArrowUp: from - 1, Home: 0, End: list.items.length - 1, PageDown: from + rows, PageUp: from - rows };
+    if (!(event.key in moves) || !list.items.length) return;
+    event.preventDefault();
+    const i = Math.max(0, Math.min(list.items.length - 1, moves[event.key]));
+    list.active = i;
+    const h = height();
+    if (i * h < container.scrollTop) container.scrollTop = i * h;
+    else if ((i + 1) * h > container.scrollTop + container.clientHeight) container.scrollTop = (i + 1) * h - container.clientHeight;
+    list.render();
+    const row = list.pool.get(i);
+    if (row) row.focus();
+  });
   container.addEventListener("scroll", () => requestAnimationFrame(list.render), { passive: true });
   window.addEventListener("resize", () => { list.rowHeight = 0; list.render(); });
   return list;
@@ -457,9 +487,56 @@ async function loadClock() {
   if (!$("clock-time").value) $("clock-time").value = c.now;
 }
 
+// MARK: Coverage (GET /__stubd/coverage): the default session's report is the whole server's.
+
+let coverageList;
+
+function coverageRow(c) {
+  const row = el("button", { type: "button", class: "row" + (c.item.hits ? "" : " miss") + (state.selectedCoverage === c.key ? " selected" : ""),
+    role: "listitem", onclick: () => showCoverage(c) },
+    el("span", { class: "hits", text: c.item.hits ? String(c.item.hits) : "✗", title: "hits" }),
+    el("span", { class: "path", text: c.item.title }),
+    el("span", { class: "name", text: c.route.signature }));
+  row.dataset.sig = c.key + "|" + c.item.hits + "|" + (state.selectedCoverage === c.key);
+  row.setAttribute("aria-label", (c.item.hits ? c.item.hits + " hits: " : "not reached: ") + c.item.title + ", " + c.route.signature);
+  return row;
+}
+
+function filterCoverage() {
+  const filter = $("coverage-filter").value.trim().toLowerCase();
+  const missing = $("coverage-missing").checked;
+  coverageList.set(state.coverage.filter((c) => (!missing || !c.item.hits) &&
+    (!filter || (c.route.signature + " " + c.route.route + " " + c.item.title).toLowerCase().includes(filter))));
+}
+
+async function loadCoverage() {
+  const j = await get("coverage", state.all ? "" : state.session);
+  const s = j.summary;
+  $("coverage-scope").textContent = j.session ? "(session " + j.session + ", since its last reset)" : "(the whole server, since it started)";
+  $("coverage-summary").textContent = s.covered + " of " + s.items + " items covered (" + s.percent + "%), " +
+    s.routesHit + " of " + s.routes + " routes hit" + (j.behaviours && j.behaviours.length
+      ? "; network behaviours: " + j.behaviours.map((b) => b.behaviour + " " + b.covered + "/" + b.answers).join(", ") : "");
+  state.coverage = j.routes.flatMap((route) => route.items.map((item) => ({ key: route.route + "|" + item.id, route, item })));
+  filterCoverage();
+  const selected = state.coverage.find((c) => c.key === state.selectedCoverage);
+  if (selected) showCoverage(selected, true);
+}
+
+function showCoverage(c, quiet) {
+  state.selectedCoverage = c.key;
+  const d = $("coverage-detail");
+  d.hidden = false;
+  d.replaceChildren(el("h3", { text: c.item.title }), facts([
+    ["Route", c.route.signature + (c.route.route !== c.route.signature ? " (" + c.route.route + ")" : "")],
+    ["Source", c.route.source], ["Hits", String(c.item.hits)],
+    ["How to reach it", c.item.hint || "—"],
+  ]));
+  if (!quiet) coverageList.render();
+}
+
 // MARK: Views and refresh
 
-const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, more: async () => {} };
+const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, coverage: loadCoverage };
 
 async function refresh(full) {
   if (state.refreshing) { state.again = true; return; }
@@ -511,6 +588,9 @@ function listen() {
 function start() {
   routeList = virtualList($("routes-list"), routeRow);
   requestList = virtualList($("requests-list"), requestRow);
+  coverageList = virtualList($("coverage-list"), coverageRow);
+  $("coverage-filter").addEventListener("input", filterCoverage);
+  $("coverage-missing").addEventListener("change", filterCoverage);
   for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => show(b.dataset.view));
   $("session").addEventListener("change", (e) => chooseSession(e.target.value));
   $("routes-filter").addEventListener("input", mergeRoutes);
