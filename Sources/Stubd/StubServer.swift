@@ -70,6 +70,8 @@ public final class StubServer: Sendable {
         /// `--spec`: every load and reload holds the stubs to this contract; a violation fails it like
         /// any other load problem.
         package var contract: APIContract?
+        /// `--validate requests=strict`: with `contract`, a request that breaks its operation is answered 422.
+        package var strictRequests = false
 
         public init() {}
     }
@@ -176,7 +178,7 @@ public final class StubServer: Sendable {
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes
                                    return forwarding
-                               }, log: options.requestLog)
+                               }, strictContract: options.strictRequests ? options.contract : nil, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
 

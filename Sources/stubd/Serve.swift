@@ -75,6 +75,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
     var spec: String?
 
+    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec: requests=strict answers a request that breaks the spec 422 (problem+json listing each error) instead of the stub.", valueName: "requests=strict"))
+    var validation: String?
+
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         // A recording flag without forwarding would change nothing, silently: a --secret the user
@@ -86,6 +89,10 @@ struct Serve: ParsableCommand {
             throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
+        if let validation {
+            guard validation == "requests=strict" else { throw ValidationError("--validate takes requests=strict, got \(validation)") }
+            guard spec != nil else { throw ValidationError("--validate requests=strict checks requests against a spec: add --spec FILE") }
+        }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
@@ -134,6 +141,7 @@ struct Serve: ParsableCommand {
         if let spec {
             let contract = try SpecOption.load(spec, command: "stubd")
             options.contract = contract
+            options.strictRequests = validation == "requests=strict"
             if let catalog = try? StubCatalog.load(stubs: stubs.url) {
                 for notice in StubContractCheck(catalog: catalog, contract: contract).notices { logger.notice("\(notice)") }
             }

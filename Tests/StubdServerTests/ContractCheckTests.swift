@@ -14,6 +14,10 @@ import Testing
             paths:
               /data/2.5/weather:
                 get:
+                  parameters:
+                    - { name: q, in: query, required: true, schema: { type: string } }
+                    - { name: units, in: query, schema: { type: string, enum: [standard, metric, imperial] } }
+                    - { name: cnt, in: query, schema: { type: integer, minimum: 1 } }
                   responses:
                     "200":
                       description: the weather
@@ -193,5 +197,36 @@ import Testing
         let plain = try StubServer(stubs: stubs.url)
         defer { plain.stopSynchronously() }
         #expect(try await get(plain.baseURL, "/__stubd/health").json["spec"] == nil)
+    }
+
+    /// `--validate requests=strict`: a request the spec refuses is answered 422, each error named; one it takes gets the stub.
+    @Test func aStrictServerAnswers422NamingEachWayTheRequestBreaksTheSpec() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        options.strictRequests = true
+        let server = try StubServer(stubs: stubs.url, options: options)
+        defer { server.stopSynchronously() }
+
+        let bad = try await get(server.baseURL, "/data/2.5/weather?units=celsius&cnt=two")
+        #expect(bad.status == 422)
+        #expect(bad.header("Content-Type") == "application/problem+json")
+        let errors = (bad.json["validation"] as? [[String: Any]]) ?? []
+        let shown = errors.map { "\($0["location"] ?? "") \($0["code"] ?? ""): \($0["message"] ?? "")" }
+        #expect(shown.count == 3, "\(shown)")
+        #expect(shown.contains("query.q required: the query parameter 'q' is required"), "\(shown)")
+        #expect(shown.contains { $0.hasPrefix("query.units enum: expected one of \"standard\", \"metric\", or \"imperial\"") }, "\(shown)")
+        #expect(shown.contains { $0.hasPrefix("query.cnt type: expected an integer") }, "\(shown)")
+
+        let good = try await get(server.baseURL, "/data/2.5/weather?q=London&units=metric&cnt=3")
+        #expect(good.status == 200)
+        #expect(good.text.contains("Paris"))
+    }
+
+    @Test func validateWithoutASpecIsRefused() throws {
+        let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--validate", "requests=strict"])
+        #expect(r.status != 0)
+        #expect(r.error.contains("--validate requests=strict checks requests against a spec: add --spec FILE"), "\(r.error)")
     }
 }

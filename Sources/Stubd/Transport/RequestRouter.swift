@@ -26,7 +26,8 @@ final class RequestRouter: @unchecked Sendable {
     let departures: any DispatchSourceTimer
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
-         hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, forwarding: ForwardingOptions? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+         hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, forwarding: ForwardingOptions? = nil,
+         strictContract: APIContract? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -40,7 +41,7 @@ final class RequestRouter: @unchecked Sendable {
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
         chain = ResponderChain(admin: AdminResponder(engine: engine, access: adminAccess),
                                stubs: forwarding?.options.scope == .everything ? nil
-                                   : StubResponder(engine: engine, passesMisses: forwarding != nil),
+                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, strictContract: strictContract),
                                forwarding: forwarding)
         self.engine = engine
         self.adminAccess = adminAccess
