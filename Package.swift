@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "StubdCore",
                 dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
-                               // Contract/ reads OpenAPI 3.0 and 3.1 specs with it.
+                               // Contract/ and OpenAPIImport/ read OpenAPI 3.0 and 3.1 specs with it.
                                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                                .product(name: "OpenAPIKit30", package: "OpenAPIKit")],
                 swiftSettings: strict),
@@ -94,7 +94,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "StubdServerTests",
                     dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
-                    swiftSettings: strict),
+                    exclude: ["Fixtures"], swiftSettings: strict),
 
         // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.
         .executableTarget(name: "stubd-bench", dependencies: ["Stubd"], path: "Benchmarks/Sources/stubd-bench",

@@ -11,7 +11,7 @@ struct StubdCommand: AsyncParsableCommand {
         commandName: "stubd",
         abstract: "Serve canned HTTP answers from a Stubs folder, count hits, and simulate API quotas.",
         version: "0.1.0",
-        subcommands: [Serve.self, Record.self, Drift.self, Check.self, Routes.self, Hits.self, Coverage.self, Reset.self, CA.self],
+        subcommands: [Serve.self, Record.self, Drift.self, Check.self, OpenAPICommand.self, Routes.self, Hits.self, Coverage.self, Reset.self, CA.self],
         defaultSubcommand: Serve.self)
 }
 

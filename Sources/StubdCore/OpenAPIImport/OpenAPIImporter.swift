@@ -1,0 +1,259 @@
+import Foundation
+
+/// A spec turned into a Stubs folder's files: `stubd.yml` with a route per answer, and each body
+/// under `__files/`.
+///
+/// Per operation: a plain route answers with the first 2xx response (its first example by name,
+/// or a body sampled from the schema); routes with a `Prefer` header condition answer the others,
+/// as Prism reads that header: `Prefer: code=429`, `Prefer: example=NAME`, and both together,
+/// `Prefer: code=429, example=NAME`. A header condition beats a route without one, so no new
+/// manifest feature is needed.
+///
+/// Every body is checked against its schema with StubdCore's validator before it is written: an
+/// example that breaks its own schema is left out with a warning (Prism serves those), and a
+/// sampled body that fails is reported, so nothing written contradicts the spec silently.
+package struct OpenAPIImporter {
+    package struct Output {
+        /// Path relative to the Stubs folder → bytes, `stubd.yml` included.
+        package var files: [String: Data] = [:]
+        package var warnings: [String] = []
+        package var routes = 0
+    }
+
+    /// One answer an operation can give.
+    private struct Answer {
+        let status: Int
+        let example: String?
+        let file: String?
+        let headers: [(String, String)]
+    }
+
+    let spec: OpenAPIDocument
+    let specName: String
+
+    package init(spec: OpenAPIDocument, specName: String) {
+        self.spec = spec
+        self.specName = specName
+    }
+
+    private static let methods = ["get", "put", "post", "delete", "options", "head", "patch"]
+
+    package func run() -> Output {
+        var out = Output()
+        var manifest = "# Written by `stubd openapi import \(specName)`. Re-import rewrites this file unless you edit it;\n"
+        manifest += "# an edited file makes re-import stop (see README, Import an OpenAPI spec).\n"
+        manifest += "# Pick an answer per request as Prism does: Prefer: code=429, Prefer: example=NAME, or both.\n"
+        manifest += "routes:\n"
+        let compiler = SchemaCompiler(document: spec.root, dialect: spec.dialect)
+        guard case .object(let root) = spec.root, case .object(let paths)? = root["paths"] else {
+            out.warnings.append("\(specName): no paths; nothing to import")
+            out.files["stubd.yml"] = Data((manifest + "  []\n").utf8)
+            return out
+        }
+        var usedNames: Set<String> = []
+        for template in paths.keys.sorted() {
+            let itemPointer = "#/paths/" + JSONPointer.escape(template)
+            guard case .object(let item) = spec.resolve(paths[template]!, at: itemPointer).value else { continue }
+            do { _ = try PathPattern(parsing: template) } catch {
+                out.warnings.append("\(specName): path '\(template)' left out: stubd cannot match it (\(error.description))")
+                continue
+            }
+            for method in Self.methods {
+                guard case .object(let op)? = item[method] else { continue }
+                if method == "head" && item["get"] != nil { continue }   // stubd answers HEAD wherever GET is
+                let opPointer = itemPointer + "/" + method
+                let label = "\(method.uppercased()) \(template)"
+                var base: String
+                if case .string(let id)? = op["operationId"] { base = Self.fileName(id) } else { base = Self.fileName(method + template) }
+                while usedNames.contains(base) { base += "_" }
+                usedNames.insert(base)
+                var answers: [Answer] = []
+                guard case .object(let responses)? = op["responses"] else { continue }
+                let numeric = responses.keys.filter { Self.status($0) != nil }
+                for key in responses.keys.sorted(by: { (Self.status($0) ?? 999, $0) < (Self.status($1) ?? 999, $1) }) {
+                    var status = Self.status(key)
+                    // `default` stands for any status the others do not name: served as 500, or 200 when alone.
+                    if key == "default" { status = numeric.isEmpty ? 200 : 500 }
+                    guard let status, !answers.contains(where: { $0.status == status }) else { continue }
+                    let (response, pointer) = spec.resolve(responses[key]!, at: opPointer + "/responses/" + JSONPointer.escape(key))
+                    guard case .object(let r) = response else { continue }
+                    answers += self.answers(status: status, response: r, at: pointer, label: label, base: base,
+                                            compiler: compiler, into: &out)
+                }
+                guard let first = answers.first(where: { (200..<300).contains($0.status) }) ?? answers.first else {
+                    out.warnings.append("\(label): no response stubd can write; left out")
+                    continue
+                }
+                // The plain route, then one per status, per example name, and per both.
+                var routes: [(name: String, prefer: String?, answer: Answer)] = [(base, nil, first)]
+                var seen: Set<String> = []
+                func add(_ prefer: String, _ answer: Answer) {
+                    guard seen.insert(prefer).inserted else { return }
+                    routes.append((base + " " + prefer, prefer, answer))
+                }
+                for answer in answers { add("code=\(answer.status)", answer) }
+                for answer in answers { if let e = answer.example { add("example=\(e)", answer) } }
+                for answer in answers { if let e = answer.example { add("code=\(answer.status), example=\(e)", answer) } }
+                for route in routes {
+                    manifest += route.name == base ? "\n" : ""
+                    manifest += "  - name: \(Self.quoted(route.name))\n"
+                    manifest += "    request: { method: \(method.uppercased()), path: \(Self.quoted(template))"
+                    if let prefer = route.prefer { manifest += ", headers: { Prefer: \(Self.quoted(prefer)) }" }
+                    manifest += " }\n"
+                    manifest += "    response: { status: \(route.answer.status)"
+                    if !route.answer.headers.isEmpty {
+                        manifest += ", headers: { " + route.answer.headers.map { "\(Self.quoted($0.0)): \(Self.quoted($0.1))" }.joined(separator: ", ") + " }"
+                    }
+                    if let file = route.answer.file { manifest += ", file: \(Self.quoted(file))" }
+                    manifest += " }\n"
+                    out.routes += 1
+                }
+            }
+        }
+        out.files["stubd.yml"] = Data(manifest.utf8)
+        return out
+    }
+
+    /// A response's answers: one per example that keeps to the schema, or one sampled body.
+    private func answers(status: Int, response r: [String: JSONValue], at pointer: String, label: String, base: String,
+                         compiler: SchemaCompiler, into out: inout Output) -> [Answer] {
+        let seedBase = "\(label) \(status)"
+        var headers: [(String, String)] = []
+        if case .object(let declared)? = r["headers"] {
+            for name in declared.keys.sorted() where name.lowercased() != "content-type" {
+                let (h, hPointer) = spec.resolve(declared[name]!, at: pointer + "/headers/" + JSONPointer.escape(name))
+                guard case .object(let header) = h else { continue }
+                var random = SeededRandom(seed: seedBase + " header " + name)
+                var value: JSONValue? = header["example"]
+                if value == nil, case .object(let examples)? = header["examples"], let k = examples.keys.sorted().first {
+                    value = example(examples[k]!)
+                }
+                if value == nil, let schema = header["schema"] {
+                    value = SchemaSampler(document: spec.root, dialect: spec.dialect).sample(schema, random: &random)
+                }
+                guard let value, let text = Self.headerText(value) else {
+                    out.warnings.append("\(label) \(status): header \(name) has no example or simple schema; left out (\(hPointer))")
+                    continue
+                }
+                headers.append((name, text))
+            }
+        }
+        guard case .object(let content)? = r["content"], !content.isEmpty else {
+            return [Answer(status: status, example: nil, file: nil, headers: headers)]
+        }
+        let type = content.keys.sorted().first { $0.lowercased().hasPrefix("application/json") }
+            ?? content.keys.sorted().first { $0.lowercased().contains("json") }
+            ?? content.keys.sorted().first!
+        let isJSON = type.lowercased().contains("json")
+        let mediaPointer = pointer + "/content/" + JSONPointer.escape(type)
+        guard case .object(let media)? = content[type] else { return [] }
+        let contentType = [("Content-Type", type)]
+        var schema: JSONSchema?
+        if media["schema"] != nil {
+            do { schema = try compiler.schema(at: mediaPointer + "/schema") } catch {
+                out.warnings.append("\(label) \(status): the schema cannot be read, so bodies are not checked: \(error.description)")
+            }
+        }
+        var candidates: [(name: String?, value: JSONValue)] = []
+        if case .object(let examples)? = media["examples"] {
+            for name in examples.keys.sorted() {
+                if let v = example(examples[name]!) { candidates.append((name, v)) }
+                else { out.warnings.append("\(label) \(status): example '\(name)' has no value (externalValue is not read); left out") }
+            }
+        } else if let v = media["example"] {
+            candidates.append((nil, v))
+        }
+        var out2: [Answer] = []
+        for candidate in candidates {
+            if let schema, case let violations = schema.validate(candidate.value), !violations.isEmpty {
+                out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
+                                    + violations.prefix(3).map(\.description).joined(separator: "; "))
+                continue
+            }
+            guard let bytes = body(candidate.value, isJSON: isJSON) else {
+                out.warnings.append("\(label) \(status): example \(candidate.name ?? "") for \(type) is not text; left out")
+                continue
+            }
+            let file = "__files/\(base)/\(status)" + (candidate.name.map { "." + Self.fileName($0) } ?? "") + (isJSON ? ".json" : ".txt")
+            out.files[file] = bytes
+            out2.append(Answer(status: status, example: candidate.name, file: file, headers: headers + contentType))
+        }
+        if !out2.isEmpty { return out2 }
+        guard let raw = media["schema"] else {
+            return [Answer(status: status, example: nil, file: nil, headers: headers)]
+        }
+        // No usable example: a body sampled from the schema, first with the schema's own examples, then without.
+        var sampled: JSONValue?
+        for useExamples in [true, false] {
+            var random = SeededRandom(seed: seedBase + " " + type)
+            var sampler = SchemaSampler(document: spec.root, dialect: spec.dialect)
+            sampler.useSchemaExamples = useExamples
+            guard let v = sampler.sample(raw, random: &random) else { continue }
+            sampled = v
+            if schema?.isValid(v) ?? true { break }
+        }
+        guard let sampled else {
+            out.warnings.append("\(label) \(status): no finite body satisfies the schema (a required member that refers back to itself?); left out")
+            return []
+        }
+        if let schema, case let violations = schema.validate(sampled), !violations.isEmpty {
+            out.warnings.append("\(label) \(status): the sampled body does not satisfy the schema (write an example in the spec): "
+                                + violations.prefix(3).map(\.description).joined(separator: "; "))
+        }
+        guard let bytes = body(sampled, isJSON: isJSON) else {
+            out.warnings.append("\(label) \(status): \(type) with a non-string schema cannot be sampled; left out")
+            return []
+        }
+        let file = "__files/\(base)/\(status)" + (isJSON ? ".json" : ".txt")
+        out.files[file] = bytes
+        return [Answer(status: status, example: nil, file: file, headers: headers + contentType)]
+    }
+
+    /// An Example Object's value (following a `$ref` to components/examples), or a bare value.
+    private func example(_ raw: JSONValue) -> JSONValue? {
+        guard case .object(let e) = spec.resolve(raw, at: "").value else { return nil }
+        return e["value"]
+    }
+
+    private func body(_ value: JSONValue, isJSON: Bool) -> Data? {
+        if isJSON { return Data((value.serialized + "\n").utf8) }
+        if case .string(let text) = value { return Data(text.utf8) }
+        return nil
+    }
+
+    private static func headerText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let s): return s
+        case .number, .bool: return value.serialized
+        case .array(let items):
+            let parts = items.compactMap(headerText)
+            return parts.count == items.count ? parts.joined(separator: ",") : nil
+        default: return nil
+        }
+    }
+
+    /// `200` → 200; `4XX` → 400; anything else nil.
+    private static func status(_ key: String) -> Int? {
+        if let n = Int(key), (100...599).contains(n) { return n }
+        if key.count == 3, let d = key.first?.wholeNumberValue, (1...5).contains(d), key.dropFirst().uppercased() == "XX" { return d * 100 }
+        return nil
+    }
+
+    /// A name safe as a file or folder name: letters, digits, `-`, `_`, `.` (not leading).
+    static func fileName(_ text: String) -> String {
+        var out = ""
+        for c in text.unicodeScalars {
+            let ok = ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "-" || c == "_" || c == "."
+            out.unicodeScalars.append(ok ? c : "_")
+        }
+        while out.hasPrefix(".") || out.hasPrefix("_") { out.removeFirst() }
+        return out.isEmpty ? "operation" : String(out.prefix(100))
+    }
+
+    /// A YAML double-quoted scalar: JSON's string syntax is valid YAML.
+    static func quoted(_ text: String) -> String {
+        var out = ""
+        JSONValue.writeString(text, to: &out)
+        return out
+    }
+}

@@ -1,0 +1,286 @@
+import Foundation
+
+/// A value a schema accepts, for a response the spec gives no example of. Deterministic: the
+/// numbers come from a `SeededRandom` seeded by the route, and object members are visited in
+/// sorted order, so the same spec gives the same bytes.
+///
+/// Follows `$ref`s within the document; a schema that refers to itself is unrolled at most twice
+/// along one branch and to a bounded depth, after which optional members are left out and arrays
+/// are as short as `minItems` allows: a tree gives a few levels, not an endless document.
+struct SchemaSampler {
+    let document: JSONValue
+    let dialect: SchemaDialect
+    /// Take a schema's own `example` (3.0) or first `examples` entry (3.1) where it has one.
+    var useSchemaExamples = true
+
+    /// Beyond this depth optional members and extra array items are left out.
+    static let fullDepth = 4
+    /// Beyond this depth nothing more is generated: a required member there means the schema has
+    /// no finite instance stubd can find, and the caller says so.
+    static let maximumDepth = 24
+
+    func sample(_ schema: JSONValue, random: inout SeededRandom) -> JSONValue? {
+        value(schema, &random, refs: [], depth: 0)
+    }
+
+    private func value(_ schema: JSONValue, _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+        guard depth <= Self.maximumDepth else { return nil }
+        switch schema {
+        case .bool(true): return .string("value")
+        case .object: break
+        default: return nil
+        }
+        guard case .object(var s) = schema else { return nil }
+        if case .string(let ref)? = s["$ref"] {
+            // A chain of the same reference more than twice on one branch is recursion: stop there.
+            guard refs.filter({ $0 == ref }).count < 2, let tokens = JSONPointer.tokens(ofFragment: ref),
+                  let target = JSONPointer.resolve(tokens, in: document) else { return nil }
+            if dialect == .openAPI30 || s.count == 1 {
+                return value(target, &random, refs: refs + [ref], depth: depth + 1)
+            }
+            // 3.1: siblings of `$ref` apply too; the two are sampled as one allOf.
+            s["$ref"] = nil
+            return value(.object(["allOf": .array([target, .object(s)])]), &random, refs: refs + [ref], depth: depth + 1)
+        }
+        if useSchemaExamples {
+            if let example = s["example"] { return example }
+            if dialect == .jsonSchema2020, case .array(let examples)? = s["examples"], let first = examples.first { return first }
+        }
+        if let constant = s["const"] { return constant }
+        if case .array(let options)? = s["enum"], !options.isEmpty {
+            return options.first { $0 != .null } ?? options[0]
+        }
+        if case .array(let parts)? = s["allOf"] {
+            s["allOf"] = nil
+            let merged = merge(parts.map { resolved($0) } + [.object(s)])
+            return value(merged, &random, refs: refs, depth: depth)
+        }
+        for key in ["oneOf", "anyOf"] {
+            if case .array(let options)? = s[key] {
+                s[key] = nil
+                for option in options {
+                    let merged = s.isEmpty ? option : merge([resolved(option), .object(s)])
+                    if let v = value(merged, &random, refs: refs, depth: depth) { return v }
+                }
+                return nil
+            }
+        }
+        switch typeName(s) {
+        case "null": return .null
+        case "boolean": return .bool(random.below(2) == 0)
+        case "integer": return integer(s, &random)
+        case "number": return number(s, &random)
+        case "string": return .string(string(s, &random))
+        case "array": return array(s, &random, refs: refs, depth: depth)
+        default: return object(s, &random, refs: refs, depth: depth)
+        }
+    }
+
+    /// A `$ref` replaced by its target (one step; the target's own references are followed later).
+    private func resolved(_ schema: JSONValue) -> JSONValue {
+        guard case .object(let s) = schema, case .string(let ref)? = s["$ref"], let tokens = JSONPointer.tokens(ofFragment: ref),
+              let target = JSONPointer.resolve(tokens, in: document) else { return schema }
+        return resolved(target)
+    }
+
+    /// allOf's parts as one schema: properties and required united, the rest the first one's that says it.
+    private func merge(_ parts: [JSONValue]) -> JSONValue {
+        var out: [String: JSONValue] = [:]
+        var properties: [String: JSONValue] = [:]
+        var required: [JSONValue] = []
+        for case .object(let part) in parts {
+            for (key, v) in part {
+                switch key {
+                case "properties":
+                    if case .object(let ps) = v { for (name, p) in ps { properties[name] = properties[name].map { merge([resolved($0), resolved(p)]) } ?? p } }
+                case "required":
+                    if case .array(let names) = v { for n in names where !required.contains(n) { required.append(n) } }
+                case "allOf":
+                    if case .array(let inner) = v, case .object(let m) = merge(inner.map { resolved($0) }) {
+                        if case .object(let ps)? = m["properties"] { for (name, p) in ps where properties[name] == nil { properties[name] = p } }
+                        if case .array(let names)? = m["required"] { for n in names where !required.contains(n) { required.append(n) } }
+                        for (k, x) in m where k != "properties" && k != "required" && out[k] == nil { out[k] = x }
+                    }
+                default:
+                    if out[key] == nil { out[key] = v }
+                }
+            }
+        }
+        if !properties.isEmpty { out["properties"] = .object(properties) }
+        if !required.isEmpty { out["required"] = .array(required) }
+        return .object(out)
+    }
+
+    private func typeName(_ s: [String: JSONValue]) -> String {
+        switch s["type"] {
+        case .string(let t)?: return t
+        case .array(let ts)?:
+            let names = ts.compactMap { if case .string(let t) = $0 { t } else { nil } }
+            return names.first { $0 != "null" } ?? names.first ?? "object"
+        default:
+            if s["properties"] != nil || s["required"] != nil || s["additionalProperties"] != nil { return "object" }
+            if s["items"] != nil || s["prefixItems"] != nil { return "array" }
+            if s["minimum"] != nil || s["maximum"] != nil || s["multipleOf"] != nil { return "number" }
+            if s["pattern"] != nil || s["format"] != nil || s["minLength"] != nil || s["maxLength"] != nil { return "string" }
+            return "object"
+        }
+    }
+
+    private func object(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+        let properties: [String: JSONValue]
+        if case .object(let ps)? = s["properties"] { properties = ps } else { properties = [:] }
+        var required: Set<String> = []
+        if case .array(let names)? = s["required"] { for case .string(let n) in names { required.insert(n) } }
+        var out: [String: JSONValue] = [:]
+        for name in Set(properties.keys).union(required).sorted() {
+            let isRequired = required.contains(name)
+            // Past the full depth only what must be there is written, so recursion ends.
+            if !isRequired && depth >= Self.fullDepth { continue }
+            let schema = properties[name] ?? additional(s) ?? .bool(true)
+            if let v = value(schema, &random, refs: refs, depth: depth + 1) {
+                out[name] = v
+            } else if isRequired {
+                return nil
+            }
+        }
+        return .object(out)
+    }
+
+    /// The schema of members not named in `properties`, when the object allows them.
+    private func additional(_ s: [String: JSONValue]) -> JSONValue? {
+        switch s["additionalProperties"] {
+        case .bool(false)?: return nil
+        case .object(let a)?: return .object(a)
+        default: return .bool(true)
+        }
+    }
+
+    private func array(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+        let minimum = s["minItems"].flatMap(Self.int) ?? 0
+        let maximum = s["maxItems"].flatMap(Self.int) ?? Int.max
+        var out: [JSONValue] = []
+        var prefix: [JSONValue] = []
+        if case .array(let p)? = s["prefixItems"] { prefix = p }
+        if case .array(let p)? = s["items"] { prefix = p }   // the older tuple form of items
+        let items: JSONValue? = { if case .object? = s["items"] { return s["items"] } else if s["items"] == .bool(true) { return .bool(true) }; return nil }()
+        let wanted = depth >= Self.fullDepth ? minimum : min(max(minimum, 1), maximum)
+        for i in 0..<max(wanted, min(prefix.count, maximum)) {
+            let schema = i < prefix.count ? prefix[i] : (items ?? .bool(true))
+            guard let v = value(schema, &random, refs: refs, depth: depth + 1) else {
+                if i >= minimum { break }
+                return nil
+            }
+            out.append(v)
+        }
+        // uniqueItems with a small enum can repeat a value: keep the distinct ones if that still meets minItems.
+        if s["uniqueItems"] == .bool(true) {
+            var seen: [JSONValue] = []
+            for v in out where !seen.contains(v) { seen.append(v) }
+            if seen.count >= minimum { out = seen }
+        }
+        return .array(out)
+    }
+
+    private static func int(_ v: JSONValue) -> Int? {
+        if case .number(let n) = v, n.isFinite, n >= 0, n < 1e6 { return Int(n) }
+        return nil
+    }
+
+    private static func number(_ v: JSONValue?) -> Double? {
+        if case .number(let n)? = v, n.isFinite { return n }
+        return nil
+    }
+
+    /// The bounds as given, each with whether it is exclusive (3.0's boolean form or 3.1's number form).
+    private func bounds(_ s: [String: JSONValue]) -> (low: Double?, lowOpen: Bool, high: Double?, highOpen: Bool) {
+        var low = Self.number(s["minimum"]), high = Self.number(s["maximum"])
+        var lowOpen = false, highOpen = false
+        switch s["exclusiveMinimum"] {
+        case .bool(true)?: lowOpen = low != nil
+        case .number(let n)?: if low == nil || n >= low! { low = n; lowOpen = true }
+        default: break
+        }
+        switch s["exclusiveMaximum"] {
+        case .bool(true)?: highOpen = high != nil
+        case .number(let n)?: if high == nil || n <= high! { high = n; highOpen = true }
+        default: break
+        }
+        return (low, lowOpen, high, highOpen)
+    }
+
+    private func integer(_ s: [String: JSONValue], _ random: inout SeededRandom) -> JSONValue {
+        let b = bounds(s)
+        var low = b.low.map { b.lowOpen ? ($0 + 1).rounded(.down) : $0.rounded(.up) }
+        var high = b.high.map { b.highOpen ? ($0 - 1).rounded(.up) : $0.rounded(.down) }
+        if low == nil && high == nil { low = 1; high = 100 }
+        if low == nil { low = high! - 99 }
+        if high == nil { high = low! + 99 }
+        let span = max(0, min(high! - low!, 1_000_000))
+        var v = low! + Double(random.below(Int(span) + 1))
+        if let m = Self.number(s["multipleOf"]), m > 0 {
+            v = (v / m).rounded(.down) * m
+            if v < low! { v += m }
+        }
+        return .number(v)
+    }
+
+    private func number(_ s: [String: JSONValue], _ random: inout SeededRandom) -> JSONValue {
+        let b = bounds(s)
+        if let m = Self.number(s["multipleOf"]), m > 0 {
+            // A multiple of m inside the bounds: the first one above the lower bound.
+            let low = b.low ?? 1
+            var k = (low / m).rounded(.up)
+            if b.lowOpen && k * m <= low { k += 1 }
+            return .number(k * m)
+        }
+        var low = b.low, high = b.high
+        if low == nil && high == nil { low = 1; high = 100 }
+        if low == nil { low = high! - 99 }
+        if high == nil { high = low! + 99 }
+        // Whole numbers where the range allows, halves where it is narrow, the midpoint otherwise.
+        let lo = low!, hi = high!
+        var candidates: [Double] = []
+        var whole = b.lowOpen ? (lo + 1).rounded(.down) : lo.rounded(.up)
+        while whole <= hi && candidates.count < 100 {
+            if !(b.highOpen && whole >= hi) { candidates.append(whole) }
+            whole += 1
+        }
+        if candidates.isEmpty { return .number((lo + hi) / 2) }
+        return .number(candidates[random.below(candidates.count)])
+    }
+
+    private static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+
+    private func string(_ s: [String: JSONValue], _ random: inout SeededRandom) -> String {
+        let n = random.below(28) + 1
+        if case .string(let format)? = s["format"] {
+            let day = String(format: "%02d", n)
+            switch format {
+            case "date-time": return "2026-01-\(day)T\(String(format: "%02d", random.below(24))):00:00Z"
+            case "date": return "2026-01-\(day)"
+            case "time": return "\(String(format: "%02d", random.below(24))):30:00Z"
+            case "uuid":
+                var hex = ""
+                for _ in 0..<32 { hex.append(Array("0123456789abcdef")[random.below(16)]) }
+                let c = Array(hex)
+                return String(c[0..<8]) + "-" + String(c[8..<12]) + "-4" + String(c[13..<16]) + "-a" + String(c[17..<20]) + "-" + String(c[20..<32])
+            case "email": return "user\(n)@example.com"
+            case "uri", "url", "uri-reference", "iri", "iri-reference": return "https://example.com/\(Self.words[random.below(Self.words.count)])"
+            case "hostname", "idn-hostname": return "host\(n).example.com"
+            case "ipv4": return "192.0.2.\(n)"
+            case "ipv6": return "2001:db8::\(n)"
+            case "byte": return Data(Self.words[random.below(Self.words.count)].utf8).base64EncodedString()
+            default: break
+            }
+        }
+        if case .string(let pattern)? = s["pattern"], let sampled = PatternSampler.sample(pattern, random: &random) {
+            return sampled
+        }
+        var text = Self.words[random.below(Self.words.count)]
+        let minLength = s["minLength"].flatMap(Self.int) ?? 0
+        let maxLength = s["maxLength"].flatMap(Self.int) ?? Int.max
+        while text.count < minLength { text += "x" }
+        if text.count > maxLength { text = String(text.prefix(maxLength)) }
+        return text
+    }
+}
