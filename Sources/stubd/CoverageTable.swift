@@ -13,7 +13,9 @@ enum CoverageTable {
             rows.append(["+", route.route, item.title, String(item.hits), ""])
         }
         let s = report.summary
-        var text = RouteTable.table(rows)
+        // A covered row's empty last column would leave the padding of the one before it.
+        var text = RouteTable.table(rows).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in String(line.dropLast(line.reversed().prefix { $0 == " " }.count)) }.joined(separator: "\n")
         text += "\n\n\(s.covered) of \(s.items) items covered (\(s.percent)%), \(s.routesHit) of \(s.routes) routes hit"
             + (report.session.map { " in session \($0)" } ?? "")
         if !report.behaviours.isEmpty {

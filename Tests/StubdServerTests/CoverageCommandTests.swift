@@ -49,6 +49,7 @@ import Testing
             #expect(lines.first?.hasPrefix("   ROUTE") == true, "\(r.output)")
             #expect(lines.dropFirst().first?.hasPrefix("-") == true)
             #expect(lines.contains { $0.hasPrefix("+  GET /plain.json") }, "\(r.output)")
+            #expect(!lines.contains { $0.hasSuffix(" ") }, "no padding after a covered row's last cell")
             #expect(r.output.contains("1 of 13 items covered (7.6%), 1 of 9 routes hit"))
             #expect(r.output.contains("send 3 requests within a minute"))
             #expect(try run(stubdBinary.path, ["coverage", "--url", server.baseURL.absoluteString, "--fail-under", "7"]).status == 0)

@@ -64,7 +64,9 @@ extension StubEngine {
         let name = quota.name
         // The limit that runs out first: the fewest requests.
         let tightest = quota.limits.min { $0.count < $1.count }
-        let window = tightest.map { $0.multiple == 1 ? "a \($0.unit.rawValue)" : "\($0.multiple) \($0.unit.rawValue)s" } ?? "its window"
+        let window = tightest.map { limit in
+            limit.multiple == 1 ? "\(limit.unit == .hour ? "an" : "a") \(limit.unit.rawValue)" : "\(limit.multiple) \(limit.unit.rawValue)s"
+        } ?? "its window"
         let refusal = refusalStatus(quota)
         let fill = "set `used` with `PUT /__stubd/quotas/\(name)`" + (tightest.map { #" {"key": …, "used": {"\#($0.name)": \#($0.count)}}"# } ?? "")
         let exhaust = tightest.map { "send \($0.count + 1) requests within \(window)" } ?? "use up its limits"
