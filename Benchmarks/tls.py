@@ -12,8 +12,9 @@ Both present a P-256 ECDSA leaf (stubd's from its CA; nginx's a self-signed one 
 the benchmark only), TLS 1.3 as the client and server agree it. Environment: STUBD_BIN, ROUNDS (3).
 Loopback only; every process it starts is stopped.
 """
-import os, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time, urllib.request
+import os, re, shutil, socket, statistics, subprocess, sys, tempfile, time, urllib.request
 from stubd_process import StubdProcess
+from nginx_process import NginxProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
@@ -71,14 +72,8 @@ class NginxTLS:
     def url(self):
         return f"https://localhost:{self.port}"
 
-    def stop(self):
-        self.proc.send_signal(signal.SIGQUIT)
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        shutil.rmtree(self.prefix, ignore_errors=True)
+    # Stopped as the plain-HTTP peer is: SIGQUIT, then kill after 5 s, then its temp dir removed.
+    stop = NginxProcess.stop
 
 
 def wait_for(url, cafile=None):
