@@ -200,8 +200,10 @@ import Testing
         return URLSession(configuration: configuration)
     }()
 
-    /// One worker, and a template that loops 1.7 million times: the canned request sent while it
-    /// renders is answered at once, not after it (it waited 1.6 s of a 1.9 s render before).
+    /// One worker, and a template that loops n³ times, n sized on this machine so the render takes
+    /// two to three seconds: the canned request sent while it renders is answered at once, not after it
+    /// (it waited 1.6 s of a 1.9 s render before). A fixed n made the test's own premise depend on the
+    /// machine: CI's faster one rendered 1.7 million loops in 0.8 s and the test failed on it.
     @Test func aCannedRequestIsNotHeldBehindAHugeRender() async throws {
         var options = StubServer.Options()
         options.threads = 1
@@ -209,20 +211,28 @@ import Testing
         let stubs = try TempStubs(["stubd.yml": TemplateHardeningTests.list, "ok.json": #"{"ok": true}"#])
         try await withServer(stubs.url, options: options) { server in
             let cube = URL(string: server.baseURL.absoluteString + "/silent")!
+            // Calibrate: 60³ loops alone, then the n whose n³ takes about three seconds at that pace (the
+            // probe's time includes the request's own, so the render comes out shorter, not longer).
+            let probeSize = 60
+            let probeStarted = Date()
+            let probe = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(probeSize), session: TemplateHardeningTests.patient)
+            #expect(probe.status == 200)
+            let probeSeconds = max(Date().timeIntervalSince(probeStarted), 0.001)
+            let size = min(1_000, max(probeSize, Int(Double(probeSize) * cbrt(3.0 / probeSeconds))))
             let started = Date()
             let heavy = Task {
-                let r = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(120), session: TemplateHardeningTests.patient)
+                let r = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(size), session: TemplateHardeningTests.patient)
                 return (r.status, Date().timeIntervalSince(started))
             }
             // Long enough for the render to be under way; nothing sent through the server can say so.
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: .milliseconds(300))
             let asked = Date()
             let canned = try await get(server.baseURL, "/ok.json")
             let waited = Date().timeIntervalSince(asked)
             let (status, rendering) = try await heavy.value
             #expect(canned.status == 200)
             #expect(status == 200)
-            #expect(rendering > 1, "the render must take long for this test to mean anything: \(rendering) s")
+            #expect(rendering > 1, "the render must take long for this test to mean anything: \(rendering) s for n = \(size) (the probe of \(probeSize) took \(probeSeconds) s)")
             #expect(waited < rendering / 4, "the canned request waited \(waited) s of a \(rendering) s render")
         }
     }
