@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Benchmarks/ab.py: one stubd build against another on the request path, rounds interleaved.
+
+    STUBD_A=/path/to/base/stubd STUBD_B=.build/release/stubd python3 Benchmarks/ab.py
+
+The "costs nothing" bars (coverage counting: B ≥ 0.97× of A; the dashboard with nobody watching:
+≥ 0.98×; issue 25's "speed unchanged") compare a build with a feature against the build before it,
+measured in the same run, since this VM's run-to-run noise is larger than the differences sought.
+
+Shapes, each with the default log on (`--log-level info`, one line per request to a file, as a
+user's terminal or compose log has it) unless LOG_LEVEL says otherwise:
+  - the plain 1 KB route (Stubs/bench/payload.json), keep-alive, at 32 and at 128 connections;
+  - one patterned route among 10,000 patterned stubs (`GET /api/{key}/item{i}/{id}.json`).
+A and B are started once per shape, and measured in turn: A B A B … (ROUNDS pairs). Printed: the
+median req/s and p99 of each, the ratio of the medians, and the median of the per-pair ratios.
+
+Environment: STUBD_A, STUBD_B (release binaries), DURATION (3s), ROUNDS (5), LOG_LEVEL (info).
+Loopback only; every process it starts is stopped before it exits.
+"""
+import json, os, re, shutil, statistics, subprocess, sys, tempfile
+from stubd_process import StubdProcess
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+A = os.environ.get("STUBD_A")
+B = os.environ.get("STUBD_B", os.path.join(REPO, ".build/release/stubd"))
+DURATION = os.environ.get("DURATION", "3s")
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "info")
+PATTERNED = 10_000
+
+
+def wrk(url, connections):
+    """One wrk run: (req/s, p99 ms); non-2xx answers make the run fail loudly."""
+    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{DURATION}", "--latency", url],
+                         capture_output=True, text=True, check=True).stdout
+    if "Non-2xx" in out:
+        raise SystemExit(f"{url} answered non-2xx:\n{out}")
+    value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
+    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+
+def patterned_folder():
+    """10,000 patterned stubs in one manifest; returns (folder, the path of one in the middle)."""
+    folder = tempfile.mkdtemp(prefix="stubd-ab-")
+    lines = ["routes:"]
+    for i in range(PATTERNED):
+        lines.append(f"  - request: {{ method: GET, path: '/api/{{key}}/item{i}/{{id}}.json' }}")
+        lines.append(f"    response: {{ status: 200, body: '{{\"item\": {i}}}' }}")
+    with open(os.path.join(folder, "stubd.yml"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return folder, f"/api/k3y/item{PATTERNED // 2}/42.json"
+
+
+def compare(label, stubs, path, connections):
+    servers = {"A": StubdProcess(A, stubs, "--no-watch", level=LOG_LEVEL), "B": StubdProcess(B, stubs, "--no-watch", level=LOG_LEVEL)}
+    rows = {"A": [], "B": []}
+    try:
+        for r in range(1, ROUNDS + 1):
+            for name in ("A", "B"):
+                rows[name].append(wrk(servers[name].url + path, connections))
+                rps, p99 = rows[name][-1]
+                print(f"  {label} round {r}/{ROUNDS} {name} {rps:>10,.0f} req/s  p99 {p99:.2f} ms", flush=True)
+    finally:
+        for server in servers.values():
+            server.stop()
+    med = {n: statistics.median(x[0] for x in rows[n]) for n in rows}
+    p99 = {n: statistics.median(x[1] for x in rows[n]) for n in rows}
+    per_pair = statistics.median(b[0] / a[0] for a, b in zip(rows["A"], rows["B"]))
+    return f"| {label} | {med['A']:,.0f} | {med['B']:,.0f} | {med['B'] / med['A']:.3f} | {per_pair:.3f} | {p99['A']:.2f} / {p99['B']:.2f} ms |"
+
+
+def main():
+    if not A or not os.path.exists(A) or not os.path.exists(B):
+        raise SystemExit("set STUBD_A (the baseline build) and STUBD_B (default .build/release/stubd) to release binaries")
+    for tool in ("wrk",):
+        if not shutil.which(tool):
+            raise SystemExit(f"{tool} is not installed (apt-get install {tool})")
+    print(f"A = {A}\nB = {B}\n{ROUNDS} interleaved pairs of {DURATION}, --log-level {LOG_LEVEL}, load before: {os.getloadavg()[0]:.2f}", flush=True)
+    table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B |", "|---|---|---|---|---|---|"]
+    stubs = os.path.join(REPO, "Stubs")
+    table.append(compare("plain 1 KB, c32", stubs, "/bench/payload.json", 32))
+    table.append(compare("plain 1 KB, c128", stubs, "/bench/payload.json", 128))
+    folder, path = patterned_folder()
+    try:
+        table.append(compare(f"1 of {PATTERNED:,} patterned, c32", folder, path, 32))
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print("\n" + "\n".join(table))
+
+
+if __name__ == "__main__":
+    main()
