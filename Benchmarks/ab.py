@@ -14,10 +14,18 @@ user's terminal or compose log has it) unless LOG_LEVEL says otherwise:
 A and B are started once per shape, and measured in turn: A B A B … (ROUNDS pairs). Printed: the
 median req/s and p99 of each, the ratio of the medians, and the median of the per-pair ratios.
 
-Environment: STUBD_A, STUBD_B (release binaries), DURATION (3s), ROUNDS (5), LOG_LEVEL (info).
+The same binary with and without a feature works too: FLAGS_A / FLAGS_B are extra `serve` flags, e.g.
+issue 26's "spec on vs off" bar (≥ 0.85×) on the plain route, which Benchmarks/bench-openapi.yaml
+describes as an operation with its response schema:
+
+    STUBD_A=.build/release/stubd FLAGS_B="--spec Benchmarks/bench-openapi.yaml" python3 Benchmarks/ab.py
+
+Environment: STUBD_A, STUBD_B (release binaries), FLAGS_A, FLAGS_B, DURATION (3s), ROUNDS (5),
+LOG_LEVEL (info), SHAPES (all; "plain" for the plain route at c32 only), PLAIN_PATH
+(/bench/payload.json; add a query such as `?units=metric` for the spec to check one).
 Loopback only; every process it starts is stopped before it exits.
 """
-import json, os, re, shutil, statistics, subprocess, sys, tempfile
+import os, re, shlex, shutil, statistics, subprocess, tempfile
 from stubd_process import StubdProcess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -27,6 +35,9 @@ B = os.environ.get("STUBD_B", os.path.join(REPO, ".build/release/stubd"))
 DURATION = os.environ.get("DURATION", "3s")
 ROUNDS = int(os.environ.get("ROUNDS", "5"))
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "info")
+FLAGS = {"A": shlex.split(os.environ.get("FLAGS_A", "")), "B": shlex.split(os.environ.get("FLAGS_B", ""))}
+SHAPES = os.environ.get("SHAPES", "all")
+PLAIN = os.environ.get("PLAIN_PATH", "/bench/payload.json")
 PATTERNED = 10_000
 
 
@@ -53,7 +64,8 @@ def patterned_folder():
 
 
 def compare(label, stubs, path, connections):
-    servers = {"A": StubdProcess(A, stubs, "--no-watch", level=LOG_LEVEL), "B": StubdProcess(B, stubs, "--no-watch", level=LOG_LEVEL)}
+    servers = {"A": StubdProcess(A, stubs, "--no-watch", *FLAGS["A"], level=LOG_LEVEL),
+               "B": StubdProcess(B, stubs, "--no-watch", *FLAGS["B"], level=LOG_LEVEL)}
     rows = {"A": [], "B": []}
     try:
         for r in range(1, ROUNDS + 1):
@@ -76,11 +88,14 @@ def main():
     for tool in ("wrk",):
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is not installed (apt-get install {tool})")
-    print(f"A = {A}\nB = {B}\n{ROUNDS} interleaved pairs of {DURATION}, --log-level {LOG_LEVEL}, load before: {os.getloadavg()[0]:.2f}", flush=True)
+    print(f"A = {A} {' '.join(FLAGS['A'])}\nB = {B} {' '.join(FLAGS['B'])}\n{ROUNDS} interleaved pairs of {DURATION}, --log-level {LOG_LEVEL}, load before: {os.getloadavg()[0]:.2f}", flush=True)
     table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B |", "|---|---|---|---|---|---|"]
     stubs = os.path.join(REPO, "Stubs")
-    table.append(compare("plain 1 KB, c32", stubs, "/bench/payload.json", 32))
-    table.append(compare("plain 1 KB, c128", stubs, "/bench/payload.json", 128))
+    table.append(compare("plain 1 KB, c32", stubs, PLAIN, 32))
+    if SHAPES == "plain":
+        print("\n" + "\n".join(table))
+        return
+    table.append(compare("plain 1 KB, c128", stubs, PLAIN, 128))
     folder, path = patterned_folder()
     try:
         table.append(compare(f"1 of {PATTERNED:,} patterned, c32", folder, path, 32))

@@ -1,7 +1,8 @@
 """One `stubd serve` child process for the benchmarks (hardening.py, scale.py).
 
 Its output goes to a temporary file, never a pipe: a pipe nobody drains would be the benchmark's
-own doing. The port comes from the first line, `stubd listening on http://127.0.0.1:PORT …`.
+own doing. The port comes from the line `stubd listening on http://127.0.0.1:PORT …` (the first one, unless
+notices come before it, as a loaded spec's do).
 """
 import os, re, signal, subprocess, tempfile, time
 
@@ -14,7 +15,7 @@ class StubdProcess:
         deadline = time.time() + 60
         while time.time() < deadline:
             with open(self.log.name) as f:
-                m = re.match(r"stubd listening on http://127\.0\.0\.1:(\d+)", f.readline())
+                m = re.search(r"^stubd listening on http://127\.0\.0\.1:(\d+)", f.read(), re.M)
             if m:
                 self.port = int(m.group(1))
                 return
