@@ -576,28 +576,11 @@ struct ManifestParser {
     }
 
     private mutating func json(_ node: Node) -> JSONValue {
-        switch node {
-        case .scalar(let scalar):
-            switch node.tag.rawValue {
-            case Tag.Name.null.rawValue: return .null
-            case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
-            case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
-                // `.inf`, `.nan` and `1e999` have no JSON spelling: serving them would write `inf`.
-                let value = node.int.map(Double.init) ?? node.float ?? 0
-                guard value.isFinite else {
-                    add(node, "'\(scalar.string)' is not a finite number, and JSON has no way to write it",
-                        hint: "use a number within ±1.8e308, or quote it to send a string")
-                    return .null
-                }
-                return .number(value)
-            default: return .string(scalar.string)
-            }
-        case .sequence(let seq): return .array(seq.map { json($0) })
-        case .mapping(let map):
-            var members: [String: JSONValue] = [:]
-            for (k, v) in map { members[k.string ?? ""] = json(v) }
-            return .object(members)
-        case .alias: return .null
+        // `.inf`, `.nan` and `1e999` have no JSON spelling: serving them would write `inf`.
+        YAMLJSON.value(node) { node, text in
+            add(node, "'\(text)' is not a finite number, and JSON has no way to write it",
+                hint: "use a number within ±1.8e308, or quote it to send a string")
+            return .null
         }
     }
 

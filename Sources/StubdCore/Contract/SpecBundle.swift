@@ -98,24 +98,7 @@ package struct SpecBundle {
         }
 
         static func json(_ node: Node) -> JSONValue {
-            switch node {
-            case .scalar(let scalar):
-                switch node.tag.rawValue {
-                case Tag.Name.null.rawValue: return .null
-                case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
-                case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
-                    let value = node.int.map(Double.init) ?? node.float ?? 0
-                    return value.isFinite ? .number(value) : .string(scalar.string)
-                default: return .string(scalar.string)
-                }
-            case .sequence(let seq): return .array(seq.map { json($0) })
-            case .mapping(let map):
-                var members: [String: JSONValue] = [:]
-                // A key written `200` is a YAML integer; OpenAPI means the string.
-                for (k, v) in map { members[k.string ?? ""] = json(v) }
-                return .object(members)
-            case .alias: return .null
-            }
+            YAMLJSON.value(node) { _, text in .string(text) }
         }
 
         /// `value` with every `$ref` made a pointer into the bundle. `file` is nil for the root document.
