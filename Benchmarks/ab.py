@@ -64,10 +64,11 @@ def patterned_folder():
 
 
 def compare(label, stubs, path, connections):
-    servers = {"A": StubdProcess(A, stubs, "--no-watch", *FLAGS["A"], level=LOG_LEVEL),
-               "B": StubdProcess(B, stubs, "--no-watch", *FLAGS["B"], level=LOG_LEVEL)}
+    servers = {}
     rows = {"A": [], "B": []}
     try:
+        for name, binary in (("A", A), ("B", B)):  # in the try: B failing to start still stops A
+            servers[name] = StubdProcess(binary, stubs, "--no-watch", *FLAGS[name], level=LOG_LEVEL)
         for r in range(1, ROUNDS + 1):
             for name in ("A", "B"):
                 rows[name].append(wrk(servers[name].url + path, connections))
