@@ -11,7 +11,9 @@ struct Drift: AsyncParsableCommand {
         with --all, also stubd.yml routes with one concrete request) is sent to the API twice (GET, HEAD and OPTIONS only, unless --unsafe). Status, \
         content type, kept headers and JSON bodies are compared, by shape first (a field added, removed \
         or of another type), then by value. What differs between the two live answers is volatile and \
-        reported apart; drift.ignore in stubd.yml silences known places. Exit 1 on shape drift, 2 when \
+        reported apart; drift.ignore in stubd.yml silences known places. With --spec, each live answer is \
+        also held against the spec, as `stubd check --spec` holds the stubs. Exit 1 on shape drift or \
+        when a live answer breaks the spec, 2 when \
         the run stopped early (a 429, --timeout, an unreachable API) without finding any, 0 otherwise. \
         The folder is only read; --write DIR records the live answers elsewhere for review.
         """)
@@ -29,6 +31,9 @@ struct Drift: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Also replay POST, PUT, PATCH and DELETE routes: each is sent twice, and may change data on the API each time.")
     var unsafe = false
+
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON): each live answer is also held against its operation's response.", valueName: "file"))
+    var spec: String?
 
     @Option(name: .long, help: "text (a table) or json.")
     var format: String = "text"
@@ -104,6 +109,7 @@ struct Drift: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var settings = DriftRunner.Settings(target: try RecordingOptions.target(target))
+        settings.contract = try spec.map { try SpecOption.load($0, command: "stubd drift") }
         settings.secrets = secrets
         settings.includeHandWritten = all
         settings.unsafeMethods = unsafe
@@ -125,7 +131,7 @@ struct Drift: AsyncParsableCommand {
         let report = await DriftRunner(settings, writingInto: recorder).run(catalog: catalog)
         print(format == "json" ? report.json() : report.table())
         fflush(nil)
-        if report.hasShapeDrift { throw ExitCode(1) }
+        if report.hasShapeDrift || report.hasContractDrift { throw ExitCode(1) }
         if report.stopped != nil { throw ExitCode(2) }
     }
 }

@@ -180,6 +180,113 @@ import Testing
             .map(String.init).sorted())
     }
 
+    /// The API's contract as its documentation states it, but wrong in one place the API never kept
+    /// (`/token`'s `ok` is documented as a string), and with nothing about `/list`.
+    static let spec = """
+    openapi: 3.0.3
+    info: {title: drift test API, version: "1"}
+    paths:
+      /api/{key}/items:
+        get:
+          parameters: [{name: key, in: path, required: true, schema: {type: string}}]
+          responses:
+            "200":
+              description: the items
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [items, count]
+                    properties:
+                      count: {type: integer}
+                      items:
+                        type: array
+                        items:
+                          type: object
+                          additionalProperties: false
+                          required: [id, name]
+                          properties: {id: {type: integer}, name: {type: string}}
+      /profile:
+        get:
+          responses:
+            "200":
+              description: the profile
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [id, name, email]
+                    properties: {id: {type: integer}, name: {type: string}, email: {type: string}}
+      /stats:
+        get:
+          responses:
+            "200":
+              description: counts
+              content:
+                application/json:
+                  schema: {type: object, properties: {total: {type: integer}}}
+      /token:
+        get:
+          responses:
+            "200":
+              description: a nonce
+              content:
+                application/json:
+                  schema: {type: object, properties: {nonce: {type: string}, ok: {type: string}}}
+
+    """
+
+    func specFile() throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-drift-spec-\(UUID().uuidString).yaml")
+        try Data(Self.spec.utf8).write(to: file)
+        return file
+    }
+
+    /// (kind, request, place) of the contract findings only.
+    static func contractFindings(_ report: [String: Any]) -> Set<String> {
+        findings(report).filter { $0.hasPrefix("contract ") }
+    }
+
+    @Test func withASpecALiveAnswerThatBreaksItIsReportedAndExits1EvenWithoutShapeDrift() async throws {
+        let api = try API()
+        let folder = try await recordedFolder(from: api)
+        let before = try Self.hashes(folder)
+        let spec = try specFile()
+        let r = try drift(folder, api, ["--spec", spec.path])
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(Self.findings(r.report) == ["volatile GET /token /nonce", "contract GET /token /ok"], "\(r.output)")
+        #expect(r.report["contractDrift"] as? Bool == true && r.report["shapeDrift"] as? Bool == false, "\(r.output)")
+        let routes = r.report["routes"] as? [[String: Any]] ?? []
+        let list = routes.first { ($0["request"] as? String ?? "").hasPrefix("GET /list") }
+        #expect(((list?["problem"] as? String) ?? "").contains("matches no operation"), "\(r.output)")
+        #expect(!r.output.contains(Self.key), "the report holds the secret")
+        #expect(try Self.hashes(folder) == before, "drift changed the folder")
+
+        let table = try run(stubdBinary.path, ["drift", "--target", api.url.absoluteString, "--stubs", folder.path,
+                                               "--secret", "key=\(Self.key)", "--rate", "50", "--spec", spec.path])
+        #expect(table.status == 1)
+        #expect(table.output.contains("  contract /ok") && table.output.contains("expected"), "\(table.output)")
+        #expect(table.output.contains("exit 1 (the live API breaks the spec)"), "\(table.output)")
+        // Without the spec the same run is no drift: the finding is the spec's, not the stubs'.
+        #expect(try drift(folder, api).status == 0)
+    }
+
+    @Test func withASpecChangedAnswersAreShapeDriftAndBreakTheSpecWhereItSaysSo() async throws {
+        let api = try API()
+        let folder = try await recordedFolder(from: api)
+        try api.set("v2")
+        let r = try drift(folder, api, ["--spec", try specFile().path])
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        let contract = Self.contractFindings(r.report)
+        // The extra item field breaks additionalProperties: false, the lost email `required`, the
+        // string total `type: integer`; /token's documented string `ok` as before.
+        #expect(contract.contains("contract GET /api/{key}/items /items/0/extra") || contract.contains("contract GET /api/{key}/items /items/0"), "\(contract)")
+        #expect(contract.contains("contract GET /stats /total"), "\(contract)")
+        #expect(contract.contains(where: { $0.hasPrefix("contract GET /profile ") }), "\(contract)")
+        #expect(contract.contains("contract GET /token /ok"), "\(contract)")
+        #expect(Self.findings(r.report).contains("shape GET /stats /total"), "\(r.output)")
+    }
+
     @Test func stopsAtTheFirst429SendsNothingMoreAndSaysSo() async throws {
         let api = try API()
         let folder = try await recordedFolder(from: api)

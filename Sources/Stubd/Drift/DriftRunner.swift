@@ -21,6 +21,8 @@ package struct DriftRunner: Sendable {
         package var maxBodyBytes: Int = 10 << 20
         package var caFile: String?
         package var insecure = false
+        /// `--spec`: each live answer is also held against its operation's response in the spec.
+        package var contract: APIContract?
 
         package init(target: URL) { self.target = target }
     }
@@ -66,6 +68,7 @@ package struct DriftRunner: Sendable {
 
     package func run(catalog: StubCatalog) async -> DriftReport {
         var report = DriftReport(target: settings.target.absoluteString, folder: catalog.root.path)
+        report.spec = settings.contract?.specName
         let masker = SecretMasker(settings.secrets.map { ($0.value, "<\($0.name)>") })
         let pace = Pace(rate: settings.rate, timeoutSeconds: settings.timeoutSeconds)
         var written = Set<String>()
@@ -105,7 +108,8 @@ package struct DriftRunner: Sendable {
                                                        live: live.asRecorded(secrets: masker, targetOrigin: origin),
                                                        again: again.asRecorded(secrets: masker, targetOrigin: origin),
                                                        ignore: catalog.driftIgnore)
-                report.routes.append(result(.compared, findings))
+                let (broken, unchecked) = contractFindings(live, method: request.method, path: path, masker: masker)
+                report.routes.append(result(.compared, findings + broken, unchecked))
                 if let recorder {
                     let exchange = RecordedExchange(method: request.method, path: path, query: request.query, requestHeaders: request.headers,
                                                     requestBody: request.body, status: live.status, responseHeaders: live.headers,
@@ -131,6 +135,23 @@ package struct DriftRunner: Sendable {
         }
         report.written = written.sorted()
         return report
+    }
+
+    /// Where the live answer breaks the spec (secrets masked in what is shown), or why it was not held
+    /// against it. Only the first live answer: the second is there to tell volatile values apart.
+    private func contractFindings(_ live: DriftAnswer, method: String, path: String, masker: SecretMasker) -> ([DriftFinding], String?) {
+        guard let contract = settings.contract else { return ([], nil) }
+        guard let (operation, _) = contract.operation(method: method, requestPath: path) else {
+            return ([], "matches no operation in \(contract.specName), so its live answer was not held against it")
+        }
+        let names = Set(live.headers.map { $0.name.lowercased() })
+        let violations = AnswerConformance.violations(status: live.status, headerNames: names, contentType: live.header("Content-Type"),
+                                                      body: live.body, of: operation, in: contract)
+        let findings = violations.map { violation in
+            DriftFinding(.contract, violation.pointer.map { $0.isEmpty ? "" : $0 } ?? "answer",
+                         masker.mask("\(violation.message) (\(violation.hint))"))
+        }
+        return (findings, nil)
     }
 
     /// This route has no answer to compare; the run goes on.

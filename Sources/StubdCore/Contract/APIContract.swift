@@ -50,6 +50,11 @@ package final class APIContract: Sendable {
         return nil
     }
 
+    /// As `operation(method:path:)`, for a request path as sent (`/weather/Paris`, no query).
+    package func operation(method: String, requestPath: String) -> (operation: ContractOperation, parameters: [String: String])? {
+        operation(method: method, path: PathPattern.split(requestPath))
+    }
+
     /// The operation a stub route answers for: same method (an ANY route stands for GET) and a path
     /// template that takes every request the route takes. The most literal match wins.
     package func operation(for route: Route) -> ContractOperation? {

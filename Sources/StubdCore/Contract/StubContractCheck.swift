@@ -41,49 +41,12 @@ package struct StubContractCheck: Sendable {
     private static func check(_ answer: CannedResponse, of route: Route, against operation: ContractOperation,
                               in contract: APIContract, place: String) -> [LoadProblem] {
         let label = "\(operation.signature) \(answer.status)\(place)"
-        func problem(at pointer: String?, _ message: String, hint: String?) -> LoadProblem {
-            Self.problem(answer, route, pointer: pointer, message: "\(label): \(message)", hint: hint)
+        let violations = AnswerConformance.violations(status: answer.status, headerNames: Set(answer.headers.map { $0.name.canonicalName }),
+                                                      contentType: answer.headers[.contentType], body: answer.body,
+                                                      of: operation, in: contract)
+        return violations.map { violation in
+            Self.problem(answer, route, pointer: violation.pointer, message: "\(label): \(violation.message)", hint: violation.hint)
         }
-        guard let response = operation.response(for: answer.status) else {
-            let declared = operation.responses.map(\.status).joined(separator: ", ")
-            return [problem(at: nil, "the spec declares no \(answer.status) response for \(operation.signature)"
-                                + (declared.isEmpty ? "" : " (it declares \(declared))"),
-                            hint: "answer a status the spec declares, or add \(answer.status) under \(operation.location)/responses")]
-        }
-        var found: [LoadProblem] = []
-        let names = Set(answer.headers.map { $0.name.canonicalName })
-        for header in response.requiredHeaders where !names.contains(header.lowercased()) && header.lowercased() != "content-type" {
-            found.append(problem(at: nil, "no \(header) header, which the spec requires (\(response.location)/headers)",
-                                 hint: "add \(header) to the stub's headers"))
-        }
-        let contentType = answer.headers[.contentType]
-        if response.media.isEmpty {
-            if !answer.body.isEmpty {
-                found.append(problem(at: nil, "the spec declares no body for this response, and the stub sends \(answer.body.count) bytes",
-                                     hint: "empty the stub's body, or declare its content at \(response.location)"))
-            }
-            return found
-        }
-        let declared = response.media.map(\.type).joined(separator: ", ")
-        guard let contentType, let media = response.media(for: contentType) else {
-            found.append(problem(at: nil, "Content-Type \(contentType ?? "(none)") is not one the spec declares for this response (\(declared))",
-                                 hint: "send Content-Type: \(response.media[0].type), or declare the type at \(response.location)/content"))
-            return found
-        }
-        // Only JSON bodies are held to a schema; the spec's other media types are taken on trust.
-        guard let schema = media.schema, ContentType.isJSON(mediaType: contentType) else { return found }
-        let instance: JSONValue
-        do { instance = try JSONParser.parse(answer.body) } catch {
-            found.append(problem(at: nil, "the body is not JSON (\(error.message) at line \(error.line), column \(error.column))",
-                                 hint: "the spec declares \(media.type); fix the body"))
-            return found
-        }
-        for violation in schema.validate(instance) {
-            let shown = violation.instancePath.isEmpty ? "the body" : violation.instancePath
-            found.append(problem(at: violation.instancePath, "\(shown): \(violation.message)",
-                                 hint: "the spec's rule: \(contract.location(of: violation.schemaPath))"))
-        }
-        return found
     }
 
     /// The problem placed where the answer was written: at the value in its body file, or at the

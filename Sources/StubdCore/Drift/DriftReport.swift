@@ -35,13 +35,14 @@ package struct DriftReport: Sendable {
         /// Shape drift first, then value drift, volatile-only, failures and skips, then routes unchanged.
         var rank: Int {
             if count(.shape) > 0 { return 0 }
-            if count(.value) > 0 { return 1 }
-            if count(.volatile) > 0 { return 2 }
+            if count(.contract) > 0 { return 1 }
+            if count(.value) > 0 { return 2 }
+            if count(.volatile) > 0 { return 3 }
             switch outcome {
-            case .failed: return 3
-            case .skipped: return 4
-            case .notChecked: return 5
-            case .compared: return 6
+            case .failed: return 4
+            case .skipped: return 5
+            case .notChecked: return 6
+            case .compared: return 7
             }
         }
     }
@@ -55,6 +56,8 @@ package struct DriftReport: Sendable {
     package var stopped: String?
     /// Files `--write` wrote, relative to its folder.
     package var written: [String] = []
+    /// `--spec`: the spec's file name, when live answers were held against it.
+    package var spec: String?
 
     package init(target: String, folder: String) {
         self.target = target
@@ -62,6 +65,8 @@ package struct DriftReport: Sendable {
     }
 
     package var hasShapeDrift: Bool { routes.contains { $0.count(.shape) > 0 } }
+    /// Whether a live answer broke the spec given with `--spec`.
+    package var hasContractDrift: Bool { routes.contains { $0.count(.contract) > 0 } }
 
     private var ordered: [RouteResult] {
         routes.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }.map(\.element)
@@ -72,7 +77,12 @@ package struct DriftReport: Sendable {
     package var summary: String {
         let compared = routes.filter { $0.outcome == .compared }
         let drifting = routes.filter { $0.count(.shape) > 0 }.count
-        var parts = ["\(total(.shape)) shape change(s) in \(drifting) route(s)", "\(total(.value)) value change(s)",
+        var parts = ["\(total(.shape)) shape change(s) in \(drifting) route(s)"]
+        if let spec {
+            let breaking = routes.filter { $0.count(.contract) > 0 }.count
+            parts.append("\(total(.contract)) place(s) where the live API breaks \(spec) in \(breaking) route(s)")
+        }
+        parts += ["\(total(.value)) value change(s)",
                      "\(total(.volatile)) volatile place(s)",
                      "\(compared.filter { $0.findings.isEmpty }.count) of \(compared.count) compared route(s) unchanged"]
         let skipped = routes.filter { $0.outcome == .skipped }.count
@@ -87,7 +97,8 @@ package struct DriftReport: Sendable {
 
     /// The readable table: one block per route, most serious first.
     package func table() -> String {
-        var lines = ["stubd drift: \(folder) against \(target), each request sent twice", ""]
+        var lines = ["stubd drift: \(folder) against \(target), each request sent twice"
+                     + (spec.map { ", live answers held against \($0)" } ?? ""), ""]
         if routes.isEmpty {
             lines.append(handWrittenLeftOut > 0 ? "nothing recorded to replay: the folder's routes are hand-written (--all replays those with one concrete request)"
                                                 : "nothing to replay: the folder has no routes")
@@ -101,6 +112,7 @@ package struct DriftReport: Sendable {
             case .failed: lines.append("  failed: \(result.problem ?? "")")
             case .notChecked: lines.append("  not checked: the run stopped first")
             }
+            if result.outcome == .compared, let note = result.problem { lines.append("  note: \(note)") }
             let width = min(40, result.findings.map(\.place.count).max() ?? 0)
             var shown: [DriftFinding.Kind: Int] = [:]
             for finding in result.findings {
@@ -121,7 +133,8 @@ package struct DriftReport: Sendable {
         lines.append("")
         if let stopped { lines.append("STOPPED: \(stopped)") }
         if !written.isEmpty { lines.append("wrote \(written.count) file(s) for review: \(written.joined(separator: ", "))") }
-        lines.append(summary + (hasShapeDrift ? "; exit 1 (shape drift)" : ""))
+        let exit = [hasShapeDrift ? "shape drift" : nil, hasContractDrift ? "the live API breaks the spec" : nil].compactMap { $0 }
+        lines.append(summary + (exit.isEmpty ? "" : "; exit 1 (\(exit.joined(separator: ", ")))"))
         return lines.joined(separator: "\n")
     }
 
@@ -129,6 +142,8 @@ package struct DriftReport: Sendable {
         var target: String
         var folder: String
         var shapeDrift: Bool
+        var contractDrift: Bool
+        var spec: String?
         var stopped: String?
         var summary: String
         var routes: [RouteResult]
@@ -140,7 +155,7 @@ package struct DriftReport: Sendable {
     package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let document = Document(target: target, folder: folder, shapeDrift: hasShapeDrift, stopped: stopped, summary: summary,
+        let document = Document(target: target, folder: folder, shapeDrift: hasShapeDrift, contractDrift: hasContractDrift, spec: spec, stopped: stopped, summary: summary,
                                 routes: ordered, written: written, handWrittenLeftOut: handWrittenLeftOut)
         return (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }

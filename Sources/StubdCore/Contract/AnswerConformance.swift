@@ -1,0 +1,49 @@
+import Foundation
+
+/// Holds one answer (status, headers, body) against its operation's response in the spec: the one
+/// rule set a stub in the folder (`StubContractCheck`) and a live answer of the real API
+/// (`stubd drift --spec`) are both judged by.
+package enum AnswerConformance {
+    /// `headerNames` lower-case; `contentType` as sent, nil when there is none.
+    package static func violations(status: Int, headerNames: Set<String>, contentType: String?, body: Data,
+                                   of operation: ContractOperation, in contract: APIContract) -> [AnswerViolation] {
+        guard let response = operation.response(for: status) else {
+            let declared = operation.responses.map(\.status).joined(separator: ", ")
+            return [AnswerViolation(pointer: nil, message: "the spec declares no \(status) response for \(operation.signature)"
+                                        + (declared.isEmpty ? "" : " (it declares \(declared))"),
+                                    hint: "answer a status the spec declares, or add \(status) under \(operation.location)/responses")]
+        }
+        var found: [AnswerViolation] = []
+        for header in response.requiredHeaders where !headerNames.contains(header.lowercased()) && header.lowercased() != "content-type" {
+            found.append(AnswerViolation(pointer: nil, message: "no \(header) header, which the spec requires (\(response.location)/headers)",
+                                         hint: "add \(header) to the answer's headers"))
+        }
+        if response.media.isEmpty {
+            if !body.isEmpty {
+                found.append(AnswerViolation(pointer: nil, message: "the spec declares no body for this response, and the answer has \(body.count) bytes",
+                                             hint: "send no body, or declare its content at \(response.location)"))
+            }
+            return found
+        }
+        let declared = response.media.map(\.type).joined(separator: ", ")
+        guard let contentType, let media = response.media(for: contentType) else {
+            found.append(AnswerViolation(pointer: nil, message: "Content-Type \(contentType ?? "(none)") is not one the spec declares for this response (\(declared))",
+                                         hint: "send Content-Type: \(response.media[0].type), or declare the type at \(response.location)/content"))
+            return found
+        }
+        // Only JSON bodies are held to a schema; the spec's other media types are taken on trust.
+        guard let schema = media.schema, ContentType.isJSON(mediaType: contentType) else { return found }
+        let instance: JSONValue
+        do { instance = try JSONParser.parse(body) } catch {
+            found.append(AnswerViolation(pointer: nil, message: "the body is not JSON (\(error.message) at line \(error.line), column \(error.column))",
+                                         hint: "the spec declares \(media.type)"))
+            return found
+        }
+        for violation in schema.validate(instance) {
+            let shown = violation.instancePath.isEmpty ? "the body" : violation.instancePath
+            found.append(AnswerViolation(pointer: violation.instancePath, message: "\(shown): \(violation.message)",
+                                         hint: "the spec's rule: \(contract.location(of: violation.schemaPath))"))
+        }
+        return found
+    }
+}
