@@ -1,7 +1,8 @@
 extension CoverageReport {
     /// The failure text of `XCTAssertStubsCovered` and `expectStubsCovered`, nil when everything
     /// not excepted was covered. `except` names a whole route (its name or signature) or one item
-    /// (`ROUTE: ITEM`, e.g. `flaky: answer 2` or `limited: quota tight reset-by-clock`); a name that
+    /// (`ROUTE: ITEM`, e.g. `flaky: answer 2` or `limited: quota tight reset-by-clock`), or, with a spec,
+    /// an operation (`GET /users/{id}`) or one of its statuses (`GET /users/{id}: 404`); a name that
     /// matches nothing is itself a failure, so a renamed route cannot pass silently.
     public func uncoveredMessage(except: [String] = []) -> String? {
         var unused = Set(except)
@@ -17,9 +18,19 @@ extension CoverageReport {
                 lines.append(CoverageReport.explain(item, on: route))
             }
         }
+        for operation in operations ?? [] {
+            let operationExcepted = unused.contains(operation.operation)
+            unused.remove(operation.operation)
+            for status in operation.unanswered {
+                let name = "\(operation.operation): \(status)"
+                let statusExcepted = unused.remove(name) != nil
+                if operationExcepted || statusExcepted { continue }
+                lines.append(CoverageReport.explain(status, of: operation))
+            }
+        }
         var parts: [String] = []
         if !lines.isEmpty {
-            let total = routes.reduce(0) { $0 + $1.items.count }
+            let total = routes.reduce(0) { $0 + $1.items.count } + (operations ?? []).reduce(0) { $0 + $1.documented.count }
             parts.append("\(lines.count) of \(total) stub items never reached\(session.map { " in session \($0)" } ?? ""):\n"
                          + lines.map { "- " + $0 }.joined(separator: "\n"))
         }

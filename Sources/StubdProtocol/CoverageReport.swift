@@ -82,17 +82,51 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         }
     }
 
-    /// A documented operation of a loaded spec and the statuses stubd answered for it. Empty until
-    /// a spec can be loaded (the contract issue fills `operations`); here so reports stay one shape.
+    /// An operation of the spec `serve --spec` loaded, and which of the statuses it documents stubd
+    /// answered for it (through any route that answers for the operation). Each documented status is
+    /// an item of the summary, so `--fail-under` and the assertions count them.
     public struct Operation: Sendable, Equatable, Codable {
-        public enum State: String, Sendable, Equatable, Codable { case empty, partial, full }
+        public enum State: String, Sendable, Equatable, Codable {
+            /// None of its documented statuses answered.
+            case empty
+            case partial
+            /// Every documented status answered (or, with none documented but `default`/`4XX`, any answer).
+            case full
+        }
+        /// How a test reaches one documented status that was not answered.
+        public struct Hint: Sendable, Equatable, Codable {
+            public let status: Int
+            public let hint: String
+            public init(status: Int, hint: String) { self.status = status; self.hint = hint }
+        }
         /// `GET /users/{id}`
         public let operation: String
+        /// The statuses the spec lists for it by number (`4XX` and `default` name no one status to aim at).
         public let documented: [Int]
+        /// Statuses stubd answered for it, documented or not.
         public var answered: [Int]
         public var state: State
-        public init(operation: String, documented: [Int], answered: [Int], state: State) {
+        /// The routes that answer for it (their names, as `routes` has them).
+        public var routes: [String]?
+        /// For each documented status not answered.
+        public var hints: [Hint]?
+
+        public init(operation: String, documented: [Int], answered: [Int], state: State, routes: [String]? = nil, hints: [Hint]? = nil) {
             self.operation = operation; self.documented = documented; self.answered = answered; self.state = state
+            self.routes = routes; self.hints = hints
+        }
+
+        public static func state(documented: [Int], answered: [Int]) -> State {
+            let reached = Set(answered).intersection(documented).count
+            if documented.isEmpty { return answered.isEmpty ? .empty : .full }
+            return reached == 0 ? .empty : reached == Set(documented).count ? .full : .partial
+        }
+
+        /// Documented statuses not answered, in the spec's order.
+        public var unanswered: [Int] { documented.filter { !answered.contains($0) } }
+
+        public func hint(for status: Int) -> String {
+            hints?.first { $0.status == status }?.hint ?? "make a stub answer \(status) for \(operation), and send a request that gets it"
         }
     }
 
@@ -108,7 +142,7 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         self.session = session
         self.routes = routes
         self.operations = operations
-        summary = Self.summarize(routes)
+        summary = Self.summarize(routes, operations)
         behaviours = Self.behaviours(of: routes)
     }
 
@@ -117,14 +151,22 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         routes.flatMap { route in route.items.filter { !$0.isCovered }.map { (route, $0) } }
     }
 
+    /// The sentence a failing assertion shows for a documented status of an operation no answer had.
+    public static func explain(_ status: Int, of operation: Operation) -> String {
+        "no test saw \(operation.operation) answer \(status), which the spec documents: \(operation.hint(for: status))"
+    }
+
     /// The sentence a failing assertion shows for one uncovered item: what was never seen, and how to reach it.
     public static func explain(_ item: Item, on route: Route) -> String {
         "no test saw the \(item.title) on \(route.signature)\(route.route == route.signature ? "" : " (route \(route.route))"): \(item.hint)"
     }
 
-    private static func summarize(_ routes: [Route]) -> Summary {
+    /// Route items, and each documented status of each operation as one more item.
+    private static func summarize(_ routes: [Route], _ operations: [Operation]?) -> Summary {
         let items = routes.flatMap(\.items)
-        return Summary(items: items.count, covered: items.filter(\.isCovered).count,
+        let statuses = (operations ?? []).reduce(0) { $0 + $1.documented.count }
+        let answered = (operations ?? []).reduce(0) { $0 + $1.documented.count - $1.unanswered.count }
+        return Summary(items: items.count + statuses, covered: items.filter(\.isCovered).count + answered,
                        routes: routes.count, routesHit: routes.filter { $0.hits > 0 }.count)
     }
 
@@ -168,8 +210,8 @@ public struct CoverageReport: Sendable, Equatable, Codable {
                     continue
                 }
                 known.answered = Array(Set(known.answered + op.answered)).sorted()
-                let reached = Set(known.answered).intersection(known.documented).count
-                known.state = reached == 0 ? .empty : reached == Set(known.documented).count ? .full : .partial
+                known.state = Operation.state(documented: known.documented, answered: known.answered)
+                known.hints = known.hints?.filter { !known.answered.contains($0.status) }
                 operations[op.operation] = known
             }
         }

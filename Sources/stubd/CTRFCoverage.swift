@@ -9,7 +9,17 @@ enum CTRFCoverage {
 
     static func render(_ report: CoverageReport, uncoveredAs: CoverageOutput.Uncovered, now: Date = Date()) -> String {
         let missing = uncoveredAs == .failure ? "failed" : "skipped"
-        let tests: [[String: Any]] = report.routes.flatMap { route in
+        let operationTests: [[String: Any]] = (report.operations ?? []).flatMap { operation in
+            operation.documented.map { status -> [String: Any] in
+                let answered = operation.answered.contains(status)
+                var test: [String: Any] = ["name": "\(operation.operation): \(status)", "status": answered ? "passed" : missing,
+                                           "duration": 0, "tags": ["operation"],
+                                           "extra": ["operation": operation.operation, "status": status, "state": operation.state.rawValue] as [String: Any]]
+                if !answered { test["message"] = CoverageReport.explain(status, of: operation) }
+                return test
+            }
+        }
+        let routeTests: [[String: Any]] = report.routes.flatMap { route in
             route.items.map { item -> [String: Any] in
                 var test: [String: Any] = ["name": "\(route.route): \(item.title)", "status": item.isCovered ? "passed" : missing,
                                            "duration": 0, "filePath": route.source, "tags": [item.kind.rawValue],
@@ -18,6 +28,7 @@ enum CTRFCoverage {
                 return test
             }
         }
+        let tests = routeTests + operationTests
         let count = { (status: String) in tests.filter { $0["status"] as? String == status }.count }
         let millis = Int(now.timeIntervalSince1970 * 1000)
         let document: [String: Any] = [

@@ -12,12 +12,31 @@ enum CoverageTable {
         for (route, item) in entries.filter({ $0.1.isCovered }) {
             rows.append(["+", route.route, item.title, String(item.hits), ""])
         }
+        if let operations = report.operations {
+            // Operations after routes: what the spec documents and no answer had, then what was answered.
+            rows.append(["", "", "", "", ""])
+            rows.append(["", "OPERATION (spec)", "STATUS", "STATE", "HOW TO REACH"])
+            for operation in operations {
+                for status in operation.unanswered {
+                    rows.append(["-", operation.operation, "\(status) (documented)", operation.state.rawValue, operation.hint(for: status)])
+                }
+            }
+            for operation in operations {
+                for status in operation.documented where operation.answered.contains(status) {
+                    rows.append(["+", operation.operation, String(status), operation.state.rawValue, ""])
+                }
+            }
+        }
         let s = report.summary
         // A covered row's empty last column would leave the padding of the one before it.
         var text = RouteTable.table(rows).split(separator: "\n", omittingEmptySubsequences: false)
             .map { line in String(line.dropLast(line.reversed().prefix { $0 == " " }.count)) }.joined(separator: "\n")
         text += "\n\n\(s.covered) of \(s.items) items covered (\(s.percent)%), \(s.routesHit) of \(s.routes) routes hit"
             + (report.session.map { " in session \($0)" } ?? "")
+        if let operations = report.operations {
+            let full = operations.filter { $0.state == .full }.count, partial = operations.filter { $0.state == .partial }.count
+            text += "\nspec operations: \(full) full, \(partial) partial, \(operations.count - full - partial) empty of \(operations.count)"
+        }
         if !report.behaviours.isEmpty {
             text += "\nnetwork behaviours: " + report.behaviours.map { "\($0.behaviour) \($0.covered)/\($0.answers)" }.joined(separator: ", ")
         }

@@ -13,7 +13,44 @@ extension StubEngine {
             for s in allSessions { tally.add(CoverageTally(s, catalog: catalog)) }
         }
         let name = session.flatMap { $0.id.isEmpty ? nil : $0.id }
-        return CoverageReport(session: name, routes: catalog.routes.map { describeCoverage($0, tally[$0.key]) })
+        let routes = catalog.routes.map { describeCoverage($0, tally[$0.key]) }
+        return CoverageReport(session: name, routes: routes,
+                              operations: contract.map { Self.operationCoverage($0, catalog.routes, routes) })
+    }
+
+    /// With a spec: each operation, the statuses it documents, and which of them an answer of a route
+    /// that answers for it (`APIContract.operation(for:)`, as `check --spec` pairs them) had. An
+    /// answer the client never saw a status of (a fault, a hang) answers nothing.
+    static func operationCoverage(_ contract: APIContract, _ catalogRoutes: [Route],
+                                  _ reported: [CoverageReport.Route]) -> [CoverageReport.Operation] {
+        var byOperation: [String: [CoverageReport.Route]] = [:]
+        for (route, report) in zip(catalogRoutes, reported) {
+            guard let operation = contract.operation(for: route) else { continue }
+            byOperation[operation.signature, default: []].append(report)
+        }
+        return contract.operations.map { operation in
+            let routes = byOperation[operation.signature] ?? []
+            let documented = operation.responses.compactMap { Int($0.status) }
+            var answered = Set<Int>()
+            for route in routes {
+                for item in route.items where item.isCovered {
+                    let unseen = (item.behaviours ?? []).contains { $0.hasPrefix("fault") || $0 == "hang" }
+                    if let status = item.status, !unseen { answered.insert(status) }
+                }
+            }
+            let hints = documented.filter { !answered.contains($0) }.map { status -> CoverageReport.Operation.Hint in
+                for route in routes {
+                    if let item = route.items.first(where: { $0.status == status }) {
+                        return .init(status: status, hint: "route \(route.route) has it as its \(item.title): \(item.hint)")
+                    }
+                }
+                return .init(status: status, hint: "no stub answers \(status) for it: add one (`stubd openapi import` writes a route per documented "
+                                 + "status, chosen with `Prefer: code=\(status)`), or add a runtime stub in the test's session")
+            }
+            return CoverageReport.Operation(operation: operation.signature, documented: documented, answered: answered.sorted(),
+                                            state: CoverageReport.Operation.state(documented: documented, answered: answered.sorted()),
+                                            routes: routes.map(\.route), hints: hints)
+        }
     }
 
     /// Keeps what a session counted before it is reset or dropped.
