@@ -22,4 +22,7 @@ extension StubServer: StubControl {
     public func allHits() async throws -> [String: Int] { try await client.allHits() }
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await client.unmatchedReport() }
     public func coverage() async throws -> CoverageReport { try await client.coverage() }
+    public func contractProblems() async throws -> [String] { try await client.contractProblems() }
+    /// The latest requests of the default session (`limit` at most), newest last.
+    public func requests(limit: Int = 100) async throws -> JournalReport { try await client.requests(limit: limit) }
 }

@@ -70,8 +70,9 @@ public final class StubServer: Sendable {
         /// `--spec`: every load and reload holds the stubs to this contract; a violation fails it like
         /// any other load problem.
         package var contract: APIContract?
-        /// `--validate requests=strict`: with `contract`, a request that breaks its operation is answered 422.
-        package var strictRequests = false
+        /// `--validate requests=MODE`: with `contract`, what a request that breaks its operation gets
+        /// (the stub and a report of it, by default; 422 with `strict`).
+        package var requestValidation: RequestValidationMode = .report
 
         public init() {}
     }
@@ -151,7 +152,8 @@ public final class StubServer: Sendable {
                             maskedHeaders: options.maskedHeaders,
                             maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
                             maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
-                            notice: options.notice, contract: options.contract)
+                            notice: options.notice, contract: options.contract,
+                            contractRequests: options.requestValidation.rawValue)
         responses = ResponseStore()
         responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -178,7 +180,7 @@ public final class StubServer: Sendable {
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes
                                    return forwarding
-                               }, strictContract: options.strictRequests ? options.contract : nil, log: options.requestLog)
+                               }, contract: options.contract, validation: options.requestValidation, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         self.routerHandle = routerHandle
 

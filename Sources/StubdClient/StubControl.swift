@@ -29,6 +29,18 @@ public protocol StubControl: Sendable {
     /// Which answers, network behaviours and quota states requests reached: of this session since
     /// its last reset, or, for the server itself, of every session since it started.
     func coverage() async throws -> CoverageReport
+    /// With `serve --spec`: each journaled request of this session that broke the spec, or whose
+    /// rendered answer did, as `GET /weather?units=celsius: query.units: "celsius" is not one of …`.
+    func contractProblems() async throws -> [String]
+}
+
+extension StubControl {
+    /// Throws `StubdError.brokenContract` listing what `contractProblems()` found: the app sent
+    /// something the real API would refuse (`serve --spec` serves the stub anyway, by default).
+    public func requireRequestsKeepToContract() async throws {
+        let problems = try await contractProblems()
+        if !problems.isEmpty { throw StubdError.brokenContract(problems) }
+    }
 }
 
 /// A failure talking to stubd, worded for a test log.
@@ -47,6 +59,8 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
     case otherFolder(daemon: String, served: String, expected: String, expectedFingerprint: String)
     /// A `StubRoute` that cannot be sent as it is (a `json:` answer that is not JSON).
     case invalidStub(route: String, problem: String)
+    /// Requests (or rendered answers) that broke the spec `serve --spec` holds them to.
+    case brokenContract([String])
 
     public var description: String {
         switch self {
@@ -64,6 +78,9 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
                 + ". Start it on the test's folder (stubd serve --stubs \(expected)), point the test's stubs: at the folder it serves, or unset STUBD_URL to run an in-process server."
         case let .invalidStub(route, problem):
             return "The runtime stub for \(route) was not added: \(problem)"
+        case .brokenContract(let problems):
+            return "\(problems.count) request\(problems.count == 1 ? "" : "s") did not keep to the API's spec (the real API would refuse or answer otherwise):\n"
+                + problems.map { "- " + $0 }.joined(separator: "\n")
         case let .unknownRoute(route, nearest):
             return "No route '\(route)' in this session's catalog, so its hits would always be 0"
                 + (nearest.isEmpty ? "; the catalog has no routes" : "; did you mean " + nearest.map { "'\($0)'" }.joined(separator: ", ") + "?")

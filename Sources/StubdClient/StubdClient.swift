@@ -127,6 +127,21 @@ public struct StubdClient: StubControl {
         try await get(JournalReport.self, "requests", query: ["limit": String(limit)])
     }
 
+    /// The spec `serve --spec` loaded and its notices on the catalog; `rejected` (404) when none is.
+    public func contract() async throws -> ContractReport {
+        try await get(ContractReport.self, "contract")
+    }
+
+    /// Each journaled request of the session that broke the spec, with the problem (see `StubControl`).
+    public func contractProblems() async throws -> [String] {
+        let journal = try await requests(limit: 1000)
+        return journal.requests.flatMap { entry -> [String] in
+            let query = entry.query.keys.sorted().map { "\($0)=\(entry.query[$0]!)" }.joined(separator: "&")
+            let request = "\(entry.method) \(entry.path)\(query.isEmpty ? "" : "?" + query)"
+            return (entry.contract ?? []).map { "\(request): \($0)" }
+        }
+    }
+
     /// The server's health document: version, routes, and the folder it serves with its fingerprint;
     /// throws `unreachable` when nothing answers.
     public func health() async throws -> HealthReport {

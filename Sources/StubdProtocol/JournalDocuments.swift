@@ -20,14 +20,17 @@ public struct JournalReport: Sendable, Equatable, Codable {
         public let nearest: [String]?
         /// What a template could not fill from this request, and so rendered empty.
         public let notes: [String]?
+        /// With `serve --spec`: how the request, or the answer a template rendered, breaks the spec
+        /// (`query.units: "celsius" is not one of metric, imperial, standard`).
+        public let contract: [String]?
 
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
-                    headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil) {
+                    headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil) {
             self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
-            self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes
+            self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes; self.contract = contract
         }
 
-        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest, notes }
+        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest, notes, contract }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
         public func encode(to encoder: any Encoder) throws {
@@ -41,6 +44,7 @@ public struct JournalReport: Sendable, Equatable, Codable {
             try c.encode(route, forKey: .route)
             try c.encodeIfPresent(nearest, forKey: .nearest)
             try c.encodeIfPresent(notes, forKey: .notes)
+            try c.encodeIfPresent(contract, forKey: .contract)
         }
     }
 

@@ -75,7 +75,7 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
     var spec: String?
 
-    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec: requests=strict answers a request that breaks the spec 422 (problem+json listing each error) instead of the stub.", valueName: "requests=strict"))
+    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets: requests=report (the default) serves the stub and says so in the journal, the log line and an X-Stubd-Contract header; requests=strict answers 422 (problem+json listing each error) instead; requests=off checks no request.", valueName: "requests=report|strict|off"))
     var validation: String?
 
     func validate() throws {
@@ -90,8 +90,10 @@ struct Serve: ParsableCommand {
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
         if let validation {
-            guard validation == "requests=strict" else { throw ValidationError("--validate takes requests=strict, got \(validation)") }
-            guard spec != nil else { throw ValidationError("--validate requests=strict checks requests against a spec: add --spec FILE") }
+            guard validation.hasPrefix("requests="), RequestValidationMode(rawValue: String(validation.dropFirst("requests=".count))) != nil else {
+                throw ValidationError("--validate takes requests=report, requests=strict or requests=off, got \(validation)")
+            }
+            guard spec != nil else { throw ValidationError("--validate \(validation) says what to do with requests that break a spec: add --spec FILE") }
         }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
@@ -141,7 +143,7 @@ struct Serve: ParsableCommand {
         if let spec {
             let contract = try SpecOption.load(spec, command: "stubd")
             options.contract = contract
-            options.strictRequests = validation == "requests=strict"
+            options.requestValidation = validation.flatMap { RequestValidationMode(rawValue: String($0.dropFirst("requests=".count))) } ?? .report
             if let catalog = try? StubCatalog.load(stubs: stubs.url) {
                 for notice in StubContractCheck(catalog: catalog, contract: contract).notices { logger.notice("\(notice)") }
             }

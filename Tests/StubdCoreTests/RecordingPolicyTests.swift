@@ -27,6 +27,34 @@ import StubdTestSupport
                 "recording the same request again in `new` mode says why it wrote nothing")
     }
 
+    /// With a spec, a recording that breaks it is written all the same (it is what the API said) and
+    /// the note warns, naming the file and the place.
+    @Test func aRecordingThatBreaksTheSpecIsWrittenWithAWarning() throws {
+        let spec = try TempStubs(["openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: users, version: "1"}
+            paths:
+              /users/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+                  responses:
+                    "200":
+                      description: a user
+                      content: {application/json: {schema: {type: object, required: [name], properties: {ok: {type: string}}}}}
+            """])
+        let contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let stubs = try TempStubs([:])
+        let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
+        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com", contract: contract)
+        let note = policy.answered(exchange()).note
+        #expect(note.contains("recorded as "), "\(note)")
+        #expect(note.contains("; WARNING: users/1.json breaks openapi.yaml: "), "\(note)")
+        #expect(note.contains("(and 1 more; `stubd check --spec` lists them)"), "\(note)")
+        // One that keeps to it gets no warning.
+        let keeps = policy.answered(exchange(body: #"{"name": "ada", "ok": "yes"}"#).with(path: "/users/2")).note
+        #expect(keeps.contains("recorded as ") && !keeps.contains("WARNING"), "\(keeps)")
+    }
+
     @Test func theOtherEndsSayWhatHappened() {
         let policy = RecordingPolicy(recorder: nil, maxBodyBytes: 100, target: "http://127.0.0.1:9")
         #expect(policy.streamed(bytes: 300, cut: nil) == "proxied to http://127.0.0.1:9; streamed 300 bytes, not recorded: over --max-body (100)")
@@ -35,5 +63,13 @@ import StubdTestSupport
         #expect(policy.unreachable("connection refused") == "target unreachable: connection refused")
         #expect(policy.refused("its headers are too large") == "refused: its headers are too large")
         #expect(policy.timedOut(afterSeconds: 30) == "target timed out after 30 s")
+    }
+}
+
+private extension RecordedExchange {
+    func with(path: String) -> RecordedExchange {
+        var copy = self
+        copy.path = path
+        return copy
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdClient
 import StubdCore
 import StubdTestSupport
 import Testing
@@ -205,7 +206,7 @@ import Testing
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
         var options = StubServer.Options()
         options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
-        options.strictRequests = true
+        options.requestValidation = .strict
         let server = try StubServer(stubs: stubs.url, options: options)
         defer { server.stopSynchronously() }
 
@@ -227,6 +228,90 @@ import Testing
     @Test func validateWithoutASpecIsRefused() throws {
         let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--validate", "requests=strict"])
         #expect(r.status != 0)
-        #expect(r.error.contains("--validate requests=strict checks requests against a spec: add --spec FILE"), "\(r.error)")
+        #expect(r.error.contains("--validate requests=strict says what to do with requests that break a spec: add --spec FILE"), "\(r.error)")
+        let typo = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--validate", "requests=warn"])
+        #expect(typo.status != 0)
+        #expect(typo.error.contains("--validate takes requests=report, requests=strict or requests=off, got requests=warn"), "\(typo.error)")
+    }
+
+    /// The default with a spec, `report`: the stub is served, and the problem is in the journal, the
+    /// log line and an `X-Stubd-Contract` header; the Swift client turns it into `StubdError`.
+    @Test func byDefaultABrokenRequestGetsTheStubAndTheProblemIsReportedEverywhere() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
+        let serve = try ServeProcess(["--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        let bad = try await get(serve.baseURL, "/data/2.5/weather?q=London&units=celsius")
+        #expect(bad.status == 200)
+        #expect(bad.text.contains("London"))
+        let header = bad.header("X-Stubd-Contract") ?? ""
+        #expect(header.hasPrefix("1 problem: query.units: ") && header.contains("celsius"), "\(header)")
+
+        let good = try await get(serve.baseURL, "/data/2.5/weather?q=London&units=metric")
+        #expect(good.status == 200 && good.header("X-Stubd-Contract") == nil)
+
+        let client = StubdClient(baseURL: serve.baseURL)
+        let journal = try await client.requests()
+        let reported = journal.requests.compactMap(\.contract)
+        #expect(reported.count == 1, "\(journal.requests)")
+        #expect(reported.first?.first?.hasPrefix("query.units: ") == true, "\(reported)")
+        do {
+            try await client.requireRequestsKeepToContract()
+            Issue.record("a request broke the spec, and nothing was thrown")
+        } catch let error as StubdError {
+            #expect(error.description.contains("GET /data/2.5/weather?q=London&units=celsius") && error.description.contains("query.units"), "\(error)")
+        }
+        // The log line says it too (read while the server runs).
+        let deadline = Date().addingTimeInterval(10)
+        while !serve.log.contains("breaks the spec: query.units"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(serve.log.contains("breaks the spec: query.units"), "\(serve.log)")
+    }
+
+    /// `GET /__stubd/contract`: the spec in force and its notices on the catalog; 404 saying how to load one without.
+    @Test func theAdminAPISaysWhichSpecAndWhatItNoticed() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer, "extra.json": "{}"])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        try await withServer(stubs.url, options: options) { server in
+            let report = try await StubdClient(baseURL: server.baseURL).contract()
+            #expect(report.file == "openapi.yaml" && report.openapi == "3.0.3" && report.requests == "report")
+            #expect(report.operations == ["GET /data/2.5/forecast", "GET /data/2.5/weather"], "\(report.operations)")
+            #expect(report.notices.contains { $0.hasPrefix("GET /extra") && $0.contains("matches no operation") }, "\(report.notices)")
+            #expect(report.notices.contains { $0.hasPrefix("GET /data/2.5/forecast") && $0.contains("has no stub") }, "\(report.notices)")
+        }
+        try await withServer(stubs.url) { server in
+            let r = try await get(server.baseURL, "/__stubd/contract")
+            #expect(r.status == 404 && r.text.contains("stubd serve --spec FILE"), "\(r.text)")
+        }
+    }
+
+    /// `requests=off`: nothing is held to the spec on the request side.
+    @Test func validateOffChecksNoRequest() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = .off
+        try await withServer(stubs.url, options: options) { server in
+            let r = try await get(server.baseURL, "/data/2.5/weather?units=celsius")
+            #expect(r.status == 200 && r.header("X-Stubd-Contract") == nil)
+        }
+    }
+
+    /// A template's answer can only be held to the spec once rendered: a rendered body that breaks
+    /// the schema is reported as the request's problems are.
+    @Test func aRenderedTemplateThatBreaksTheSpecIsReported() async throws {
+        let spec = try TempStubs(Self.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.tmpl.json": #"{"name": "{{request.query.q}}", "main": {"temp": "{{request.query.t}}"}}"#])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        try await withServer(stubs.url, options: options) { server in
+            let r = try await get(server.baseURL, "/data/2.5/weather?q=Oslo&t=cold")
+            #expect(r.status == 200)
+            let header = r.header("X-Stubd-Contract") ?? ""
+            #expect(header.hasPrefix("1 problem: answer: /main/temp"), "\(header)")
+            let journal = try await server.requests()
+            #expect(journal.requests.first?.contract?.first?.hasPrefix("answer: /main/temp") == true, "\(journal.requests)")
+        }
     }
 }

@@ -27,7 +27,7 @@ public final class ServeProcess {
         process.standardOutput = out
         process.standardError = out
         try process.run()
-        let first = out.fileHandleForReading.firstLine(thenDrainInto: { [output] in output.append($0) })
+        let first = out.fileHandleForReading.firstLine(startingWith: "stubd listening on", thenDrainInto: { [output] in output.append($0) })
         let text = String(decoding: first, as: UTF8.self)
         // "stubd listening on http://127.0.0.1:PORT (…)"
         let address = text.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init) ?? "http://127.0.0.1:0"

@@ -48,7 +48,8 @@ extension RequestRouter {
             context.pending = .stream(status: status, headers: relayed.headers, body: body)
             resume(context)
         }) { [self] result in
-            let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target)
+            let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
+                                         contract: engine.contract)
             if case let .streamed(status, bytes, cut) = result {
                 let note = policy.streamed(bytes: bytes, cut: cut)
                 engine.journalForwarded(request, status: status, note: note, in: session)

@@ -27,7 +27,7 @@ final class RequestRouter: @unchecked Sendable {
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
          hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, forwarding: ForwardingOptions? = nil,
-         strictContract: APIContract? = nil, log: (@Sendable (RequestLogLine) -> Void)?) {
+         contract: APIContract? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -41,7 +41,7 @@ final class RequestRouter: @unchecked Sendable {
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
         chain = ResponderChain(admin: AdminResponder(engine: engine, access: adminAccess),
                                stubs: forwarding?.options.scope == .everything ? nil
-                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, strictContract: strictContract),
+                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, contract: contract, validation: validation),
                                forwarding: forwarding)
         self.engine = engine
         self.adminAccess = adminAccess
@@ -176,6 +176,7 @@ final class RequestRouter: @unchecked Sendable {
             if log != nil {
                 line.route = outcome.route?.key
                 line.quota = outcome.quotaNote
+                if let problems = outcome.contractProblems { line.note = RequestRouter.contractNote(problems) }
             }
             if let job = outcome.deferred {
                 return renderOffWorker(job, context(existing, conCls), connection, line: line)

@@ -6,17 +6,20 @@ struct StubResponder: Responder {
     let engine: StubEngine
     /// True under `serve --proxy`: what no stub answers goes on to the next responder.
     let passesMisses: Bool
-    /// `serve --spec --validate requests=strict`: a request that breaks its operation gets 422, not the stub.
-    var strictContract: APIContract?
+    /// `serve --spec`: the spec requests are held to, and what comes of a request that breaks it.
+    var contract: APIContract?
+    var validation: RequestValidationMode = .report
 
     func respond(to request: inout IncomingRequest) -> Reply? {
-        if let contract = strictContract, let violations = contract.violations(of: request.head), !violations.isEmpty {
-            return .generated(.requestViolations(violations, specName: contract.specName))
+        var problems: [String]?
+        if let contract, validation != .off, let violations = contract.violations(of: request.head), !violations.isEmpty {
+            if validation == .strict { return .generated(.requestViolations(violations, specName: contract.specName)) }
+            problems = violations.map { "\($0.location): \($0.message)" }
         }
         let session = engine.session(request.target.session)
         if passesMisses {
-            return engine.respondIfStubbed(to: request.head, in: session).map(Reply.stub)
+            return engine.respondIfStubbed(to: request.head, in: session, contractProblems: problems).map(Reply.stub)
         }
-        return .stub(engine.respond(to: request.head, in: session))
+        return .stub(engine.respond(to: request.head, in: session, contractProblems: problems))
     }
 }

@@ -32,6 +32,15 @@ extension StubEngine {
                 return .response(.problem(400, title: "Bad timeout", detail: "timeout is seconds between 0 and 300, got '\(q("timeout") ?? "")'"))
             }
             return .waitForHits(session: session, query: target, count: count, timeout: timeout)
+        case ("GET", "contract", 1):
+            guard let contract else {
+                return .response(.problem(404, title: "No spec loaded",
+                                          detail: "this server holds its stubs to no OpenAPI spec; start it with `stubd serve --spec FILE`"))
+            }
+            let notices = StubContractCheck(catalog: catalog, contract: contract).notices
+            return .response(.document(200, ContractReport(file: contract.specName, openapi: contract.version,
+                                                           operations: contract.operations.map(\.signature),
+                                                           requests: contractRequests, notices: notices)))
         case ("GET", "coverage", 1):
             // Without a session: the whole server, every session since it started.
             return .response(.document(200, coverage(of: session)))
@@ -84,7 +93,7 @@ extension StubEngine {
             }
             return .response(.document(200, clockReport(session)))
         default:
-            let known = "health, routes, sessions, hits, hits/wait, coverage, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
+            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
             return .response(.problem(404, title: "No such admin call",
                                       detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
         }

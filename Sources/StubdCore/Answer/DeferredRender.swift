@@ -14,4 +14,6 @@ package struct DeferredRender: Sendable {
     let request: RequestHead
     let session: SessionState
     let wall: Date
+    /// How the request broke the spec (`serve --spec`, report mode), for the journal once rendered.
+    var requestProblems: [String]?
 }

@@ -18,6 +18,9 @@ package struct Outcome: Sendable {
     /// What a template could not fill from this request (the journal shows it). Nil rather than
     /// empty, like `QuotaNote.Notes.more`: an outcome is copied several times, and nil needs no reference count.
     package let notes: [String]?
+    /// With a spec: how the request, or the answer a template rendered, breaks it (the journal, the
+    /// log line and the `X-Stubd-Contract` header say so). Nil when nothing does.
+    package let contractProblems: [String]?
     /// Set when the answer is a template still to render, left to the transport because rendering
     /// can take long (see `DeferredRender`); `answer` is then the template unrendered.
     package let deferred: DeferredRender?
@@ -26,12 +29,49 @@ package struct Outcome: Sendable {
     package var quotaNote: String? { quota?.description }
 
     // Spelled out (as LoadProblem's is) for its defaults: the memberwise init of `let`s has none.
-    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil) {
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil,
+         contractProblems: [String]? = nil) {
         self.answer = answer
         self.route = route
         self.quota = quota
         self.notes = notes
         self.deferred = deferred
+        self.contractProblems = contractProblems
+    }
+
+    /// `X-Stubd-Contract`: the count and the first problem, on one line a header can hold.
+    package static let contractHeader = HTTPField.Name("X-Stubd-Contract")!
+
+    /// This outcome with `problems` said: in `contractProblems`, and as the `X-Stubd-Contract` header
+    /// on the answer (or, for a template still to render, carried to its rendering).
+    func reporting(_ problems: [String]) -> Outcome {
+        guard !problems.isEmpty else { return self }
+        if var job = deferred {
+            job.requestProblems = problems + (job.requestProblems ?? [])
+            return Outcome(answer: answer, route: route, quota: quota, notes: notes, deferred: job)
+        }
+        // The request's problems first, then what was found of the answer before.
+        let problems = problems + (contractProblems ?? [])
+        let value = Outcome.headerValue(problems)
+        let answer: Answer
+        switch self.answer {
+        case .canned(let canned, let extra):
+            var fields = extra.list
+            fields[Outcome.contractHeader] = value
+            answer = .canned(canned, extraHeaders: ExtraHeaders(fields))
+        case .generated(var generated):
+            generated.headers[Outcome.contractHeader] = value
+            answer = .generated(generated)
+        }
+        return Outcome(answer: answer, route: route, quota: quota, notes: notes, contractProblems: problems)
+    }
+
+    /// `2 problems: query.units: "celsius" is not one of …`: printable ASCII only (a header value
+    /// cannot hold a line break, and not every client reads UTF-8 there), at most 300 characters.
+    static func headerValue(_ problems: [String]) -> String {
+        let text = "\(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])"
+        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        return ascii.count > 300 ? String(ascii.prefix(297)) + "..." : ascii
     }
 
     package var status: Int {
@@ -107,6 +147,9 @@ package final class StubEngine: Sendable {
     package static let defaultMaxRenderedBytes = 8 << 20
     /// The spec the stubs are held to (`serve --spec`), for `/__stubd/health`.
     package let contract: APIContract?
+    /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
+    /// for `GET /__stubd/contract` to say.
+    package let contractRequests: String
     /// What sessions that were reset or evicted had counted: the whole server's coverage is since
     /// it started, while a session's own counts go back to zero with it.
     let retiredCoverage = Locked(CoverageTally())
@@ -116,8 +159,9 @@ package final class StubEngine: Sendable {
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
-                contract: APIContract? = nil) {
+                contract: APIContract? = nil, contractRequests: String = "report") {
         self.contract = contract
+        self.contractRequests = contractRequests
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.maxRenderedBytes = max(1, maxRenderedBytes)
         self.journalCapacity = journalCapacity
@@ -182,24 +226,28 @@ package final class StubEngine: Sendable {
 
     /// One request, in four steps: match it, take the route's next answer (counting the hit),
     /// charge its quotas, fill its template; then journal what came of it.
-    package func respond(to request: RequestHead, in session: SessionState) -> Outcome {
-        respond(to: request, in: session, passingMisses: false)!
+    package func respond(to request: RequestHead, in session: SessionState, contractProblems: [String]? = nil) -> Outcome {
+        respond(to: request, in: session, passingMisses: false, contractProblems: contractProblems)!
     }
 
     /// `respond` for `serve --proxy`: nil when no stub of the session answers, with nothing counted
     /// or journaled, so the request goes on to the real API. The request is matched once either way.
-    package func respondIfStubbed(to request: RequestHead, in session: SessionState) -> Outcome? {
-        respond(to: request, in: session, passingMisses: true)
+    package func respondIfStubbed(to request: RequestHead, in session: SessionState, contractProblems: [String]? = nil) -> Outcome? {
+        respond(to: request, in: session, passingMisses: true, contractProblems: contractProblems)
     }
 
-    private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool) -> Outcome? {
+    /// `contractProblems`: how the request breaks the spec (`serve --spec`, report mode), nil when it
+    /// keeps to it; the outcome carries them to the journal, the log line and a response header.
+    private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool, contractProblems: [String]?) -> Outcome? {
         let wall = Date()
-        guard let (outcome, misses) = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
+        guard let decided = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
+        let (outcome, misses) = contractProblems.map { (decided.0.reporting($0), decided.misses) } ?? decided
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
-                                            route: outcome.route?.key, misses: misses, notes: outcome.notes))
+                                            route: outcome.route?.key, misses: misses, notes: outcome.notes,
+                                            contract: outcome.contractProblems))
         changes.note(session.id)
         return outcome
     }
@@ -277,12 +325,25 @@ package final class StubEngine: Sendable {
 
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
     package func render(_ job: DeferredRender) -> Outcome {
-        let outcome = rendered(job)
+        let outcome = rendered(job).reporting(job.requestProblems ?? [])
         job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
                                                 query: job.request.query, headers: job.request.headers, status: outcome.status,
-                                                route: job.route.key, misses: [], notes: outcome.notes))
+                                                route: job.route.key, misses: [], notes: outcome.notes,
+                                                contract: outcome.contractProblems))
         changes.note(job.session.id)
         return outcome
+    }
+
+    /// How a rendered answer breaks the operation its route answers for, as `check --spec` would
+    /// have said of a canned one (`answer: /temp: expected number, got string`).
+    private func answerProblems(_ outcome: Outcome, of route: Route) -> [String] {
+        guard let contract, case .canned(let canned, let extra) = outcome.answer,
+              let operation = contract.operation(for: route) else { return [] }
+        var names = Set(canned.headers.map { $0.name.canonicalName })
+        for field in extra.list { names.insert(field.name.canonicalName) }
+        return AnswerConformance.violations(status: canned.status, headerNames: names, contentType: canned.headers[.contentType],
+                                            body: canned.body, of: operation, in: contract)
+            .map { "answer: \($0.message)" }
     }
 
     /// The answer with its template rendered, or a 500 when rendering passed `maxRenderedBytes`.
@@ -294,8 +355,10 @@ package final class StubEngine: Sendable {
                                                        detail: "\(why); raise the cap, or have the template loop over less")),
                            route: job.route, quota: job.quota, notes: notes + ["rendering stopped: " + why])
         }
-        return Outcome(answer: .canned(rendered, extraHeaders: job.extraHeaders), route: job.route, quota: job.quota,
-                       notes: notes.isEmpty ? nil : notes)
+        let outcome = Outcome(answer: .canned(rendered, extraHeaders: job.extraHeaders), route: job.route, quota: job.quota,
+                              notes: notes.isEmpty ? nil : notes)
+        // A template's answer can be held to the spec only now, once rendered.
+        return outcome.reporting(answerProblems(outcome, of: job.route))
     }
 
     /// Charges the route's quotas for this answer: a `quotaStatus:` answer charges nothing, a sole

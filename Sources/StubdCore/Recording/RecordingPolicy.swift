@@ -10,11 +10,14 @@ package struct RecordingPolicy: Sendable {
     package let maxBodyBytes: Int
     /// The real API, as the notes name it.
     package let target: String
+    /// `serve --spec`: what is recorded is held to it, as a stub in the folder is at load.
+    package let contract: APIContract?
 
-    package init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String) {
+    package init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String, contract: APIContract? = nil) {
         self.recorder = recorder
         self.maxBodyBytes = maxBodyBytes
         self.target = target
+        self.contract = contract
     }
 
     /// An answer held whole (so within `--max-body`: a larger one streams, see `streamed`): recorded
@@ -24,11 +27,25 @@ package struct RecordingPolicy: Sendable {
         guard let recorder else { return (note, nil) }
         switch recorder.record(exchange) {
         case let .written(files, route, serving):
-            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))", serving)
+            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))" + contractWarning(exchange, files), serving)
         case .skipped(let why): note += "; not recorded: \(why)"
         case .failed(let why): note += "; RECORDING FAILED: \(why)"
         }
         return (note, nil)
+    }
+
+    /// `; the recording breaks openapi.yaml: /main/temp: expected number… (and 2 more)`, empty when it
+    /// keeps to the spec or none is loaded. The recording is written all the same: it is what the API
+    /// said, and a stub check at the next load says so again, at the file's line.
+    func contractWarning(_ exchange: RecordedExchange, _ files: [String]) -> String {
+        guard let contract, let (operation, _) = contract.operation(method: exchange.method, requestPath: exchange.path) else { return "" }
+        let names = Set(exchange.responseHeaders.map { $0.name.lowercased() })
+        let contentType = exchange.responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
+        let problems = AnswerConformance.violations(status: exchange.status, headerNames: names, contentType: contentType,
+                                                    body: exchange.responseBody, of: operation, in: contract)
+        guard let first = problems.first else { return "" }
+        return "; WARNING: \(files.first ?? "the recording") breaks \(contract.specName): \(first.message)"
+            + (problems.count > 1 ? " (and \(problems.count - 1) more; `stubd check --spec` lists them)" : "")
     }
 
     /// An answer too large to hold, passed to the client as it arrived: never recorded.

@@ -17,9 +17,13 @@ package struct JournalEntry: Sendable {
     package let misses: [String]
     /// What a template could not fill from the request (rendered empty); nil when nothing was missing.
     package let notes: [String]?
+    /// With a spec: how the request or a rendered answer breaks it; nil when nothing does.
+    package let contract: [String]?
 
     init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
-         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil) {
+         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil,
+         contract: [String]? = nil) {
+        self.contract = contract
         self.time = time
         self.method = method
         self.path = path
@@ -54,7 +58,8 @@ package struct JournalEntry: Sendable {
             headers: Dictionary(headers.map { header in
                 (header.name, masking.headers.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : masker.mask(header.value))
             }, uniquingKeysWith: { a, b in a + ", " + b }),
-            route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) })
+            route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
+            contract: contract.map { $0.map(masker.mask) })
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
