@@ -23,6 +23,7 @@ extension StubServer: StubControl {
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await client.unmatchedReport() }
     public func coverage() async throws -> CoverageReport { try await client.coverage() }
     public func contractProblems() async throws -> [String] { try await client.contractProblems() }
+    public func prefer(_ value: String?) async throws { try await client.prefer(value) }
     /// The latest requests of the default session (`limit` at most), newest last.
     public func requests(limit: Int = 100) async throws -> JournalReport { try await client.requests(limit: limit) }
 }

@@ -32,6 +32,10 @@ public protocol StubControl: Sendable {
     /// With `serve --spec`: each journaled request of this session that broke the spec, or whose
     /// rendered answer did, as `GET /weather?units=celsius: query.units: "celsius" is not one of …`.
     func contractProblems() async throws -> [String]
+    /// Matches this session's requests as if they sent `Prefer: value` when they send none: picks an
+    /// answer of routes written for Prism's convention (`"code=429"`, `"example=rainy"`), as
+    /// `stubd openapi import` writes them. `nil` stops it; a reset does too.
+    func prefer(_ value: String?) async throws
 }
 
 extension StubControl {

@@ -127,6 +127,10 @@ public struct StubdClient: StubControl {
         try await get(JournalReport.self, "requests", query: ["limit": String(limit)])
     }
 
+    public func prefer(_ value: String?) async throws {
+        _ = try await send(PreferDocument.self, "PUT", "prefer", body: AdminCoding.encode(PreferDocument(prefer: value)))
+    }
+
     /// The spec `serve --spec` loaded and its notices on the catalog; `rejected` (404) when none is.
     public func contract() async throws -> ContractReport {
         try await get(ContractReport.self, "contract")

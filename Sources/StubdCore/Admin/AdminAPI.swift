@@ -74,6 +74,21 @@ extension StubEngine {
             return .response(.document(200, quotasReport(session)))
         case ("PUT", "quotas", 2):
             return .response(prefill(session, quota: parts[1], body: body))
+        case ("GET", "prefer", 1):
+            return .response(.document(200, PreferDocument(prefer: session.preferredAnswer, session: session.id)))
+        case ("PUT", "prefer", 1):
+            guard let document = try? adminRequest(PreferDocument.self, body) else {
+                return .response(.problem(400, title: "Bad preference",
+                                          detail: #"send {"prefer": "code=429"} (a Prefer header value: code=STATUS, example=NAME, or both as "code=200, example=NAME"), or {"prefer": null} to stop"#))
+            }
+            if let value = document.prefer, value.isEmpty || value.count > 200 || value.contains(where: { $0.isNewline }) {
+                return .response(.problem(400, title: "Bad preference", detail: "prefer must be a one-line header value of 1 to 200 characters"))
+            }
+            session.setPreferred(document.prefer)
+            return .response(.document(200, PreferDocument(prefer: document.prefer, session: session.id)))
+        case ("DELETE", "prefer", 1):
+            session.setPreferred(nil)
+            return .response(.document(200, PreferDocument(prefer: nil, session: session.id)))
         case ("GET", "clock", 1):
             return .response(.document(200, clockReport(session)))
         case ("POST", "clock", 2) where parts[1] == "advance":
@@ -93,7 +108,7 @@ extension StubEngine {
             }
             return .response(.document(200, clockReport(session)))
         default:
-            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
+            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, prefer, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
             return .response(.problem(404, title: "No such admin call",
                                       detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
         }

@@ -30,6 +30,10 @@ package final class SessionState: Sendable {
     private let ledgers = Locked<[String: QuotaLedger]>([:])
     private let runtime = Locked<RuntimeStubs>(RuntimeStubs())
     private let runtimeCount = Atomic<Int>(0)
+    /// `PUT /__stubd/prefer`: the `Prefer` header this session's requests are matched with when they
+    /// send none. `hasPreferred` is read first, so a request of a session without one takes no lock.
+    private let preferred = Locked<String?>(nil)
+    private let hasPreferred = Atomic<Bool>(false)
 
     /// This session's own routes, added through the admin API. Requests of the session match them
     /// under the lock; adding or removing one changes the tree at one place, whatever the count.
@@ -251,7 +255,27 @@ package final class SessionState: Sendable {
         runtimeCount.store(0, ordering: .relaxed)
         clock.reset()
         draws.store(0, ordering: .relaxed)
+        setPreferred(nil)
         waiters.fireAll()
+    }
+
+    // MARK: Prefer
+
+    var preferredAnswer: String? {
+        hasPreferred.load(ordering: .acquiring) ? preferred.withLock { $0 } : nil
+    }
+
+    func setPreferred(_ value: String?) {
+        preferred.withLock { $0 = value }
+        hasPreferred.store(value != nil, ordering: .releasing)
+    }
+
+    /// `request` as this session matches it: with the session's `Prefer` when the request has none.
+    package func applyingPreference(to request: RequestHead) -> RequestHead {
+        guard let prefer = preferredAnswer, request.header("Prefer") == nil else { return request }
+        var copy = request
+        copy.headers.append((name: "Prefer", value: prefer))
+        return copy
     }
 }
 
