@@ -41,6 +41,10 @@ public final class StubServer: Sendable {
         /// Hosts the folder's top level answers in proxy mode (`--as-host`), besides stubd's own
         /// names; a top-level folder named after a host answers that host (see `HostScope`).
         public var asHosts: [String] = []
+        /// `--proxy-unknown pass`: in proxy mode, a host the folder does not serve is passed through
+        /// to the real host (a CONNECT as a blind tunnel, an absolute-form request forwarded)
+        /// instead of refused with a 502 naming it.
+        public var passUnknownHosts = false
         /// Host names admin calls may carry besides loopback names and IP addresses (DNS rebinding protection).
         public var allowedHosts: [String] = []
         /// Request headers whose values the journal (`/__stubd/requests`) shows masked, besides
@@ -175,7 +179,7 @@ public final class StubServer: Sendable {
         self.leaves = leaves
         certificateAuthorityDirectory = options.tls?.caDirectory
         router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
-                               hosts: hosts, tunnels: tunnels,
+                               hosts: hosts, tunnels: tunnels, passUnknownHosts: options.passUnknownHosts,
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes

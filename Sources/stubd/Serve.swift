@@ -50,6 +50,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("In proxy mode, a host the folder's top level answers (repeatable); a top-level folder named after a host answers that host without it.", valueName: "name"))
     var asHost: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("In proxy mode, what a request for a host the folder does not serve gets: refuse (a 502 naming the host and how to serve it; the default) or pass (passed through to the real host: CONNECT as a blind tunnel, plain HTTP forwarded).", valueName: "refuse|pass"))
+    var proxyUnknown: String = "refuse"
+
     @Flag(name: .long, help: "Serve HTTPS on --port instead of HTTP, with certificates from the local CA (see `stubd ca`).")
     var tls = false
 
@@ -95,6 +98,9 @@ struct Serve: ParsableCommand {
             }
             guard spec != nil else { throw ValidationError("--validate \(validation) says what to do with requests that break a spec: add --spec FILE") }
         }
+        guard proxyUnknown == "refuse" || proxyUnknown == "pass" else {
+            throw ValidationError("--proxy-unknown takes refuse or pass, got \(proxyUnknown)")
+        }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
@@ -117,6 +123,7 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.asHosts = asHost
+        options.passUnknownHosts = proxyUnknown == "pass"
         // Always set: a CONNECT (a client's HTTPS_PROXY) is answered with TLS from the CA, which is made
         // then, on first use, unless a port speaks TLS from the start.
         options.tls = TLSOptions(caDirectory: ca.directory, onMainPort: tls, extraPort: tlsPort)

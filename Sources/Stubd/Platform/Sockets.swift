@@ -20,6 +20,33 @@ enum Sockets {
         #endif
     }
 
+    /// `SOCK_STREAM` as `getaddrinfo`'s hints take it.
+    static var streamType: Int32 {
+        #if os(Linux)
+        return Int32(SOCK_STREAM.rawValue)
+        #else
+        return SOCK_STREAM
+        #endif
+    }
+
+    /// `connect(2)`, named apart from Swift's own `connect`s.
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
+        #if canImport(Glibc)
+        return Glibc.connect(fd, address, length)
+        #else
+        return Darwin.connect(fd, address, length)
+        #endif
+    }
+
+    /// No more writes from this end (a half-close the peer reads as the end of the stream).
+    static func shutdownWrites(_ fd: Int32) {
+        #if os(Linux)
+        _ = shutdown(fd, Int32(SHUT_WR))
+        #else
+        _ = shutdown(fd, SHUT_WR)
+        #endif
+    }
+
     /// Makes the next close send an RST instead of a FIN (`SO_LINGER` with a zero timeout).
     static func resetOnClose(_ fd: Int32) {
         var option = linger(l_onoff: 1, l_linger: 0)

@@ -16,6 +16,10 @@ struct IncomingRequest {
     /// Why a request is answered before any responder sees it.
     enum Refusal: Error {
         case refused(GeneratedResponse, RequestLogLine)
+        /// An absolute-form request (`GET http://host/path`) for a host the folder does not serve:
+        /// refused, or passed through with `--proxy-unknown pass`. The head is the request as the
+        /// host would get it.
+        case unknownHost(authority: String, head: RequestHead, session: String?, RequestLogLine)
     }
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
@@ -40,7 +44,9 @@ struct IncomingRequest {
             case .notServed:
                 let line = RequestLogLine(method: method, path: rawPath, status: 0, session: session ?? "",
                                           latencyMicroseconds: 0, isAdmin: false)
-                return .failure(.refused(AbsoluteForm.notServed(absolute.authority), line))
+                return .failure(.unknownHost(authority: absolute.authority,
+                                             head: RequestHead(method: method, path: absolute.path, query: query, headers: headers, body: body),
+                                             session: session, line))
             }
         } else {
             // Inside a CONNECT tunnel: the session its proxy user name named.

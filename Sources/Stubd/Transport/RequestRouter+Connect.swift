@@ -15,6 +15,11 @@ extension RequestRouter {
         let session = AbsoluteForm.proxySession(authorization)
         let line = RequestLogLine(method: "CONNECT", path: authority, status: 0, session: session ?? "",
                                   latencyMicroseconds: 0, isAdmin: false)
+        let served: Bool
+        if case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) { served = true } else { served = false }
+        if !served, passUnknownHosts, shim_connection_is_tls(connection) == 0 {
+            return passTunnel(connection, authority: authority, context: context, line: line)
+        }
         guard let tunnels else {
             return send(.generated(.problem(501, title: "No HTTPS here",
                 detail: "this server was started without TLS, so it cannot answer CONNECT \(authority.prefix(260)): start it with StubServer.Options.tls set (stubd serve sets it), or point the client at it as a plain-HTTP proxy")),
@@ -26,9 +31,7 @@ extension RequestRouter {
                 detail: "stubd answers CONNECT on its plain port only: give the client an http:// proxy URL (HTTPS_PROXY=http://127.0.0.1:PORT), not https://")),
                 context, connection, line: line)
         }
-        guard case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) else {
-            return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
-        }
+        guard served else { return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line) }
         do {
             _ = try tunnels.leaves.certificateAuthority()
         } catch {
@@ -46,5 +49,40 @@ extension RequestRouter {
             writeLog(line, status: 0, note: why, started: context.started)
             return .NO
         }
+    }
+
+    /// `--proxy-unknown pass`: the CONNECT's socket goes to a `BlindTunnel` to the real host; the
+    /// log line comes when the tunnel ends. libmicrohttpd closes its own descriptor when this returns NO.
+    private func passTunnel(_ connection: OpaquePointer, authority: String, context: RequestContext, line: RequestLogLine) -> MHD_Result {
+        let fd = shim_connection_fd(connection)
+        let client = fd >= 0 ? dup(fd) : -1
+        guard client >= 0 else {
+            writeLog(line, status: 0, note: "pass-through: the connection has no socket", started: context.started)
+            return .NO
+        }
+        _ = fcntl(client, F_SETFD, FD_CLOEXEC)
+        let started = context.started
+        BlindTunnel.open(client: client, authority: authority) { [self] outcome in
+            writeLog(line, status: outcome.hasPrefix("passed through") ? 200 : 502, note: outcome, started: started)
+        }
+        return .NO
+    }
+
+    /// `--proxy-unknown pass`: an absolute-form request for a host the folder does not serve goes to
+    /// that host over plain HTTP, through the forwarding `serve --proxy` uses (its bounds, no
+    /// recording), and counts as a forwarded hit of its session.
+    func passThrough(_ head: RequestHead, to authority: String, session: String?, _ context: RequestContext,
+                     _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+        guard let target = URL(string: "http://\(authority)") else {
+            return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
+        }
+        let options = ForwardingOptions(target: target, scope: .everything)
+        var settings = Forwarder.Settings(target: target)
+        settings.timeoutSeconds = options.timeoutSeconds
+        settings.maxBodyBytes = options.maxBodyBytes
+        settings.maxDecodedBytes = options.maxDecodedBytes
+        settings.connectionMemoryBytes = options.connectionMemoryBytes
+        let responder = ForwardingResponder(engine: engine, options: options, forwarder: Forwarder(settings))
+        return forward(head, engine.session(session ?? ""), responder, context, connection, line: line)
     }
 }

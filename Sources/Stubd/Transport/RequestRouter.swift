@@ -17,6 +17,8 @@ final class RequestRouter: @unchecked Sendable {
     let hosts: HostScope
     /// Where a CONNECT's tunnel goes (the TLS workers); nil when the server has no TLS.
     let tunnels: TunnelHandOff?
+    /// `--proxy-unknown pass` (see `StubServer.Options.passUnknownHosts`).
+    let passUnknownHosts: Bool
     /// The responders a request goes through, fixed at start.
     let chain: ResponderChain
     let active = Atomic<Int>(0)
@@ -26,7 +28,7 @@ final class RequestRouter: @unchecked Sendable {
     let departures: any DispatchSourceTimer
 
     init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
-         hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, forwarding: ForwardingOptions? = nil,
+         hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, passUnknownHosts: Bool = false, forwarding: ForwardingOptions? = nil,
          contract: APIContract? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
@@ -47,6 +49,7 @@ final class RequestRouter: @unchecked Sendable {
         self.adminAccess = adminAccess
         self.hosts = hosts
         self.tunnels = tunnels
+        self.passUnknownHosts = passUnknownHosts
         self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
@@ -149,6 +152,9 @@ final class RequestRouter: @unchecked Sendable {
                                     readClientAddress: catalog.usesClientAddress, hosts: hosts, hostFolders: catalog.hostFolders) {
         case .success(let read): request = read
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
+        case .failure(.unknownHost(let authority, let head, let session, let line)):
+            guard passUnknownHosts else { return send(.generated(AbsoluteForm.notServed(authority)), existing, connection, line: line) }
+            return passThrough(head, to: authority, session: session, context(existing, conCls), connection, line: line)
         }
         let reply = chain.respond(to: &request)
         return put(reply, for: request, existing, conCls, connection)
