@@ -17,12 +17,21 @@ public enum StubdLaunchEnvironment {
     /// The variable the app reads: the base URL its API requests go to. For a session it carries
     /// the `/__s/ID` prefix, so every request the app makes lands in that session.
     public static let baseURL = "STUBD_BASE_URL"
+    /// For an app whose base URL is fixed: stubd as its HTTP(S) proxy (`http://127.0.0.1:8080`),
+    /// for `HTTP_PROXY`/`HTTPS_PROXY` or `StubControl.urlSessionConfiguration`'s proxy dictionary.
+    public static let proxy = "STUBD_PROXY"
+    /// The session the app's requests belong to (send it as `X-Stubd-Session`, or as the proxy's
+    /// user name), absent for the default session.
+    public static let session = "STUBD_SESSION"
 }
 
 extension StubControl {
-    /// `[STUBD_BASE_URL: baseURL]`, to merge into `XCUIApplication.launchEnvironment` (or a
-    /// `Process`'s environment) before launching the app under test.
+    /// `STUBD_BASE_URL`, `STUBD_PROXY` and (for a session) `STUBD_SESSION`, to merge into
+    /// `XCUIApplication.launchEnvironment` (or a `Process`'s environment) before launching the app.
     public var launchEnvironment: [String: String] {
-        [StubdLaunchEnvironment.baseURL: baseURL.absoluteString]
+        var environment = [StubdLaunchEnvironment.baseURL: baseURL.absoluteString,
+                           StubdLaunchEnvironment.proxy: proxyURL.absoluteString]
+        if let sessionID { environment[StubdLaunchEnvironment.session] = sessionID }
+        return environment
     }
 }
