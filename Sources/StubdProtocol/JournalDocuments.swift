@@ -23,14 +23,23 @@ public struct JournalReport: Sendable, Equatable, Codable {
         /// With `serve --spec`: how the request, or the answer a template rendered, breaks the spec
         /// (`query.units: "celsius" is not one of metric, imperial, standard`).
         public let contract: [String]?
+        /// Microseconds from the request's arrival at the engine to its answer being ready (matching,
+        /// counting, quotas, a template's rendering); a delay or throttle the stub asks for comes after.
+        public let tookMicroseconds: Int?
+        /// For a quota'd route: the state it saw, `wunderground 7/10 minute`, or `wunderground exceeded, retry in 42s`.
+        public let quota: String?
 
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
-                    headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil) {
+                    headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil,
+                    tookMicroseconds: Int? = nil, quota: String? = nil) {
             self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
             self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes; self.contract = contract
+            self.tookMicroseconds = tookMicroseconds; self.quota = quota
         }
 
-        private enum CodingKeys: String, CodingKey { case time, method, path, status, query, headers, route, nearest, notes, contract }
+        private enum CodingKeys: String, CodingKey {
+            case time, method, path, status, query, headers, route, nearest, notes, contract, tookMicroseconds, quota
+        }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
         public func encode(to encoder: any Encoder) throws {
@@ -45,6 +54,8 @@ public struct JournalReport: Sendable, Equatable, Codable {
             try c.encodeIfPresent(nearest, forKey: .nearest)
             try c.encodeIfPresent(notes, forKey: .notes)
             try c.encodeIfPresent(contract, forKey: .contract)
+            try c.encodeIfPresent(tookMicroseconds, forKey: .tookMicroseconds)
+            try c.encodeIfPresent(quota, forKey: .quota)
         }
     }
 

@@ -146,6 +146,9 @@ def main():
         first = lambda: driver.find_element(By.CSS_SELECTOR, "#requests-list .row").text
         seen, took = wait_for(lambda: "/weathr" in first() and "unmatched" in first(), args.live_seconds)
         check(bool(seen), "the unmatched request heads the journal without a reload (after %.2f s)" % took)
+        rows = [r.text for r in driver.find_elements(By.CSS_SELECTOR, "#requests-list .row")]
+        check(any("weatherquota" in r and ("µs" in r or " ms" in r) for r in rows),
+              "a quota'd request's row shows its quota state and how long it took: " + " | ".join(rows)[:300])
         driver.find_element(By.CSS_SELECTOR, "#requests-list .row").click()
         detail = driver.find_element(By.ID, "request-detail").text
         check("weather" in detail, "the unmatched request names its nearest route: " + detail.replace("\n", " | ")[:300])

@@ -22,6 +22,23 @@ let quotaStubs: [String: String] = [
 ]
 
 @Suite struct QuotaServerTests {
+    /// The journal says what each request's quota stood at, and how long its answer took (issue 30:
+    /// the dashboard's requests view shows both).
+    @Test func theJournalNamesEachRequestsQuotaStateAndItsTime() async throws {
+        try await withServer(try TempStubs(quotaStubs).url) { server in
+            let path = "/api/KEY/conditions/q/CA/San_Francisco.json"
+            for _ in 1...11 { _ = try await get(server.baseURL, path) }
+            _ = try await get(server.baseURL, "/open.json")
+            let entries = try await server.requests().requests
+            #expect(entries.count == 12)
+            #expect(entries.first?.quota == "wunderground 1/10 minute", "\(entries.map(\.quota))")
+            #expect(entries[9].quota == "wunderground 10/10 minute", "\(entries.map(\.quota))")
+            #expect(entries[10].status == 429 && entries[10].quota == "wunderground exceeded, retry in 60s", "\(entries[10])")
+            #expect(entries[11].quota == nil, "a route without a quota has no quota note")
+            #expect(entries.allSatisfy { ($0.tookMicroseconds ?? -1) >= 0 }, "\(entries.map(\.tookMicroseconds))")
+        }
+    }
+
     @Test func theEleventhCallGets429UntilTheClockMovesAMinute() async throws {
         try await withServer(try TempStubs(quotaStubs).url) { server in
             let path = "/api/KEY/conditions/q/CA/San_Francisco.json"

@@ -124,6 +124,8 @@ input, select, textarea { font: inherit; max-width: 100%; }
 .row .time { flex: 0 0 7.5em; color: var(--muted); font-variant-numeric: tabular-nums; }
 .row .path { flex: 1 1 auto; }
 .row .name { flex: 0 1 30%; color: var(--muted); }
+.row .took { flex: 0 0 5.5em; text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
+.row .quota { flex: 0 1 16%; color: var(--muted); }
 .row.miss .status, .bad { color: var(--bad); }
 .detail { margin-top: 0.75rem; padding: 0.5rem 0.75rem; border: 1px solid var(--line); border-radius: 4px; background: var(--alt); overflow-wrap: anywhere; }
 .detail h3 { font-size: 1rem; margin: 0.25rem 0; }
@@ -355,9 +357,16 @@ function requestRow(q, i) {
     el("span", { class: "status", text: String(q.status) }),
     el("span", { class: "method", text: q.method }),
     el("span", { class: "path", text: q.path + queryText(q.query) }),
-    el("span", { class: "name", text: q.route || "unmatched" }));
+    el("span", { class: "name", text: (q.route || "unmatched") + (q.contract && q.contract.length ? " · breaks the spec" : "") }),
+    el("span", { class: "took", text: tookText(q) }),
+    el("span", { class: "quota", text: q.quota || "" }));
   row.dataset.sig = q.time + q.path + q.status + (state.selectedRequest === q);
   return row;
+}
+
+function tookText(q) {
+  if (q.tookMicroseconds === undefined || q.tookMicroseconds === null) return "";
+  return q.tookMicroseconds < 1000 ? q.tookMicroseconds + " µs" : (q.tookMicroseconds / 1000).toFixed(1) + " ms";
 }
 
 function queryText(query) {
@@ -386,9 +395,11 @@ function showRequest(q) {
   d.hidden = false;
   const parts = [el("h3", { text: q.method + " " + q.path + queryText(q.query) + " → " + q.status }), facts([
     ["Time", q.time], ["Route", q.route || "none matched"],
+    ["Took", tookText(q) || "—"], ["Quota", q.quota || "—"],
     ["Headers", Object.entries(q.headers).map(([k, v]) => k + ": " + v).join("\n") || "—"],
   ])];
   if (q.notes && q.notes.length) parts.push(el("h3", { text: "Notes" }), list(q.notes));
+  if (q.contract && q.contract.length) parts.push(el("h3", { text: "Breaks the API's spec" }), list(q.contract));
   if (!q.route) {
     parts.push(el("h3", { text: "Why nothing matched (nearest routes)" }),
       q.nearest && q.nearest.length ? list(q.nearest) : el("p", { text: "No route is near this request." }));

@@ -247,7 +247,8 @@ package final class StubEngine: Sendable {
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
                                             route: outcome.route?.key, misses: misses, notes: outcome.notes,
-                                            contract: outcome.contractProblems))
+                                            contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: wall),
+                                            quota: outcome.quotaNote))
         changes.note(session.id)
         return outcome
     }
@@ -329,9 +330,15 @@ package final class StubEngine: Sendable {
         job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
                                                 query: job.request.query, headers: job.request.headers, status: outcome.status,
                                                 route: job.route.key, misses: [], notes: outcome.notes,
-                                                contract: outcome.contractProblems))
+                                                contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: job.wall),
+                                                quota: outcome.quotaNote))
         changes.note(job.session.id)
         return outcome
+    }
+
+    /// Microseconds since `start` (the request's `wall`), for the journal: one more clock read.
+    static func microseconds(since start: Date) -> Int32 {
+        Int32(clamping: Int((Date().timeIntervalSince(start) * 1_000_000).rounded()))
     }
 
     /// How a rendered answer breaks the operation its route answers for, as `check --spec` would
