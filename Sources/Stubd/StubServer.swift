@@ -158,6 +158,11 @@ public final class StubServer: Sendable {
                             maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
                             notice: options.notice, contract: options.contract,
                             contractRequests: options.requestValidation.rawValue)
+        if let forwarding = options.forwarding {
+            engine.forwarding.withLock {
+                $0 = (forwarding.scope == .everything ? "record" : "proxy", forwarding.target.absoluteString, forwarding.recorder != nil)
+            }
+        }
         responses = ResponseStore()
         responses.install(catalog) {}
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }

@@ -12,6 +12,24 @@ public struct HealthReport: Sendable, Equatable, Codable {
     public let stubs: Stubs?
     /// The OpenAPI spec the stubs are held to (`serve --spec`); nil when there is none.
     public let spec: Spec?
+    /// Whether requests go on to a real API (`serve --proxy`, `stubd record`) and what was
+    /// recorded; nil when nothing is forwarded.
+    public let forwarding: Forwarding?
+
+    public struct Forwarding: Sendable, Equatable, Codable {
+        /// `proxy` (`serve --proxy`: what no stub answers) or `record` (`stubd record`: everything).
+        public let mode: String
+        /// The real API: `https://api.example.com`.
+        public let target: String
+        /// Whether what comes back is written into the Stubs folder (`--record-missing`, `stubd record`).
+        public let recording: Bool
+        /// Answers written since the server started.
+        public let recorded: Int
+
+        public init(mode: String, target: String, recording: Bool, recorded: Int) {
+            self.mode = mode; self.target = target; self.recording = recording; self.recorded = recorded
+        }
+    }
 
     public struct Spec: Sendable, Equatable, Codable {
         /// The spec's file name, as given to `--spec`.
@@ -38,11 +56,12 @@ public struct HealthReport: Sendable, Equatable, Codable {
         }
     }
 
-    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil) {
+    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil, forwarding: Forwarding? = nil) {
         self.status = status
         self.version = version
         self.routes = routes
         self.stubs = stubs
         self.spec = spec
+        self.forwarding = forwarding
     }
 }

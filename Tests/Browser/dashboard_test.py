@@ -209,8 +209,15 @@ def main():
         check(index == "30", "ArrowDown walks the virtual list past what was first drawn (row %s)" % index)
         driver.save_screenshot(str(artifacts / "coverage.png"))
 
+        # Server: whether it records or proxies, and the spec (this one has neither).
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="server"]').click()
+        seen, _ = wait_for(lambda: "Neither recording nor proxying" in driver.find_element(By.ID, "server-forwarding").text, 5)
+        check(bool(seen), "server: " + driver.find_element(By.ID, "view-server").text.replace("\n", " | ")[:200])
+        check("No spec loaded" in driver.find_element(By.ID, "server-contract").text, "server: says no spec is loaded")
+        driver.save_screenshot(str(artifacts / "server.png"))
+
         # Keyboard: Tab reaches every action of each view.
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage", "server"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             if view == "requests":
@@ -232,7 +239,7 @@ def main():
 
         # 200% zoom: a 1280-pixel window shows 640 CSS pixels; the layout must not scroll sideways.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage", "server"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             widths = js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Stubd
+import StubdClient
 import StubdCore
 import StubdTestSupport
 import Testing
@@ -232,6 +233,10 @@ import Testing
         try await withServer(local.url, options: options) { (server: StubServer) async throws in
             #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
             #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
+            // The health document says it proxies and records, and how much it wrote (issue 30's recording view).
+            let forwarding = try await StubdClient(baseURL: server.baseURL).health().forwarding
+            #expect(forwarding?.mode == "proxy" && forwarding?.target == upstream.baseURL.absoluteString, "\(String(describing: forwarding))")
+            #expect(forwarding?.recording == true && forwarding?.recorded == 1, "\(String(describing: forwarding))")
         }
         let files = try Self.filesText(local.url)
         #expect(Set(files.keys) == ["/local.json", "/remote.json"])

@@ -30,6 +30,7 @@ enum DashboardAssets {
   <button type="button" data-view="sessions" aria-pressed="false">Sessions</button>
   <button type="button" data-view="clock" aria-pressed="false">Clock</button>
   <button type="button" data-view="coverage" aria-pressed="false">Coverage</button>
+  <button type="button" data-view="server" aria-pressed="false">Server</button>
 </nav>
 <main>
   <section id="view-routes" aria-labelledby="h-routes">
@@ -80,9 +81,14 @@ enum DashboardAssets {
     </div>
     <div id="coverage-list" class="vlist" role="list" aria-label="Coverage items"><div class="spacer"></div></div>
     <div id="coverage-detail" class="detail" hidden></div>
-    <p class="count">Not shown yet: whether this server records or proxies (the admin API does not report it;
-    forwarded requests appear under Requests with the route <code>proxy</code>), and contract problems
-    (issue 26), which the page will show once <code>/__stubd/</code> serves them.</p>
+    <div id="coverage-operations"></div>
+  </section>
+  <section id="view-server" aria-labelledby="h-server" hidden>
+    <h2 id="h-server">Server</h2>
+    <h3>Recording and proxying</h3>
+    <div id="server-forwarding"></div>
+    <h3>Contract (OpenAPI)</h3>
+    <div id="server-contract"></div>
   </section>
 </main>
 </body>
@@ -529,6 +535,11 @@ async function loadCoverage() {
       ? "; network behaviours: " + j.behaviours.map((b) => b.behaviour + " " + b.covered + "/" + b.answers).join(", ") : "");
   state.coverage = j.routes.flatMap((route) => route.items.map((item) => ({ key: route.route + "|" + item.id, route, item })));
   filterCoverage();
+  // With a spec: each operation and the documented statuses no answer had.
+  const ops = j.operations || [];
+  $("coverage-operations").replaceChildren(...(ops.length ? [el("h3", { text: "Spec operations" }),
+    list(ops.map((o) => o.operation + ": " + o.state + " (answered " + (o.answered.join(", ") || "none") + " of " + o.documented.join(", ") + ")" +
+      (o.hints && o.hints.length ? "; missing: " + o.hints.map((h) => h.status + " — " + h.hint).join("; ") : "")))] : []));
   const selected = state.coverage.find((c) => c.key === state.selectedCoverage);
   if (selected) showCoverage(selected, true);
 }
@@ -547,7 +558,28 @@ function showCoverage(c, quiet) {
 
 // MARK: Views and refresh
 
-const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, coverage: loadCoverage };
+// MARK: Server (GET /__stubd/health and /__stubd/contract): recording or proxying, and the spec.
+
+async function loadServer() {
+  const h = await get("health");
+  const f = h.forwarding;
+  $("server-forwarding").replaceChildren(f
+    ? facts([["Mode", f.mode === "record" ? "recording every request (stubd record)" : "proxy: what no stub answers goes on (serve --proxy)"],
+      ["Target", f.target], ["Recording", f.recording ? "on: answers are written into the Stubs folder" : "off"],
+      ["Recorded", String(f.recorded) + " answer" + (f.recorded === 1 ? "" : "s") + " since start"]])
+    : el("p", { text: "Neither recording nor proxying: every answer comes from the Stubs folder." }));
+  if (!h.spec) {
+    $("server-contract").replaceChildren(el("p", { text: "No spec loaded (stubd serve --spec FILE holds stubs and requests to one)." }));
+    return;
+  }
+  const c = await get("contract");
+  $("server-contract").replaceChildren(facts([["Spec", c.file + " (OpenAPI " + c.openapi + ")"], ["Operations", String(c.operations.length)],
+    ["Requests", c.requests === "strict" ? "strict: one that breaks the spec gets 422" : c.requests === "off" ? "not checked"
+      : "report: served, and the problem shown under Requests"]]),
+    el("h3", { text: "Notices (" + c.notices.length + ")" }), c.notices.length ? list(c.notices) : el("p", { text: "None." }));
+}
+
+const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, coverage: loadCoverage, server: loadServer };
 
 async function refresh(full) {
   if (state.refreshing) { state.again = true; return; }

@@ -68,6 +68,7 @@ extension RequestRouter {
                                                 responseHeaders: headers, responseBody: body)
                 let recorded: Route?
                 (note, recorded) = policy.answered(exchange)
+                if recorded != nil { engine.recordedCount.add(1, ordering: .relaxed) }
                 if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
             case .unreachable(let reason):
                 answer = .problem(502, title: "Target unreachable",

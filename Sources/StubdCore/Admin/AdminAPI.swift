@@ -215,7 +215,11 @@ extension StubEngine {
         }
         let report = HealthReport(version: StubEngine.version, routes: catalog.routes.count,
                                   stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) },
-                                  spec: contract.map { HealthReport.Spec(file: $0.specName, openapi: $0.version, operations: $0.operations.count) })
+                                  spec: contract.map { HealthReport.Spec(file: $0.specName, openapi: $0.version, operations: $0.operations.count) },
+                                  forwarding: forwarding.withLock { $0 }.map {
+                                      HealthReport.Forwarding(mode: $0.mode, target: $0.target, recording: $0.recording,
+                                                              recorded: recordedCount.load(ordering: .relaxed))
+                                  })
         return .document(200, report)
     }
 

@@ -147,6 +147,10 @@ package final class StubEngine: Sendable {
     package static let defaultMaxRenderedBytes = 8 << 20
     /// The spec the stubs are held to (`serve --spec`), for `/__stubd/health`.
     package let contract: APIContract?
+    /// `serve --proxy` / `stubd record`: set once by the server before it serves, for `/__stubd/health`.
+    package let forwarding = Locked<(mode: String, target: String, recording: Bool)?>(nil)
+    /// Answers the recorder wrote since the server started.
+    package let recordedCount = Atomic<Int>(0)
     /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
     /// for `GET /__stubd/contract` to say.
     package let contractRequests: String
