@@ -18,10 +18,10 @@ struct StubResponder: Responder {
         }
         let session = engine.session(request.target.session)
         // The session's `PUT /__stubd/prefer`, when its requests send no Prefer of their own.
-        let head = session.applyingPreference(to: request.head)
+        if let preferred = session.applyingPreference(to: request.head) { request.head = preferred }
         if passesMisses {
-            return engine.respondIfStubbed(to: head, in: session, contractProblems: problems).map(Reply.stub)
+            return engine.respondIfStubbed(to: request.head, in: session, contractProblems: problems).map(Reply.stub)
         }
-        return .stub(engine.respond(to: head, in: session, contractProblems: problems))
+        return .stub(engine.respond(to: request.head, in: session, contractProblems: problems))
     }
 }

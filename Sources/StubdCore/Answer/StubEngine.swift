@@ -102,6 +102,8 @@ enum QuotaNote: Sendable, CustomStringConvertible {
         init() {}
         init(_ item: Item) { first = item }
         var isEmpty: Bool { first == nil }
+        /// The one item, when there is exactly one (the usual case), without building an array.
+        var single: Item? { more == nil ? first : nil }
         var items: [Item] { first.map { [$0] + (more ?? []) } ?? [] }
         mutating func append(_ item: Item) {
             if first == nil { first = item } else if more == nil { more = [item] } else { more!.append(item) }
@@ -116,6 +118,35 @@ enum QuotaNote: Sendable, CustomStringConvertible {
                 return "\(item.quota.name) \(limit.count - item.standing.remaining)/\(limit.count) \(limit.name)"
             }.joined(separator: ", ")
         case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
+        }
+    }
+
+    /// What the journal keeps of it: numbers and names, formatted only when the journal is read.
+    var journalForm: JournalQuotaNote {
+        switch self {
+        case .used(let notes):
+            guard let item = notes.single else { return .text(description) }
+            let limit = item.quota.limits[item.standing.index]
+            return .used(quota: item.quota.name, used: limit.count - item.standing.remaining, limit: limit.count, window: limit.name)
+        case let .exceeded(quota, retryAfter): return .exceeded(quota: quota, retryAfter: retryAfter)
+        }
+    }
+}
+
+/// A quota note as the journal keeps it. Unlike `QuotaNote` it owns what it holds (a reload may
+/// free the quota before the journal is read), and it holds no formatted text: a name of up to 15
+/// bytes is stored inline, so keeping it costs no allocation and no reference count.
+package enum JournalQuotaNote: Sendable, CustomStringConvertible {
+    case used(quota: String, used: Int, limit: Int, window: String)
+    case exceeded(quota: String, retryAfter: Int)
+    /// Several quotas at once (rare): formatted when the request was answered.
+    case text(String)
+
+    package var description: String {
+        switch self {
+        case let .used(quota, used, limit, window): return "\(quota) \(used)/\(limit) \(window)"
+        case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
+        case .text(let text): return text
         }
     }
 }
@@ -245,14 +276,16 @@ package final class StubEngine: Sendable {
     private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool, contractProblems: [String]?) -> Outcome? {
         let wall = Date()
         guard let decided = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
-        let (outcome, misses) = contractProblems.map { (decided.0.reporting($0), decided.misses) } ?? decided
+        let misses = decided.misses
+        var outcome = decided.0
+        if let contractProblems { outcome = outcome.reporting(contractProblems) }
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: outcome.status,
                                             route: outcome.route?.key, misses: misses, notes: outcome.notes,
                                             contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: wall),
-                                            quota: outcome.quotaNote))
+                                            quota: outcome.quota?.journalForm))
         changes.note(session.id)
         return outcome
     }
@@ -335,7 +368,7 @@ package final class StubEngine: Sendable {
                                                 query: job.request.query, headers: job.request.headers, status: outcome.status,
                                                 route: job.route.key, misses: [], notes: outcome.notes,
                                                 contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: job.wall),
-                                                quota: outcome.quotaNote))
+                                                quota: outcome.quota?.journalForm))
         changes.note(job.session.id)
         return outcome
     }

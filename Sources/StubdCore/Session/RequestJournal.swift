@@ -21,13 +21,12 @@ package struct JournalEntry: Sendable {
     package let contract: [String]?
     /// From `time` to the answer being ready, in microseconds; nil when not measured.
     let tookMicroseconds: Int32?
-    /// The quota state the request saw. Formatted now, for quota'd routes only: the raw note refers
-    /// to its quota without owning it, and a reload may free the quota before the journal is read.
-    let quota: String?
+    /// The quota state the request saw, formatted when the journal is read.
+    let quota: JournalQuotaNote?
 
     init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
          headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil,
-         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: String? = nil) {
+         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
         self.contract = contract
         self.tookMicroseconds = tookMicroseconds
         self.quota = quota
@@ -67,7 +66,7 @@ package struct JournalEntry: Sendable {
             }, uniquingKeysWith: { a, b in a + ", " + b }),
             route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
             contract: contract.map { $0.map(masker.mask) }, tookMicroseconds: tookMicroseconds.map(Int.init),
-            quota: quota)
+            quota: quota?.description)
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.

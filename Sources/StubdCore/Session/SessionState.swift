@@ -270,9 +270,10 @@ package final class SessionState: Sendable {
         hasPreferred.store(value != nil, ordering: .releasing)
     }
 
-    /// `request` as this session matches it: with the session's `Prefer` when the request has none.
-    package func applyingPreference(to request: RequestHead) -> RequestHead {
-        guard let prefer = preferredAnswer, request.header("Prefer") == nil else { return request }
+    /// `request` as this session matches it, with the session's `Prefer`, when the session has one
+    /// and the request sends none; nil when it is to be matched as it is (no copy made).
+    package func applyingPreference(to request: RequestHead) -> RequestHead? {
+        guard let prefer = preferredAnswer, request.header("Prefer") == nil else { return nil }
         var copy = request
         copy.headers.append((name: "Prefer", value: prefer))
         return copy
