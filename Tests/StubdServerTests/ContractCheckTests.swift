@@ -53,6 +53,15 @@ import Testing
             """,
     ]
 
+    /// Server options holding stubs (and, by `validation`, requests) to `spec30`, written to a folder of its own.
+    static func servingSpec30(_ validation: RequestValidationMode = .report) throws -> StubServer.Options {
+        let spec = try TempStubs(Self.spec30)
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = validation
+        return options
+    }
+
     static let goodAnswer = #"{"name": "London", "dt": "2024-05-01T12:00:00Z", "main": {"temp": 11.5, "kind": "rain"}, "next": {"name": "Paris", "main": {"temp": 14}}}"#
 
     @Test func eachOfTheFiveViolationsIsALoadErrorAtItsPlaceInTheStub() throws {
@@ -147,10 +156,8 @@ import Testing
 
     /// A served folder edited into breaking the contract keeps serving what it served, as a broken stub would.
     @Test func aReloadThatBreaksTheContractKeepsThePreviousAnswers() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let options = try Self.servingSpec30()
         let server = try StubServer(stubs: stubs.url, options: options)
         defer { server.stopSynchronously() }
         try stubs.write("data/2.5/weather.json", #"{"name": "London", "main": {"temp": 1}, "wind": 3}"#)
@@ -183,10 +190,8 @@ import Testing
     }
 
     @Test func healthSaysWhichSpecIsLoaded() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let options = try Self.servingSpec30()
         let held = try StubServer(stubs: stubs.url, options: options)
         defer { held.stopSynchronously() }
         let report = try await get(held.baseURL, "/__stubd/health").json
@@ -202,11 +207,8 @@ import Testing
 
     /// `--validate requests=strict`: a request the spec refuses is answered 422, each error named; one it takes gets the stub.
     @Test func aStrictServerAnswers422NamingEachWayTheRequestBreaksTheSpec() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
+        let options = try Self.servingSpec30(.strict)
         let server = try StubServer(stubs: stubs.url, options: options)
         defer { server.stopSynchronously() }
 
@@ -268,10 +270,8 @@ import Testing
 
     /// `GET /__stubd/contract`: the spec in force and its notices on the catalog; 404 saying how to load one without.
     @Test func theAdminAPISaysWhichSpecAndWhatItNoticed() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer, "extra.json": "{}"])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let options = try Self.servingSpec30()
         try await withServer(stubs.url, options: options) { server in
             let report = try await StubdClient(baseURL: server.baseURL).contract()
             #expect(report.file == "openapi.yaml" && report.openapi == "3.0.3" && report.requests == "report")
@@ -287,11 +287,8 @@ import Testing
 
     /// `requests=off`: nothing is held to the spec on the request side.
     @Test func validateOffChecksNoRequest() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .off
+        let options = try Self.servingSpec30(.off)
         try await withServer(stubs.url, options: options) { server in
             let r = try await get(server.baseURL, "/data/2.5/weather?units=celsius")
             #expect(r.status == 200 && r.header("X-Stubd-Contract") == nil)
@@ -301,10 +298,8 @@ import Testing
     /// A template's answer can only be held to the spec once rendered: a rendered body that breaks
     /// the schema is reported as the request's problems are.
     @Test func aRenderedTemplateThatBreaksTheSpecIsReported() async throws {
-        let spec = try TempStubs(Self.spec30)
         let stubs = try TempStubs(["data/2.5/weather.tmpl.json": #"{"name": "{{request.query.q}}", "main": {"temp": "{{request.query.t}}"}}"#])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        let options = try Self.servingSpec30()
         try await withServer(stubs.url, options: options) { server in
             let r = try await get(server.baseURL, "/data/2.5/weather?q=Oslo&t=cold")
             #expect(r.status == 200)
