@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
-import Synchronization
+import StubdProtocol
 import HTTPTypes
 
 extension RequestRouter {
@@ -103,7 +103,7 @@ extension RequestRouter {
         }
     }
 
-    private static let amending = Mutex(())
+    private static let amending = Locked(())
 
     /// What came of a forward, said once: the request line carries the note when the request log
     /// is on (`--log-level info`, the default); otherwise a notice does, as recording is worth

@@ -1,6 +1,6 @@
 import Foundation
 import StubdCore
-import Synchronization
+import StubdProtocol
 import HTTPTypes
 
 /// Per-request state, from libmicrohttpd's first call for a request to its completion notice.
@@ -27,12 +27,13 @@ final class RequestContext: @unchecked Sendable {
     var connection: OpaquePointer?
     /// The connection's socket while suspended, so a client that went away can be noticed.
     var socket: Int32 = -1
-    /// Guarded because a timer, a waiter, a forward and `stop()` may each try to resume it.
-    let lifecycle: Mutex<RequestLifecycle>
+    /// Guarded because a timer, a waiter, a forward and `stop()` may each try to resume it; `Locked`,
+    /// not `Mutex`, so ThreadSanitizer sees the lock (see `Locked`).
+    let lifecycle: Locked<RequestLifecycle>
 
     /// `phase` is `.answering` for a context made once the request is in (a delay, a content reader).
     init(phase: RequestLifecycle.Phase = .headers) {
-        lifecycle = Mutex(RequestLifecycle(phase))
+        lifecycle = Locked(RequestLifecycle(phase))
     }
 
     /// Keeps a piece of the body, or from the first byte past `limit` on, only that it was too large.
