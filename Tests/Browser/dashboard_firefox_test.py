@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""The dashboard in Firefox: Debian's firefox-esr, headless, driven through WebDriver BiDi itself
+(Firefox's own remote protocol, over a WebSocket; no geckodriver, which neither Debian nor PyPI
+ships), against a running `stubd serve` of a generated folder of 1,000 routes and a weather route.
+
+It checks what issue 30 asks of Firefox: the page loads and shows the routes; a request made with
+curl shows up as a hit count and a journal row without a reload, pushed over /__stubd/events; an
+unmatched request shows its nearest route; and, for the whole run, no console error and no
+JavaScript exception (BiDi's log.entryAdded at level error, which is where Firefox reports
+Content-Security-Policy violations too). A screenshot of each view goes to the artifacts folder.
+The rest (quotas, clock, keyboard, zoom) is dashboard_test.py's, in Chromium.
+
+    python3 Tests/Browser/dashboard_firefox_test.py --stubd .build/release/stubd [--artifacts DIR]
+
+Needs firefox-esr and python3-websockets (Debian). Exit 0 when every check passes; otherwise each
+failure is printed and the exit is 1. --inject-error throws an uncaught error in the page, to see
+the test fail as it should.
+"""
+import argparse
+import asyncio
+import base64
+import itertools
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import websockets
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    """Polls the page (not stubd) until predicate() is truthy; returns (value, seconds) or (None, timeout)."""
+    started = time.monotonic()
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # an element not drawn yet, or replaced while read: try again
+            value = None
+        if value:
+            return value, time.monotonic() - started
+        if time.monotonic() - started > timeout:
+            return None, timeout
+        time.sleep(interval)
+
+
+class Output:
+    """A child's output read line by line on a thread, so its pipe never fills and a line can be waited for."""
+
+    def __init__(self, process, name):
+        self.lines = []
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self._read, args=(process.stdout,), name=name, daemon=True)
+        self.thread.start()
+
+    def _read(self, pipe):
+        for line in iter(pipe.readline, ""):
+            with self.lock:
+                self.lines.append(line.rstrip("\n"))
+
+    def find(self, text):
+        with self.lock:
+            return next((line for line in self.lines if text in line), None)
+
+    def text(self):
+        with self.lock:
+            return "\n".join(self.lines)
+
+
+class BidiError(Exception):
+    pass
+
+
+class Bidi:
+    """One WebDriver BiDi connection, used synchronously: an asyncio loop on its own thread owns the
+    socket, answers are matched to commands by id, and events are kept in order as they come."""
+
+    def __init__(self, url, timeout=30):
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="bidi", daemon=True)
+        self.thread.start()
+        self.ids = itertools.count(1)
+        self.pending = {}
+        self.events = []
+        self.lock = threading.Lock()
+        self.ws = self._run(self._connect(url), timeout)
+        self.reader = asyncio.run_coroutine_threadsafe(self._read(), self.loop)
+
+    def _run(self, coroutine, timeout):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
+
+    @staticmethod
+    async def _connect(url):  # made on the loop's thread, so the connection belongs to that loop
+        return await websockets.connect(url, max_size=None, ping_interval=None)
+
+    async def _read(self):
+        try:
+            async for text in self.ws:
+                message = json.loads(text)
+                if message.get("id") in self.pending:
+                    self.pending.pop(message["id"]).set_result(message)
+                elif message.get("type") == "event":
+                    with self.lock:
+                        self.events.append(message)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            for future in self.pending.values():
+                future.set_exception(BidiError("the browser closed the connection"))
+            self.pending.clear()
+
+    def call(self, method, params=None, timeout=30):
+        async def send():
+            number = next(self.ids)
+            answer = self.loop.create_future()
+            self.pending[number] = answer
+            await self.ws.send(json.dumps({"id": number, "method": method, "params": params or {}}))
+            return await asyncio.wait_for(answer, timeout)
+
+        message = self._run(send(), timeout + 5)
+        if message.get("type") == "error":
+            raise BidiError("%s: %s: %s" % (method, message.get("error"), message.get("message")))
+        return message["result"]
+
+    def events_of(self, method):
+        with self.lock:
+            return [e["params"] for e in self.events if e["method"] == method]
+
+    def close(self):
+        try:
+            self._run(self.ws.close(), 5)
+        except Exception:
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+
+
+class Page:
+    """A browsing context: scripts run in the page's own realm, as the page's would."""
+
+    def __init__(self, bidi, context):
+        self.bidi = bidi
+        self.context = context
+
+    def navigate(self, url):
+        return self.bidi.call("browsingContext.navigate", {"context": self.context, "url": url, "wait": "complete"})
+
+    def evaluate(self, expression, ownership="none"):
+        result = self.bidi.call("script.evaluate", {"expression": expression, "target": {"context": self.context},
+                                                    "awaitPromise": True, "resultOwnership": ownership})
+        if result["type"] == "exception":
+            raise BidiError("in the page: " + result["exceptionDetails"]["text"])
+        return result["result"]
+
+    def js(self, body):
+        """Runs a function body in the page; what it returns comes back through JSON."""
+        value = self.evaluate("(async () => { %s })().then(v => JSON.stringify(v === undefined ? null : v))" % body)
+        return json.loads(value["value"])
+
+    def text(self, selector):
+        return self.js("return document.querySelector(%s).textContent" % json.dumps(selector))
+
+    def element(self, selector):
+        self.js("document.querySelector(%s).scrollIntoView({block: 'center'})" % json.dumps(selector))
+        node = self.evaluate("document.querySelector(%s)" % json.dumps(selector), ownership="root")
+        if node.get("type") != "node":
+            raise BidiError("no element " + selector)
+        return {"sharedId": node["sharedId"]}
+
+    def click(self, selector):
+        """A real click: the pointer moves to the element's centre, presses and releases."""
+        element = self.element(selector)
+        self.bidi.call("input.performActions", {"context": self.context, "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+                {"type": "pointerMove", "x": 0, "y": 0, "origin": {"type": "element", "element": element}},
+                {"type": "pointerDown", "button": 0},
+                {"type": "pointerUp", "button": 0}]}]})
+
+    def type(self, selector, text):
+        """Clicks into the field, then types text key by key."""
+        self.click(selector)
+        keys = []
+        for ch in text:
+            keys += [{"type": "keyDown", "value": ch}, {"type": "keyUp", "value": ch}]
+        self.bidi.call("input.performActions", {"context": self.context, "actions": [
+            {"type": "key", "id": "keyboard", "actions": keys}]})
+
+    def screenshot(self, path):
+        data = self.bidi.call("browsingContext.captureScreenshot", {"context": self.context})["data"]
+        path.write_bytes(base64.b64decode(data))
+        return path
+
+
+def make_stubs(folder, routes):
+    (folder / "items").mkdir(parents=True)
+    for i in range(routes):
+        (folder / "items" / f"i{i:05d}.json").write_text('{"id": %d}' % i)
+    (folder / "stubd.yml").write_text("""routes:
+  - name: weather
+    request: { path: /weather, query: { q: London } }
+    response: { json: { temp: 21 } }
+""")
+
+
+def make_profile(folder):
+    """A fresh profile that stays off the network and shows no first-run page."""
+    folder.mkdir()
+    prefs = {
+        "browser.shell.checkDefaultBrowser": False,
+        "browser.startup.homepage_override.mstone": "ignore",
+        "browser.startup.page": 0,
+        "browser.aboutwelcome.enabled": False,
+        "datareporting.policy.dataSubmissionEnabled": False,
+        "toolkit.telemetry.reportingpolicy.firstRun": False,
+        "app.update.disabledForTesting": True,
+        "network.captive-portal-service.enabled": False,
+        "network.connectivity-service.enabled": False,
+        "services.settings.server": "data:,#remote-settings-dummy/v1",
+        "messaging-system.rsexperimentloader.enabled": False,
+        "app.normandy.enabled": False,
+    }
+    (folder / "user.js").write_text("".join("user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v)) for k, v in prefs.items()))
+
+
+def curl(base, path, *extra):
+    return subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *extra, base + path],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def stop(process, seconds=10):
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--stubd", default=".build/debug/stubd")
+    parser.add_argument("--artifacts", default=".build/dashboard-artifacts")
+    parser.add_argument("--firefox", default=shutil.which("firefox-esr") or shutil.which("firefox") or "/usr/bin/firefox-esr")
+    parser.add_argument("--routes", type=int, default=1_000)
+    parser.add_argument("--live-seconds", type=float, default=2,
+                        help="bound on a hit reaching the page (the bar is 1 s)")
+    parser.add_argument("--inject-error", action="store_true",
+                        help="throw an uncaught error in the page: the test must then fail (a check of the test itself)")
+    args = parser.parse_args()
+    stubd = os.path.abspath(args.stubd)
+    artifacts = pathlib.Path(args.artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix="stubd-dashboard-firefox-"))
+    stubs = work / "Stubs"
+    make_stubs(stubs, args.routes)
+    make_profile(work / "profile")
+    total = args.routes + 1
+
+    server = firefox = bidi = None
+    try:
+        server = subprocess.Popen([stubd, "serve", "--stubs", str(stubs), "--port", "0", "--no-watch"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        served = Output(server, "stubd")
+        line, _ = wait_for(lambda: served.find("listening on"), 30, 0.1)
+        if not line:
+            check(False, "stubd starts:\n" + served.text())
+            return 1
+        base = line.split("listening on ")[1].split(" ")[0]
+        print("stubd at " + base + " with " + str(total) + " routes")
+
+        firefox = subprocess.Popen([args.firefox, "--headless", "--no-remote", "-profile", str(work / "profile"),
+                                    "--remote-debugging-port=0", "about:blank"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                   env=dict(os.environ, MOZ_CRASHREPORTER_DISABLE="1"))
+        browsed = Output(firefox, "firefox")
+        line, _ = wait_for(lambda: browsed.find("WebDriver BiDi listening on "), 30, 0.1)
+        if not line:
+            check(False, "Firefox starts with WebDriver BiDi:\n" + browsed.text())
+            return 1
+        bidi = Bidi(line.split("listening on ")[1].strip() + "/session")
+        version = bidi.call("session.new", {"capabilities": {}})["capabilities"]["browserVersion"]
+        print("Firefox %s through WebDriver BiDi" % version)
+        bidi.call("session.subscribe", {"events": ["log.entryAdded"]})
+        page = Page(bidi, bidi.call("browsingContext.getTree", {})["contexts"][0]["context"])
+        bidi.call("browsingContext.setViewport", {"context": page.context, "viewport": {"width": 1280, "height": 900}})
+
+        # The console is read: a message logged in the page arrives as a log entry.
+        page.js("console.info('stubd-firefox-test: console is read')")
+        seen, _ = wait_for(lambda: any("console is read" in (e.get("text") or "") for e in bidi.events_of("log.entryAdded")), 5)
+        check(bool(seen), "the page's console reaches the test (log.entryAdded)")
+
+        page.navigate(base + "/__stubd/ui")
+        count, _ = wait_for(lambda: "%d routes" % total in page.text("#routes-count"), 30)
+        check(bool(count), "the route list shows %d routes" % total)
+        rows = page.js("return document.querySelectorAll('#routes-list .row').length")
+        check(0 < rows < 200, "only the visible routes are in the DOM (%d rows of %d)" % (rows, total))
+        live, _ = wait_for(lambda: page.text("#live") == "live", 10)
+        check(bool(live), "the event stream is open")
+        if args.inject_error:
+            page.js("setTimeout(() => { throw new Error('injected by --inject-error') })")
+        page.screenshot(artifacts / "firefox-routes.png")
+
+        # Live hit counts, without a reload.
+        page.js("window.__noReload = 1")
+        page.type("#routes-filter", "weather")
+        hits = lambda: page.text('#routes-list .row[data-route="weather"] .hits')
+        seen, _ = wait_for(lambda: hits() == "0", 5)
+        check(bool(seen), "the filter leaves the weather route, with 0 hits")
+        check(curl(base, "/weather?q=London") == "200" and curl(base, "/weather?q=London") == "200", "curl gets the weather twice")
+        seen, took = wait_for(lambda: hits() == "2", args.live_seconds)
+        check(bool(seen), "the hit count reads 2 without a reload (after %.2f s, bound %.1f s)" % (took, args.live_seconds))
+        check(page.js("return window.__noReload") == 1, "the page was not reloaded")
+
+        # The journal: an unmatched request arrives live and names its nearest route.
+        page.click('nav button[data-view="requests"]')
+        seen, _ = wait_for(lambda: page.js("return document.querySelectorAll('#requests-list .row').length") >= 2, 5)
+        check(bool(seen), "the journal shows the two weather requests")
+        check(curl(base, "/weathr?q=Paris") == "404", "curl gets 404 for /weathr")
+        first = lambda: page.text("#requests-list .row")
+        seen, took = wait_for(lambda: "/weathr" in first() and "unmatched" in first(), args.live_seconds)
+        check(bool(seen), "the unmatched request heads the journal without a reload (after %.2f s, bound %.1f s)" % (took, args.live_seconds))
+        page.click("#requests-list .row")
+        detail, _ = wait_for(lambda: page.js("const d = document.getElementById('request-detail'); return d.hidden ? '' : d.innerText"), 5)
+        check(bool(detail) and "weather (GET /weather)" in detail, "the unmatched request names its nearest route: " + (detail or "").replace("\n", " | ")[:300])
+        check(page.js("return window.__noReload") == 1, "the page was still not reloaded")
+        page.screenshot(artifacts / "firefox-requests.png")
+
+    except Exception as error:  # a step that could not go on (an element never drawn): a failure, not a crash
+        check(False, "the test stopped at: %s: %s" % (type(error).__name__, str(error).split("\n")[0]))
+    finally:
+        if bidi:
+            # Read before the browser closes: closing it ends the event stream, which is not the page's error.
+            time.sleep(0.3)
+            entries = bidi.events_of("log.entryAdded")
+            errors = [e for e in entries if e.get("level") == "error"]
+            check(not errors, "no console errors, JavaScript exceptions or CSP violations (%d log entries read)%s"
+                  % (len(entries), "".join("\n    %s: %s" % (e.get("type"), e.get("text")) for e in errors)))
+            try:
+                bidi.call("browser.close", timeout=10)
+            except Exception:
+                pass
+            bidi.close()
+        stop(firefox)
+        stop(server)
+        shutil.rmtree(work, ignore_errors=True)
+    print("screenshots in " + str(artifacts))
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
