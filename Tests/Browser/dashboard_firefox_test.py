@@ -4,11 +4,12 @@
 ships), against a running `stubd serve` of a generated folder of 1,000 routes and a weather route.
 
 It checks what issue 30 asks of Firefox: the page loads and shows the routes; a request made with
-curl shows up as a hit count and a journal row without a reload, pushed over /__stubd/events; an
-unmatched request shows its nearest route; and, for the whole run, no console error and no
-JavaScript exception (BiDi's log.entryAdded at level error, which is where Firefox reports
-Content-Security-Policy violations too). A screenshot of each view goes to the artifacts folder.
-The rest (quotas, clock, keyboard, zoom) is dashboard_test.py's, in Chromium.
+curl shows up as a hit count and a journal row without a reload, pushed over /__stubd/events (and
+nothing is polled meanwhile); an unmatched request shows its nearest route; and, for the whole run,
+no console error and no JavaScript exception (BiDi's log.entryAdded at level error, which is where
+Firefox reports Content-Security-Policy violations too). Screenshots (firefox-*.png) go to the
+artifacts folder. The rest (quotas, clock, sessions, coverage, keyboard, zoom) is dashboard_test.py's,
+in Chromium.
 
     python3 Tests/Browser/dashboard_firefox_test.py --stubd .build/release/stubd [--artifacts DIR]
 
@@ -314,12 +315,17 @@ def main():
             page.js("setTimeout(() => { throw new Error('injected by --inject-error') })")
         page.screenshot(artifacts / "firefox-routes.png")
 
-        # Live hit counts, without a reload.
+        # Live hit counts, without a reload and without polling: stubd pushes them over /__stubd/events.
         page.js("window.__noReload = 1")
         page.type("#routes-filter", "weather")
         hits = lambda: page.text('#routes-list .row[data-route="weather"] .hits')
         seen, _ = wait_for(lambda: hits() == "0", 5)
         check(bool(seen), "the filter leaves the weather route, with 0 hits")
+        fetched = "return performance.getEntriesByType('resource').length"
+        quiet_before = page.js(fetched)
+        time.sleep(1.5)
+        quiet_after = page.js(fetched)
+        check(quiet_before == quiet_after, "nothing is fetched while nothing changes (%d then %d requests)" % (quiet_before, quiet_after))
         check(curl(base, "/weather?q=London") == "200" and curl(base, "/weather?q=London") == "200", "curl gets the weather twice")
         seen, took = wait_for(lambda: hits() == "2", args.live_seconds)
         check(bool(seen), "the hit count reads 2 without a reload (after %.2f s, bound %.1f s)" % (took, args.live_seconds))
