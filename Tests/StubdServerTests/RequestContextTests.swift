@@ -14,7 +14,7 @@ import Testing
         receive(context, "world", limit: 11)
         #expect(String(decoding: context.body, as: UTF8.self) == "hello world")
         #expect(!context.bodyTooLarge)
-        let phase = context.lifecycle.withLock { $0.phase }
+        let phase = context.lifecycle.phase
         #expect(phase == .body)
     }
 

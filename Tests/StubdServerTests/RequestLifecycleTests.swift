@@ -99,11 +99,11 @@ import Testing
     @Test func manyThreadsRacingToResumeAContextResumeItOnce() {
         for _ in 0..<200 {
             let context = RequestContext(phase: .answering)
-            let suspended = context.lifecycle.withLock { $0.suspend() }
+            let suspended = context.lifecycle.move { $0.suspend() }
             #expect(suspended)
             let wins = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                if context.lifecycle.withLock({ $0.resume() }) { wins.withLock { $0 += 1 } }
+                if context.lifecycle.move({ $0.resume() }) { wins.withLock { $0 += 1 } }
             }
             #expect(wins.withLock { $0 } == 1)
         }

@@ -13,7 +13,7 @@ enum DaemonCallbacks {
 
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
         guard let conCls, conCls.pointee != nil else { return }
-        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.withLock { $0.complete() } }
+        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
         RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
         Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)

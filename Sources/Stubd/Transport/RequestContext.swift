@@ -1,6 +1,5 @@
 import Foundation
 import StubdCore
-import StubdProtocol
 import HTTPTypes
 
 /// Per-request state, from libmicrohttpd's first call for a request to its completion notice.
@@ -27,18 +26,17 @@ final class RequestContext: @unchecked Sendable {
     var connection: OpaquePointer?
     /// The connection's socket while suspended, so a client that went away can be noticed.
     var socket: Int32 = -1
-    /// Guarded because a timer, a waiter, a forward and `stop()` may each try to resume it; `Locked`,
-    /// not `Mutex`, so ThreadSanitizer sees the lock (see `Locked`).
-    let lifecycle: Locked<RequestLifecycle>
+    /// Shared because a timer, a waiter, a forward and `stop()` may each try to resume it.
+    let lifecycle: SharedRequestLifecycle
 
     /// `phase` is `.answering` for a context made once the request is in (a delay, a content reader).
     init(phase: RequestLifecycle.Phase = .headers) {
-        lifecycle = Locked(RequestLifecycle(phase))
+        lifecycle = SharedRequestLifecycle(phase)
     }
 
     /// Keeps a piece of the body, or from the first byte past `limit` on, only that it was too large.
     func receiveBody(_ bytes: UnsafeRawBufferPointer, limit: Int) {
-        lifecycle.withLock { _ = $0.receiveBody() }
+        lifecycle.move { $0.receiveBody() }
         guard !bodyTooLarge else { return }
         if body.count + bytes.count > limit {
             bodyTooLarge = true

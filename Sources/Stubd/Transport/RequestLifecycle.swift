@@ -6,7 +6,7 @@
 /// may do what is decided here, with no socket in sight, so the rules are tested on their own
 /// (`RequestLifecycleTests`).
 struct RequestLifecycle: Equatable, Sendable {
-    enum Phase: Equatable, Sendable {
+    enum Phase: UInt8, Equatable, Sendable {
         /// The head is read; nothing answered yet.
         case headers
         /// Body bytes are arriving.

@@ -27,7 +27,7 @@ extension RequestRouter {
     func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
         suspended.withLock { state in
             if state.stopping { return false }
-            guard context.lifecycle.withLock({ $0.suspend() }) else { return false }
+            guard context.lifecycle.move({ $0.suspend() }) else { return false }
             context.connection = connection
             if context.socket < 0 { context.socket = shim_connection_fd(connection) }
             MHD_suspend_connection(connection)
@@ -39,7 +39,7 @@ extension RequestRouter {
     /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
     func resume(_ context: RequestContext) {
         suspended.withLock { state in
-            guard context.lifecycle.withLock({ $0.resume() }) else { return }
+            guard context.lifecycle.move({ $0.resume() }) else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))
             if let connection = context.connection { MHD_resume_connection(connection) }
         }

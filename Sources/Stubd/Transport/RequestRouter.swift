@@ -117,7 +117,7 @@ final class RequestRouter: @unchecked Sendable {
             uploadSize.pointee = 0
             return .YES
         }
-        context.lifecycle.withLock { _ = $0.answer() }
+        context.lifecycle.move { $0.answer() }
         if let pending = context.pending {
             context.pending = nil
             return finish(pending, context, connection)
