@@ -4,7 +4,10 @@ import Foundation
 /// the transport to finish with `StubEngine.render(_:)` off its worker thread, so the requests
 /// behind it on that worker are not held. Its hit and quotas are already counted; it is journaled
 /// when rendered, with what rendering found.
-package struct DeferredRender: Sendable {
+///
+/// A class, not a struct: every `Outcome` has room for one, and inline it made an outcome some
+/// 500 bytes that each plain answer copied several times (memmove was 13% of `engine.respond`).
+package final class DeferredRender: Sendable {
     let template: ResponseTemplate
     let canned: CannedResponse
     let extraHeaders: ExtraHeaders
@@ -15,5 +18,25 @@ package struct DeferredRender: Sendable {
     let session: SessionState
     let wall: Date
     /// How the request broke the spec (`serve --spec`, report mode), for the journal once rendered.
-    var requestProblems: [String]?
+    let requestProblems: [String]?
+
+    init(template: ResponseTemplate, canned: CannedResponse, extraHeaders: ExtraHeaders, input: TemplateInput, route: Route,
+         quota: QuotaNote?, request: RequestHead, session: SessionState, wall: Date, requestProblems: [String]? = nil) {
+        self.template = template
+        self.canned = canned
+        self.extraHeaders = extraHeaders
+        self.input = input
+        self.route = route
+        self.quota = quota
+        self.request = request
+        self.session = session
+        self.wall = wall
+        self.requestProblems = requestProblems
+    }
+
+    /// The same job with `problems` of the request said before any it had.
+    func reporting(_ problems: [String]) -> DeferredRender {
+        DeferredRender(template: template, canned: canned, extraHeaders: extraHeaders, input: input, route: route, quota: quota,
+                       request: request, session: session, wall: wall, requestProblems: problems + (requestProblems ?? []))
+    }
 }

@@ -46,9 +46,8 @@ package struct Outcome: Sendable {
     /// on the answer (or, for a template still to render, carried to its rendering).
     func reporting(_ problems: [String]) -> Outcome {
         guard !problems.isEmpty else { return self }
-        if var job = deferred {
-            job.requestProblems = problems + (job.requestProblems ?? [])
-            return Outcome(answer: answer, route: route, quota: quota, notes: notes, deferred: job)
+        if let job = deferred {
+            return Outcome(answer: answer, route: route, quota: quota, notes: notes, deferred: job.reporting(problems))
         }
         // The request's problems first, then what was found of the answer before.
         let problems = problems + (contractProblems ?? [])
@@ -275,10 +274,8 @@ package final class StubEngine: Sendable {
     /// keeps to it; the outcome carries them to the journal, the log line and a response header.
     private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool, contractProblems: [String]?) -> Outcome? {
         let wall = Date()
-        guard let decided = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
-        let misses = decided.misses
-        var outcome = decided.0
-        if let contractProblems { outcome = outcome.reporting(contractProblems) }
+        guard let (decided, misses) = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
+        let outcome = contractProblems.map { decided.reporting($0) } ?? decided
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
