@@ -336,8 +336,14 @@ function facts(pairs) {
 }
 
 async function loadRoutes(full) {
-  if (full || !state.routes.length) state.routes = (await get("routes")).routes;
-  if (state.all) {
+  // The routes and their hits are fetched at once: with 10,000 routes each is a large document.
+  const routes = full || !state.routes.length ? get("routes") : null;
+  if (!state.all) {
+    const [r, h] = await Promise.all([routes, get("hits")]);
+    if (r) state.routes = r.routes;
+    state.hits = h.routes;
+  } else {
+    if (routes) state.routes = (await routes).routes;
     const sums = new Map();
     let base = null;
     for (const s of state.sessions.slice(0, 50)) {
@@ -346,8 +352,6 @@ async function loadRoutes(full) {
       for (const r of h.routes) sums.set(r.signature + "|" + r.source, (sums.get(r.signature + "|" + r.source) || 0) + r.hits);
     }
     state.hits = (base || []).map((r) => Object.assign({}, r, { hits: sums.get(r.signature + "|" + r.source) || 0 }));
-  } else {
-    state.hits = (await get("hits")).routes;
   }
   mergeRoutes();
   performance.mark("stubd-routes-rendered");
@@ -585,8 +589,9 @@ async function refresh(full) {
   if (state.refreshing) { state.again = true; return; }
   state.refreshing = true;
   try {
-    await loadSessions();
-    if (full && state.view === "routes") await loadRoutes(true); else await loaders[state.view]();
+    const load = full && state.view === "routes" ? () => loadRoutes(true) : loaders[state.view];
+    // The session list travels beside the view's own documents; only "all sessions" needs it first.
+    if (state.all) { await loadSessions(); await load(); } else await Promise.all([loadSessions(), load()]);
   } catch (e) {
     notice(e.message);
   } finally {
