@@ -33,30 +33,7 @@ import time
 
 import websockets
 
-failures = []
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        failures.append(what)
-    return ok
-
-
-def wait_for(predicate, timeout, interval=0.05):
-    """Polls the page (not stubd) until predicate() is truthy; returns (value, seconds) or (None, timeout)."""
-    started = time.monotonic()
-    while True:
-        try:
-            value = predicate()
-        except Exception:  # an element not drawn yet, or replaced while read: try again
-            value = None
-        if value:
-            return value, time.monotonic() - started
-        if time.monotonic() - started > timeout:
-            return None, timeout
-        time.sleep(interval)
-
+from browser_checks import check, curl, failures, make_stubs, wait_for
 
 class Output:
     """A child's output read line by line on a thread, so its pipe never fills and a line can be waited for."""
@@ -205,17 +182,6 @@ class Page:
         return path
 
 
-def make_stubs(folder, routes):
-    (folder / "items").mkdir(parents=True)
-    for i in range(routes):
-        (folder / "items" / f"i{i:05d}.json").write_text('{"id": %d}' % i)
-    (folder / "stubd.yml").write_text("""routes:
-  - name: weather
-    request: { path: /weather, query: { q: London } }
-    response: { json: { temp: 21 } }
-""")
-
-
 def make_profile(folder):
     """A fresh profile that stays off the network and shows no first-run page."""
     folder.mkdir()
@@ -234,11 +200,6 @@ def make_profile(folder):
         "app.normandy.enabled": False,
     }
     (folder / "user.js").write_text("".join("user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v)) for k, v in prefs.items()))
-
-
-def curl(base, path, *extra):
-    return subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *extra, base + path],
-                          capture_output=True, text=True, check=True).stdout
 
 
 def stop(process, seconds=10):

@@ -1,0 +1,49 @@
+"""What the two browser tests (dashboard_test.py in Chromium, dashboard_firefox_test.py in Firefox)
+share: the check list, waiting on the page, the generated Stubs folder and curl."""
+import subprocess
+import time
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def wait_for(predicate, timeout, interval=0.05):
+    """Polls the page (not stubd) until predicate() is truthy; returns (value, seconds) or (None, timeout)."""
+    started = time.monotonic()
+    while True:
+        try:
+            value = predicate()
+        except Exception:  # an element replaced while read: try again
+            value = None
+        if value:
+            return value, time.monotonic() - started
+        if time.monotonic() - started > timeout:
+            return None, timeout
+        time.sleep(interval)
+
+
+def make_stubs(folder, routes):
+    (folder / "items").mkdir(parents=True)
+    for i in range(routes):
+        (folder / "items" / f"i{i:05d}.json").write_text('{"id": %d}' % i)
+    (folder / "stubd.yml").write_text("""routes:
+  - name: weather
+    request: { path: /weather, query: { q: London } }
+    response: { json: { temp: 21 } }
+quotas:
+  - name: weatherquota
+    routes: ["GET /weather"]
+    limits: ["5/minute"]
+clock: { virtual: "2016-08-30T00:00:00Z" }
+""")
+
+
+def curl(base, path, *extra):
+    return subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *extra, base + path],
+                          capture_output=True, text=True, check=True).stdout
