@@ -5,7 +5,7 @@ enum PathCheck {
     /// Paths that cannot name a stub: dot segments (`..` however encoded; MHD has decoded it by now),
     /// NUL bytes, and malformed session prefixes.
     static func reject(_ path: String, session: String) -> GeneratedResponse? {
-        if !path.hasPrefix("/") {
+        if path.utf8.first != UInt8(ascii: "/") {
             return .problem(400, title: "Bad path", detail: "a request path starts with '/'")
         }
         if hasDotSegment(path) {

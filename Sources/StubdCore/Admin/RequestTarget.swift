@@ -11,14 +11,16 @@ package struct RequestTarget: Sendable, Equatable {
     package static func resolve(path: String, sessionHeader: String?, sessionQuery: @autoclosure () -> String?) -> RequestTarget {
         var session = sessionHeader ?? ""
         var rest = path
-        if path.hasPrefix("/__s/") {
+        // Byte comparisons: String.hasPrefix compares by Unicode canonical equivalence, which showed
+        // in the request path's profile, and a path's prefix is bytes.
+        if path.utf8.starts(with: "/__s/".utf8) {
             let afterPrefix = path.dropFirst(5)
             let id = afterPrefix.prefix { $0 != "/" }
             session = String(id)
             rest = String(afterPrefix.dropFirst(id.count))
             if rest.isEmpty { rest = "/" }
         }
-        if rest == "/__stubd" || rest.hasPrefix("/__stubd/") {
+        if rest.utf8.starts(with: "/__stubd".utf8), rest.utf8.count == 8 || rest.utf8.dropFirst(8).first == UInt8(ascii: "/") {
             // Looked up only here: a stub request does not pay for a query scan it never uses.
             if session.isEmpty, let q = sessionQuery() { session = q }
             let call = rest.dropFirst("/__stubd".count).drop { $0 == "/" }
