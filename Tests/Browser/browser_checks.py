@@ -1,5 +1,6 @@
 """What the two browser tests (dashboard_test.py in Chromium, dashboard_firefox_test.py in Firefox)
-share: the check list, waiting on the page, the generated Stubs folder and curl."""
+share: the check list, waiting on the page, the generated Stubs folder, curl, stopping a child and
+the summary."""
 import subprocess
 import time
 
@@ -47,3 +48,24 @@ clock: { virtual: "2016-08-30T00:00:00Z" }
 def curl(base, path, *extra):
     return subprocess.run(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *extra, base + path],
                           capture_output=True, text=True, check=True).stdout
+
+
+def stop(process, seconds=10):
+    """Terminates a child (stubd, the browser) and waits for it; killed if it does not go in time."""
+    if process and process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def summary(artifacts):
+    """Prints the outcome and returns the exit status: 1 when any check failed."""
+    print("screenshots in " + str(artifacts))
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0

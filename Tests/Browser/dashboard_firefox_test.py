@@ -33,7 +33,7 @@ import time
 
 import websockets
 
-from browser_checks import check, curl, failures, make_stubs, wait_for
+from browser_checks import check, curl, make_stubs, stop, summary, wait_for
 
 class Output:
     """A child's output read line by line on a thread, so its pipe never fills and a line can be waited for."""
@@ -202,16 +202,6 @@ def make_profile(folder):
     (folder / "user.js").write_text("".join("user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v)) for k, v in prefs.items()))
 
 
-def stop(process, seconds=10):
-    if process and process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(seconds)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stubd", default=".build/debug/stubd")
@@ -324,12 +314,7 @@ def main():
         stop(firefox)
         stop(server)
         shutil.rmtree(work, ignore_errors=True)
-    print("screenshots in " + str(artifacts))
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("all checks passed")
-    return 0
+    return summary(artifacts)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_checks import check, curl, failures, make_stubs, wait_for
+from browser_checks import check, curl, make_stubs, stop, summary, wait_for
 
 
 def main():
@@ -212,19 +212,10 @@ def main():
             check(not errors, "no console errors" + ("".join("\n    " + e["message"] for e in errors)))
         if driver:
             driver.quit()
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
         shutil.rmtree(work, ignore_errors=True)
-    print("screenshots in " + str(artifacts))
-    if failures:
-        print("%d check(s) failed" % len(failures))
-        return 1
-    print("all checks passed")
-    return 0
+    return summary(artifacts)
 
 
 if __name__ == "__main__":
