@@ -52,8 +52,7 @@ public final class StubServer: Sendable {
         public var maskedHeaders: [String] = []
         /// Values the journal shows as `<NAME>` wherever they appear (`--secret NAME=VALUE`); a
         /// recorder's own secrets are added to these.
-        // A placeholder name and the value it stands for, not an HTTP header: a pair is what it is.
-        public var maskedSecrets: [(name: String, value: String)] = []
+        public var maskedSecrets: [NamedSecret] = []
         /// Runtime stubs (`POST /__stubd/stubs`) one session may hold.
         public var maxRuntimeStubs: Int = 10_000
         /// Bytes a template may render for one answer; past it the request gets a 500 naming the cap.

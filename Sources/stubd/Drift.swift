@@ -56,23 +56,13 @@ struct Drift: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not verify the target's certificate (a local HTTPS upstream).")
     var insecure = false
 
-    var secrets: [(name: String, value: String)] {
-        secret.compactMap { item in
-            guard let eq = item.firstIndex(of: "=") else { return nil }
-            return (String(item[..<eq]), String(item[item.index(after: eq)...]))
-        }
-    }
+    /// Checked by `validate`, so none is dropped here.
+    var secrets: [NamedSecret] { secret.compactMap { try? NamedSecret(parsing: $0) } }
 
     func validate() throws {
         _ = try RecordingOptions.target(target)
         for item in secret {
-            // The value is a secret: an error names the flag and the name, never the value.
-            guard let eq = item.firstIndex(of: "="), eq != item.startIndex, item.index(after: eq) != item.endIndex else {
-                throw ValidationError("--secret takes NAME=VALUE with both parts (e.g. --secret key=abc123)")
-            }
-            guard SecretNames.isPlainIdentifier(String(item[..<eq])) else {
-                throw ValidationError("--secret NAME must be a plain identifier (letters, digits, '_' or '-', starting with a letter or '_'), as in {NAME} path segments; got '\(item[..<eq].prefix(60))'")
-            }
+            do { _ = try NamedSecret(parsing: item) } catch { throw ValidationError(error.description) }
         }
         guard format == "text" || format == "json" else { throw ValidationError("--format is text or json, got '\(format)'") }
         // Bounded so the nanoseconds they become fit a UInt64 (1e-300 requests a second would not).

@@ -37,26 +37,15 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .long, help: "Write even when CI=true (CI refuses by default: a pipeline should replay, not re-record).")
     var allowCi = false
 
-    var secrets: [(name: String, value: String)] {
-        secret.compactMap { item in
-            guard let eq = item.firstIndex(of: "=") else { return nil }
-            return (String(item[..<eq]), String(item[item.index(after: eq)...]))
-        }
-    }
+    /// Checked by `validate`, so none is dropped here.
+    var secrets: [NamedSecret] { secret.compactMap { try? NamedSecret(parsing: $0) } }
 
     /// `--secret` values as the log shows them: `<NAME>`.
-    var logMasking: SecretMasker { SecretMasker(secrets.map { ($0.value, "<\($0.name)>") }) }
+    var logMasking: SecretMasker { SecretMasker(secrets.map { ($0.value, $0.placeholder) }) }
 
     func validate() throws {
         for item in secret {
-            // The value is a secret: an error names the flag and the name, never the value.
-            guard let eq = item.firstIndex(of: "="), eq != item.startIndex, item.index(after: eq) != item.endIndex else {
-                throw ValidationError("--secret takes NAME=VALUE with both parts (e.g. --secret key=abc123)")
-            }
-            let name = String(item[..<eq])
-            guard SecretNames.isPlainIdentifier(name) else {
-                throw ValidationError("--secret NAME must be a plain identifier (letters, digits, '_' or '-', starting with a letter or '_'), as it becomes {NAME} in recorded paths; got '\(name.prefix(60))'")
-            }
+            do { _ = try NamedSecret(parsing: item) } catch { throw ValidationError(error.description) }
         }
         guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -114,8 +115,8 @@ import Testing
         let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
         let session = engine.defaultSession
         for path in ["/bench/payload.json", "/bench/quota/payload.json", "/nowhere", "/bench/payload.json"] {
-            _ = engine.respond(to: RequestHead(method: "GET", path: path, query: [("units", "metric")],
-                                               headers: [("Host", "127.0.0.1"), ("Authorization", "Bearer secret-token")]), in: session)
+            _ = engine.respond(to: RequestHead(method: "GET", path: path, query: queryItems(["units": "metric"]),
+                                               headers: fields(["Host": "127.0.0.1", "Authorization": "Bearer secret-token"])), in: session)
         }
         func document(_ call: String) throws -> Data {
             guard case .response(let response) = engine.admin(method: "GET", call: call, query: [], body: Data(), session: session) else {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -6,8 +7,8 @@ import StubdTestSupport
 /// What `stubd drift` reports for a recorded answer and two live ones, decided without a socket.
 @Suite struct DriftComparisonTests {
     private func answer(_ body: String, status: Int = 200, type: String = "application/json",
-                        headers: [(name: String, value: String)] = []) -> DriftAnswer {
-        DriftAnswer(status: status, headers: [("Content-Type", type)] + headers, body: Data(body.utf8))
+                        headers: HTTPFields = [:]) -> DriftAnswer {
+        DriftAnswer(status: status, headers: fields(["Content-Type": type]) + headers, body: Data(body.utf8))
     }
 
     private func compare(_ recorded: String, _ live: String, _ again: String? = nil, ignore: [String] = []) throws -> [String] {
@@ -67,9 +68,9 @@ import StubdTestSupport
     }
 
     @Test func statusContentTypeAndKeptHeaders() throws {
-        let recorded = answer(#"{"a": 1}"#, headers: [("Link", "</p2>"), ("X-RateLimit-Remaining", "10"), ("X-Other", "1")])
-        let live = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: [("Link", "</p3>"), ("X-RateLimit-Remaining", "8"), ("Retry-After", "1")])
-        let again = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: [("Link", "</p3>"), ("X-RateLimit-Remaining", "7"), ("Retry-After", "1")])
+        let recorded = answer(#"{"a": 1}"#, headers: fields(["Link": "</p2>", "X-RateLimit-Remaining": "10", "X-Other": "1"]))
+        let live = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: fields(["Link": "</p3>", "X-RateLimit-Remaining": "8", "Retry-After": "1"]))
+        let again = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: fields(["Link": "</p3>", "X-RateLimit-Remaining": "7", "Retry-After": "1"]))
         let found = DriftComparison.compare(recorded: recorded, live: live, again: again).map { "\($0.kind.rawValue) \($0.place) \($0.change)" }
         #expect(found == [#"value header link "</p2>" → "</p3>""#, #"value header retry-after added ("1")"#,
                           #"volatile header x-ratelimit-remaining "8", then "7""#])
@@ -82,13 +83,13 @@ import StubdTestSupport
     }
 
     @Test func aLiveAnswerIsMaskedAsTheRecordingWasBeforeItIsCompared() {
-        let live = DriftAnswer(status: 201, headers: [("Location", "https://api.example.com/v1/r/7"), ("Set-Cookie", "s=abcdefgh123; Path=/"),
-                                                      ("Date", "today"), ("Content-Type", "application/json")],
+        let live = DriftAnswer(status: 201, headers: fields(["Location": "https://api.example.com/v1/r/7", "Set-Cookie": "s=abcdefgh123; Path=/",
+                                                             "Date": "today", "Content-Type": "application/json"]),
                                body: Data(#"{"echo": "k=SECRET"}"#.utf8))
         let masked = live.asRecorded(secrets: SecretMasker([("SECRET", "<key>")]), targetOrigin: "https://api.example.com")
-        #expect(masked.header("Location") == "/v1/r/7")
-        #expect(masked.header("Set-Cookie") == "s=<redacted>; Path=/")
-        #expect(masked.header("Date") == nil)
+        #expect(masked.header(.location) == "/v1/r/7")
+        #expect(masked.header(.setCookie) == "s=<redacted>; Path=/")
+        #expect(masked.header(.date) == nil)
         #expect(String(decoding: masked.body, as: UTF8.self) == #"{"echo": "k=<key>"}"#)
     }
 
@@ -113,7 +114,7 @@ import StubdTestSupport
             """,
         ])
         let catalog = try stubs.load()
-        let secrets = [(name: "key", value: "K1"), (name: "appid", value: "A1"), (name: "tenant", value: "T1")]
+        let secrets = [NamedSecret(name: "key", value: "K1"), NamedSecret(name: "appid", value: "A1"), NamedSecret(name: "tenant", value: "T1")]
         func plan(_ signature: String, all: Bool = false) -> DriftRequest.Plan {
             DriftRequest.plan(for: catalog.routes.first { $0.signature == signature || $0.name == signature }!, secrets: secrets, includeHandWritten: all)
         }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -48,8 +49,8 @@ import StubdTestSupport
             let parts = try Data(contentsOf: file).split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
             func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
-            let request = RequestHead(method: "POST", path: "/items/\(part(4))", query: [("q", part(1))],
-                                      headers: [("X-Value", part(2))], body: Data(part(3).utf8))
+            let request = RequestHead(method: "POST", path: "/items/\(part(4))", query: queryItems(["q": part(1)]),
+                                      headers: fields(["X-Value": part(2)]), body: Data(part(3).utf8))
             func input(_ request: RequestHead) -> TemplateInput {
                 TemplateInput(request: request, parameters: ["id": part(4)], now: Date(timeIntervalSince1970: 1_472_529_600), hits: 1, random: { 4 })
             }

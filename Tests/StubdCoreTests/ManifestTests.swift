@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -27,8 +28,8 @@ import StubdTestSupport
         #expect(catalog.route("GET", "/data/2.5/weather?q=London&appid=abc")?.name == "london")
         #expect(catalog.route("GET", "/data/2.5/weather?q=London") == nil)
         #expect(catalog.route("GET", "/data/2.5/weather?q=Paris&appid=abc") == nil)
-        #expect(catalog.route("GET", "/h", headers: [("accept", "application/json")])?.name == "json-accept")
-        #expect(catalog.route("GET", "/h", headers: [("Accept", "text/html")]) == nil)
+        #expect(catalog.route("GET", "/h", headers: fields(["accept": "application/json"]))?.name == "json-accept")
+        #expect(catalog.route("GET", "/h", headers: fields(["Accept": "text/html"])) == nil)
         #expect(catalog.route("POST", "/b", body: #"{ "units" : "metric" }"#)?.name == "metric")
         #expect(catalog.route("POST", "/b", body: #"{"units": "imperial"}"#) == nil)
         #expect(catalog.route("POST", "/c", body: "a needle here")?.name == "contains")

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -33,10 +34,7 @@ import StubdTestSupport
 
     func plan(_ quota: String, on method: String, _ path: String) throws -> (QuotaPlan, Route, [String: String], RequestHead) {
         let parts = path.split(separator: "?", maxSplits: 1)
-        let query = parts.count > 1 ? parts[1].split(separator: "&").map { item -> (name: String, value: String?) in
-            let kv = item.split(separator: "=", maxSplits: 1)
-            return (String(kv[0]), kv.count > 1 ? String(kv[1]) : nil)
-        } : []
+        let query = parts.count > 1 ? queryItems(parsing: parts[1]) : []
         let request = RequestHead(method: method, path: String(parts[0]), query: query)
         guard case .matched(let route, let parameters) = stubs.match(request) else { throw NoRoute(request: "\(method) \(path)") }
         let plan = try #require(route.quotaPlans.first { $0.quota.name == quota }, "\(quota) does not cover \(route)")

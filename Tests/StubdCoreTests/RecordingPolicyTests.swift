@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -7,8 +8,8 @@ import StubdTestSupport
 /// words the journal, the log and the notice show.
 @Suite struct RecordingPolicyTests {
     private func exchange(body: String = #"{"ok": true}"#) -> RecordedExchange {
-        RecordedExchange(method: "GET", path: "/users/1", query: [], requestHeaders: [], requestBody: Data(), status: 200,
-                         responseHeaders: [("Content-Type", "application/json")], responseBody: Data(body.utf8))
+        RecordedExchange(method: "GET", path: "/users/1", query: [], requestHeaders: [:], requestBody: Data(), status: 200,
+                         responseHeaders: fields(["Content-Type": "application/json"]), responseBody: Data(body.utf8))
     }
 
     @Test func withoutARecorderAnAnswerIsOnlyProxied() {

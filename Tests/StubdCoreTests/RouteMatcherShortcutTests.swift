@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -35,7 +36,7 @@ import StubdTestSupport
             for _ in 0..<200 {
                 let path = requestPaths[Int(random.next() % UInt64(requestPaths.count))]
                 let method = (Self.methods + ["HEAD"])[Int(random.next() % 4)]
-                let query: [(name: String, value: String?)] = random.next() % 2 == 0 ? [("q", "1")] : []
+                let query = random.next() % 2 == 0 ? queryItems(["q": "1"]) : []
                 let request = RequestHead(method: method, path: path, query: query)
                 let fast = catalog.matcher.match(request)
                 let tree = catalog.matcher.match(request, takingShortcut: false)

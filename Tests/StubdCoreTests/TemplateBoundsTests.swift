@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -14,7 +15,7 @@ import StubdTestSupport
         #expect(p.location == "p.tmpl.txt:1:\(8 + 100 * 6)", "\(p)")
     }
 
-    static func render(_ text: String, json: Bool, query: [(name: String, value: String?)]) throws -> String {
+    static func render(_ text: String, json: Bool, query: [QueryItem]) throws -> String {
         let template = try TemplateParser.parse(text, parameters: [], json: json)
         var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: "GET", path: "/", query: query), parameters: [:],
                                                       now: Date(timeIntervalSince1970: 0), hits: 1, random: { 4 }))
@@ -35,11 +36,11 @@ import StubdTestSupport
     ] as [(String, String)])
     func aJSONAnswerEscapesValuesInsideItsStrings(template: String, expected: String) throws {
         let value = "q\"b\\\n"
-        #expect(try TemplateBoundsTests.render(template, json: true, query: [("v", value)]) == expected)
+        #expect(try TemplateBoundsTests.render(template, json: true, query: queryItems(["v": value])) == expected)
     }
 
     @Test func anotherAnswerIsWrittenAsIs() throws {
-        #expect(try TemplateBoundsTests.render(#""{{request.query.v}}""#, json: false, query: [("v", "a\"b")]) == #""a"b""#)
+        #expect(try TemplateBoundsTests.render(#""{{request.query.v}}""#, json: false, query: queryItems(["v": "a\"b"])) == #""a"b""#)
     }
 
     @Test(arguments: [

@@ -91,7 +91,7 @@ import Testing
         let folder = try TempStubs([:]).url
         var options = StubServer.Options()
         var forwarding = ForwardingOptions(target: api.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [("key", Self.key)], targetOrigin: api.url.origin),
+        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: api.url.origin),
                                                 mode: .new)
         options.forwarding = forwarding
         let recorder = try StubServer(stubs: folder, options: options)

@@ -76,7 +76,7 @@ import Testing
             "/cut.json": RawUpstream.response(headers: ["Content-Type: application/json"], body: Data(#"{"echo": "\#(key)", "#.utf8)),
         ])
         let folder = try TempStubs([:]).url
-        let options = try recording(to: upstream.url, into: folder, rules: RecordingRules(secrets: [("key", key)]))
+        let options = try recording(to: upstream.url, into: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: key)]))
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             for path in ["/blob", "/logo.png", "/broken.json", "/cut.json"] {
                 #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
@@ -165,7 +165,7 @@ import Testing
         let written = try Self.files(base).keys.sorted()
         #expect(written.isEmpty, "\(written)")
         #expect(throws: RecorderError.self) {
-            try StubsRecorder(root: folder, rules: RecordingRules(secrets: [("../x", "abc")]), mode: .new)
+            try StubsRecorder(root: folder, rules: RecordingRules(secrets: [NamedSecret(name: "../x", value: "abc")]), mode: .new)
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
     func record(into folder: URL, from upstream: URL, mode: StubsRecorder.Mode = .new) async throws -> [HTTPResult] {
         var options = StubServer.Options()
         var forwarding = ForwardingOptions(target: upstream, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [("key", Self.key)], targetOrigin: upstream.origin),
+        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: upstream.origin),
                                                 mode: mode)
         options.forwarding = forwarding
         let recorder = try StubServer(stubs: folder, options: options)

@@ -9,6 +9,7 @@ import Testing
         routes:
           - { request: { method: POST, path: /echo }, response: { json: { ok: true } } }
           - { request: { path: /smuggled }, response: { json: { smuggled: true } } }
+          - { request: { path: /keyed, headers: { x-key: k1 } }, response: { json: { keyed: true } } }
         """
 
     private func exchange(_ head: String) async throws -> String {
@@ -76,6 +77,21 @@ import Testing
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
             let n = recv(fd, &buffer, buffer.count, 0)
             #expect(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).hasPrefix("HTTP/1.1 200 "))
+        }
+    }
+
+    /// Headers are typed (HTTPFields) as they are read: a space before the colon is not part of the
+    /// name, and a name that is not a token is left out, the request still answered (nginx's default).
+    @Test func headerNamesAreReadAsHTTPComparesThem() async throws {
+        let stubs = try TempStubs(["stubd.yml": Self.stubs])
+        try await withServer(stubs.url) { server in
+            let spaced = rawExchange(port: server.port, Array("GET /keyed HTTP/1.1\r\nHost: x\r\nX-Key : k1\r\nConnection: close\r\n\r\n".utf8), timeout: 3)
+            #expect(spaced.hasPrefix("HTTP/1.1 200 "), "\(spaced.prefix(300))")
+            let odd = rawExchange(port: server.port, Array("GET /keyed HTTP/1.1\r\nHost: x\r\nX(Key): k2\r\nx-key: k1\r\nConnection: close\r\n\r\n".utf8), timeout: 3)
+            #expect(odd.hasPrefix("HTTP/1.1 200 "), "\(odd.prefix(300))")
+            let journal = rawExchange(port: server.port, Array("GET /__stubd/requests HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8), timeout: 3)
+            #expect(journal.contains(#""X-Key":"k1""#), "the name as sent, without the space: \(journal.suffix(600))")
+            #expect(!journal.contains("X(Key)") && !journal.contains("k2"), "\(journal.suffix(600))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdCore
 
 /// `stubd drift`: sends each request the folder's routes stand for to the real API twice, through
@@ -9,7 +10,7 @@ import StubdCore
 package struct DriftRunner: Sendable {
     package struct Settings: Sendable {
         package var target: URL
-        package var secrets: [(name: String, value: String)] = []
+        package var secrets: [NamedSecret] = []
         /// `--all`: the user's own manifest routes too, where they stand for one concrete request.
         package var includeHandWritten = false
         /// `--unsafe`: POST, PUT, PATCH and DELETE routes too.
@@ -144,8 +145,8 @@ package struct DriftRunner: Sendable {
         guard let (operation, _) = contract.operation(method: method, requestPath: path) else {
             return ([], "matches no operation in \(contract.specName), so its live answer was not held against it")
         }
-        let names = Set(live.headers.map { $0.name.lowercased() })
-        let violations = AnswerConformance.violations(status: live.status, headerNames: names, contentType: live.header("Content-Type"),
+        let names = Set(live.headers.map { $0.name.canonicalName })
+        let violations = AnswerConformance.violations(status: live.status, headerNames: names, contentType: live.header(.contentType),
                                                       body: live.body, of: operation, in: contract)
         let findings = violations.map { violation in
             DriftFinding(.contract, violation.pointer.map { $0.isEmpty ? "" : $0 } ?? "answer",
@@ -182,7 +183,7 @@ package struct DriftRunner: Sendable {
         switch answer {
         case let .answered(status, headers, body):
             if status == 429 {
-                let retry = headers.first { $0.name.lowercased() == "retry-after" }.map { " (Retry-After: \($0.value))" } ?? ""
+                let retry = headers[.retryAfter].map { " (Retry-After: \($0))" } ?? ""
                 throw Stop(reason: "the real API answered 429 Too Many Requests to \(shown)\(retry), so nothing more was sent; "
                            + "run again later, or with a lower --rate")
             }

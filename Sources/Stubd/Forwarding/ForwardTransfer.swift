@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTPTypes
 
 /// One forward's libcurl transfer, on the forwarder's thread: what it collects (through the
 /// callbacks' context pointer) and the loop that drives it.
@@ -11,9 +12,9 @@ final class ForwardTransfer {
     private let settings: Forwarder.Settings
     /// Bytes the answer's relayed headers may take (see `Forwarder.requestHeadCost`).
     private let headerRoom: Int
-    private let onStream: @Sendable (Int, [(name: String, value: String)], StreamedBody) -> Void
+    private let onStream: @Sendable (Int, HTTPFields, StreamedBody) -> Void
 
-    private var headers: [(name: String, value: String)] = []
+    private var headers = HTTPFields()
     private var headerBytes = 0
     private var body = Data()
     /// Every body byte taken so far, after decoding (held, then streamed).
@@ -38,7 +39,7 @@ final class ForwardTransfer {
     }
 
     init(settings: Forwarder.Settings, headerRoom: Int,
-         onStream: @escaping @Sendable (Int, [(name: String, value: String)], StreamedBody) -> Void) {
+         onStream: @escaping @Sendable (Int, HTTPFields, StreamedBody) -> Void) {
         self.settings = settings
         self.headerRoom = headerRoom
         self.onStream = onStream
@@ -93,13 +94,14 @@ final class ForwardTransfer {
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         if line.hasPrefix("HTTP/") {
-            headers = [] // a new status line (after a 100 Continue): only the last answer's headers count
+            headers = HTTPFields() // a new status line (after a 100 Continue): only the last answer's headers count
             headerBytes = 0
         } else if let colon = line.firstIndex(of: ":") {
-            let name = String(line[..<colon])
+            // A name that is not an HTTP token could not be passed on, nor recorded: left out.
+            guard let name = HTTPField.Name(String(line[..<colon])) else { return n }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers.append((name, value))
-            if !RequestRouter.notRelayed.contains(name.lowercased()) { headerBytes += name.utf8.count + value.utf8.count + 4 }
+            headers.append(HTTPField(name: name, value: value))
+            if !RequestRouter.notRelayed.contains(name.canonicalName) { headerBytes += name.rawName.utf8.count + value.utf8.count + 4 }
             if headerBytes > headerRoom {
                 refusal = ("Answer headers too large",
                            "its headers passed \(max(headerRoom, 0)) bytes, all this request leaves of a connection's \(settings.connectionMemoryBytes) "
@@ -110,7 +112,7 @@ final class ForwardTransfer {
         return n
     }
 
-    func run(method: String, url: URL, headers requestHeaders: [(name: String, value: String)], body requestBody: Data) -> Forwarder.Result {
+    func run(method: String, url: URL, headers requestHeaders: HTTPFields, body requestBody: Data) -> Forwarder.Result {
         guard let handle = curl_easy_init() else { return .unreachable("libcurl could not start a transfer") }
         guard let multiPointer = curl_multi_init() else {
             curl_easy_cleanup(handle)
@@ -129,7 +131,7 @@ final class ForwardTransfer {
             curl_slist_free_all(list)
             context.release()
         }
-        for h in requestHeaders { list = curl_slist_append(list, "\(h.name): \(h.value)") }
+        for h in requestHeaders { list = curl_slist_append(list, "\(h.name.rawName): \(h.value)") }
         // Sent as given, or libcurl would add its own.
         list = curl_slist_append(list, "Expect:")
 

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import HTTPTypes
 import StubdCore
 
 /// Sends a request on to the real API (`stubd record`, `stubd serve --proxy`) and hands back what
@@ -26,11 +27,9 @@ final class Forwarder: Sendable {
         var insecure = false
     }
 
-    // Headers here are what libcurl hands over and takes (pairs of texts), and the request's come
-    // from RequestHead (see the note there on why those are still pairs).
     enum Result: Sendable {
         /// Held whole: within `maxBodyBytes` (a larger answer streams).
-        case answered(status: Int, headers: [(name: String, value: String)], body: Data)
+        case answered(status: Int, headers: HTTPFields, body: Data)
         /// Over `maxBodyBytes`: handed to the client as it came (`onStream`), not held; this many bytes in all,
         /// and why it was cut short if it was (the client sees a body that breaks off).
         case streamed(status: Int, bytes: Int, cut: String?)
@@ -52,7 +51,7 @@ final class Forwarder: Sendable {
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// The target URL for a request's path and query.
-    func url(path: String, query: [(name: String, value: String?)]) -> URL? {
+    func url(path: String, query: [QueryItem]) -> URL? {
         guard var components = URLComponents(url: settings.target, resolvingAgainstBaseURL: false) else { return nil }
         let prefix = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
         components.path = prefix + path
@@ -67,11 +66,11 @@ final class Forwarder: Sendable {
 
     /// `onStream` is called (once, from the transfer's thread) when the answer outgrows
     /// `maxBodyBytes`: the client gets it from then on as it arrives; `done` still comes at the end.
-    func forward(method: String, path: String, query: [(name: String, value: String?)], headers: [(name: String, value: String)],
-                 body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: [(name: String, value: String)], StreamedBody) -> Void,
+    func forward(method: String, path: String, query: [QueryItem], headers: HTTPFields,
+                 body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: HTTPFields, StreamedBody) -> Void,
                  done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
-        let forwardedHeaders = headers.filter { !Forwarder.notForwarded.contains($0.name.lowercased()) }
+        let forwardedHeaders = HTTPFields(headers.filter { !Forwarder.notForwarded.contains($0.name.canonicalName) })
         let headerRoom = settings.connectionMemoryBytes - Forwarder.requestHeadCost(method: method, path: path, query: query, headers: headers)
         // A thread of its own, not a Dispatch queue: a transfer blocks for as long as the target takes,
         // and blocked Dispatch workers (two on two cores) would starve the server's timers (delays,
@@ -91,14 +90,13 @@ final class Forwarder: Sendable {
     /// (Date, Content-Length or chunked, Connection). Measured on 0.9.75 with 16 KiB: an answer
     /// whose headers took 15.5 KB got through after a 100-byte request head and 7 KB after an
     /// 8 KB one; 16 KB and 8 KB did not.
-    static func requestHeadCost(method: String, path: String, query: [(name: String, value: String?)],
-                                headers: [(name: String, value: String)]) -> Int {
+    static func requestHeadCost(method: String, path: String, query: [QueryItem], headers: HTTPFields) -> Int {
         let perHeader = 64
         var cost = 512 + method.utf8.count + path.utf8.count + 12
         for item in query { cost += item.name.utf8.count + (item.value?.utf8.count ?? 0) + 2 }
         for h in headers {
-            cost += h.name.utf8.count + h.value.utf8.count + 4 + perHeader
-            if h.name.lowercased() == "cookie" {
+            cost += h.name.rawName.utf8.count + h.value.utf8.count + 4 + perHeader
+            if h.name == .cookie {
                 cost += h.value.utf8.count + perHeader * h.value.split(separator: ";").count
             }
         }
@@ -106,7 +104,7 @@ final class Forwarder: Sendable {
     }
 
     /// The headers that still describe a decoded body.
-    static func relayable(_ headers: [(name: String, value: String)]) -> [(name: String, value: String)] {
-        headers.filter { !["content-encoding", "content-length", "transfer-encoding"].contains($0.name.lowercased()) }
+    static func relayable(_ headers: HTTPFields) -> HTTPFields {
+        HTTPFields(headers.filter { $0.name != .contentEncoding && $0.name != .contentLength && $0.name != .transferEncoding })
     }
 }

@@ -10,12 +10,10 @@ extension RequestRouter {
                                           "content-encoding", "date", "server"]
 
     /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
-    /// A name that is not an HTTP token (curl passes on what the target wrote) is dropped:
-    /// libmicrohttpd would refuse to send it.
-    static func relayed(status: Int, headers: [(name: String, value: String)], body: Data, origin: String) -> GeneratedResponse {
+    static func relayed(status: Int, headers: HTTPFields, body: Data, origin: String) -> GeneratedResponse {
         var kept = HTTPFields()
-        for h in headers where !notRelayed.contains(h.name.lowercased()) {
-            guard let name = HTTPField.Name(h.name) else { continue }
+        for h in headers where !notRelayed.contains(h.name.canonicalName) {
+            let name = h.name
             if name == .location, !origin.isEmpty, h.value.hasPrefix(origin) {
                 let rest = String(h.value.dropFirst(origin.count))
                 kept.append(HTTPField(name: name, value: rest.isEmpty ? "/" : rest))

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import StubdCore
 
 /// One request as the responders see it, read from libmicrohttpd once (method, path, headers,
@@ -25,20 +26,19 @@ struct IncomingRequest {
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
     static func read(_ connection: OpaquePointer, method: String, rawPath: String, body: Data,
                      readClientAddress: Bool, hosts: HostScope, hostFolders: [String: String]) -> Result<IncomingRequest, Refusal> {
-        // Pairs, as RequestHead takes them (see the note there).
-        var headers: [(name: String, value: String)] = []
+        var headers = HTTPFields()
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
-        var query: [(name: String, value: String?)] = []
+        var query: [QueryItem] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
 
         // Which host the request is for picks the part of the folder that answers it (see HostScope).
         var path = rawPath
-        var session = RequestHead.header("x-stubd-session", in: headers)
+        var session = headers.firstValue(of: .stubdSession)
         let connectionState = shim_socket_context(connection).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
         connectionState?.requestArrived()
         if let absolute = AbsoluteForm(rawPath) {
             // `GET http://host/path`: a client whose proxy setting points at stubd.
-            session = session ?? AbsoluteForm.proxySession(RequestHead.header("proxy-authorization", in: headers))
+            session = session ?? AbsoluteForm.proxySession(headers.firstValue(of: .proxyAuthorization))
             switch hosts.resolve(host: absolute.authority, path: absolute.path, hostFolders: hostFolders) {
             case .path(let scoped): path = scoped
             case .notServed:
@@ -51,7 +51,7 @@ struct IncomingRequest {
         } else {
             // Inside a CONNECT tunnel: the session its proxy user name named.
             if session == nil { session = connectionState?.tunnelSession }
-            if !hostFolders.isEmpty, let host = RequestHead.header("host", in: headers),
+            if !hostFolders.isEmpty, let host = headers.firstValue(ofCanonicalName: "host"),
                case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
                 // Origin form, for a host with a folder of its own: a TLS connection for that name, a
                 // tunnel (CONNECT) to it, or a client whose DNS sends the host here.
@@ -72,14 +72,22 @@ struct IncomingRequest {
     }
 }
 
+/// libmicrohttpd keeps a space before the colon (`X-A : 1`) in the name; HTTP compares names
+/// without it. A name that is still not a token (`X(A)`) is left out, as nginx does by default
+/// (`ignore_invalid_headers`): the request is answered, that header is not seen.
 private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let list = cls!.assumingMemoryBound(to: [(name: String, value: String)].self)
-    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) } ?? "")) }
+    let fields = cls!.assumingMemoryBound(to: HTTPFields.self)
+    guard let key else { return .YES }
+    var text = String(cString: key)
+    while let last = text.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
+    guard let name = HTTPField.Name(text) else { return .YES }
+    // Bytes that are not UTF-8 read as U+FFFD, as they always have (the journal and the log show text).
+    fields.pointee.append(HTTPField(name: name, value: value.map { String(cString: $0) } ?? ""))
     return .YES
 }
 
 private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let list = cls!.assumingMemoryBound(to: [(name: String, value: String?)].self)
-    if let key { list.pointee.append((String(cString: key), value.map { String(cString: $0) })) }
+    let list = cls!.assumingMemoryBound(to: [QueryItem].self)
+    if let key { list.pointee.append(QueryItem(name: String(cString: key), value: value.map { String(cString: $0) })) }
     return .YES
 }

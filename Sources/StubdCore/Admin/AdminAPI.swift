@@ -1,9 +1,10 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 extension StubEngine {
     /// Answers a call under `/__stubd/`. Admin calls are never counted as hits nor subject to quotas.
-    package func admin(method: String, call: String, query: [(name: String, value: String?)], body: Data,
+    package func admin(method: String, call: String, query: [QueryItem], body: Data,
                       session: SessionState) -> AdminReply {
         func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
         let parts = call.split(separator: "/").map(String.init)

@@ -35,8 +35,8 @@ package struct AdminAccess: Sendable {
     }
 
     /// Nil when the call may go ahead; otherwise the answer that refuses it.
-    package func refusal(method: String, call: String, headers: [(name: String, value: String)]) -> GeneratedResponse? {
-        let host = RequestHead.header("host", in: headers)
+    package func refusal(method: String, call: String, headers: HTTPFields) -> GeneratedResponse? {
+        let host = headers.firstValue(ofCanonicalName: "host")
         if let host, !isAllowed(host: host) {
             let name = AdminAccess.hostName(host)
             return .problem(403, title: "Host not allowed",
@@ -46,10 +46,10 @@ package struct AdminAccess: Sendable {
         if call == "health" || call.isEmpty { return nil }
         let writes = !["GET", "HEAD", "OPTIONS"].contains(method)
         if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
-        if let closed = tokenRefusal(authorization: RequestHead.header("authorization", in: headers), browser: AdminAccess.isDashboard(call)) {
+        if let closed = tokenRefusal(authorization: headers.firstValue(of: .authorization), browser: AdminAccess.isDashboard(call)) {
             return closed
         }
-        if writes, method != "DELETE", let type = AdminAccess.contentTypeRefusal(method: method, RequestHead.header("content-type", in: headers)) {
+        if writes, method != "DELETE", let type = AdminAccess.contentTypeRefusal(method: method, headers.firstValue(of: .contentType)) {
             return type
         }
         return nil
@@ -89,13 +89,13 @@ package struct AdminAccess: Sendable {
     }
 
     /// A write that a browser sent from another site's page.
-    static func crossSiteRefusal(host: String?, headers: [(name: String, value: String)]) -> GeneratedResponse? {
+    static func crossSiteRefusal(host: String?, headers: HTTPFields) -> GeneratedResponse? {
         let advice = "a web page may not change stubd's state; make admin calls from tests, scripts or curl (they send no Origin)"
-        if RequestHead.header("sec-fetch-site", in: headers)?.lowercased() == "cross-site" {
+        if headers.firstValue(ofCanonicalName: "sec-fetch-site")?.lowercased() == "cross-site" {
             return .problem(403, title: "Cross-site admin call",
                             detail: "the browser marks this admin call Sec-Fetch-Site: cross-site: " + advice)
         }
-        guard let origin = RequestHead.header("origin", in: headers) else { return nil }
+        guard let origin = headers.firstValue(of: .origin) else { return nil }
         if let host, isOwnOrigin(origin, host: host) { return nil }
         let own = host.map { "http://\($0)" } ?? "this server's address"
         return .problem(403, title: "Cross-site admin call",

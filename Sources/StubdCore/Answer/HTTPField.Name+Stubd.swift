@@ -14,4 +14,8 @@ extension HTTPField.Name {
     package static let githubReset = Self("x-ratelimit-reset")!
     package static let githubResource = Self("x-ratelimit-resource")!
     package static let wwwAuthenticate = Self("WWW-Authenticate")!
+    /// Names the session a request belongs to, when no `/__s/{id}` prefix does.
+    package static let stubdSession = Self("X-Stubd-Session")!
+    /// RFC 7240; a session's preferred answer is sent as one when the request has none.
+    package static let prefer = Self("Prefer")!
 }

@@ -191,7 +191,7 @@ package final class StubEngine: Sendable {
     package let changes = ChangeFeed()
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
-                maskedSecrets: [(name: String, value: String)] = [], maxRuntimeStubs: Int = 10_000,
+                maskedSecrets: [NamedSecret] = [], maxRuntimeStubs: Int = 10_000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
                 contract: APIContract? = nil, contractRequests: String = "report") {
         self.contract = contract

@@ -205,10 +205,10 @@ struct ManifestParser {
         conditions.queryNamesIgnoreCase = map["queryNames"].flatMap { queryNames($0) } ?? defaultQueryNamesIgnoreCase
         if let q = map["query"] {
             let anyCase = conditions.queryNamesIgnoreCase
-            conditions.query = queryConditions(q).map { (anyCase ? $0.name.lowercased() : $0.name, $0.value) }
+            conditions.query = queryConditions(q).map { .init(name: anyCase ? $0.name.lowercased() : $0.name, value: $0.value) }
         }
         if let h = map["headers"] {
-            conditions.headers = stringPairs(h, "headers").map { ($0.name.lowercased(), $0.value == "*" ? .present : .equals($0.value)) }
+            conditions.headers = headerConditions(h)
         }
         if let b = map["body"], let body = mapping(b, "body") {
             checkKeys(body, ["json", "contains"], in: "body")
@@ -603,25 +603,30 @@ struct ManifestParser {
         return fields
     }
 
-    // Request header conditions (`RequestConditions.headers`) and query maps are pairs of texts, not
-    // header lists: a condition's value may be "*" (present) and its name is matched lower-cased.
-    private mutating func stringPairs(_ node: Node, _ what: String) -> [(name: String, value: String)] {
-        guard let map = mapping(node, what) else { return [] }
-        var pairs: [(name: String, value: String)] = []
+    /// `headers: { accept: application/json, x-api-key: "*" }`: names kept lower-cased (HTTP compares
+    /// them in any case), `"*"` for present with any value.
+    private mutating func headerConditions(_ node: Node) -> [RequestConditions.Condition] {
+        guard let map = mapping(node, "headers") else { return [] }
+        var conditions: [RequestConditions.Condition] = []
         for (k, v) in map {
             guard let name = k.string, let value = v.string, v.mapping == nil, v.sequence == nil else {
-                add(v, "\(what) values must be single strings", hint: "quote values such as \"*\" or \"01\"")
+                add(v, "headers values must be single strings", hint: "quote values such as \"*\" or \"01\"")
                 continue
             }
-            pairs.append((name, value))
+            guard HTTPField.Name(name) != nil else {
+                // No request could ever send it, so the route could never answer.
+                add(k, "'\(name)' is not a header name", hint: "a header name is letters, digits and !#$%&'*+-.^_`|~, with no spaces or colon")
+                continue
+            }
+            conditions.append(.init(name: name.lowercased(), value: value == "*" ? .present : .equals(value)))
         }
-        return pairs
+        return conditions
     }
 
     /// `query: { q: London, appid: "*" }`; a list is a choice: `q: [London, "London,GB"]`.
-    private mutating func queryConditions(_ node: Node) -> [(name: String, value: RequestConditions.Value)] {
+    private mutating func queryConditions(_ node: Node) -> [RequestConditions.Condition] {
         guard let map = mapping(node, "query") else { return [] }
-        var conditions: [(name: String, value: RequestConditions.Value)] = []
+        var conditions: [RequestConditions.Condition] = []
         for (k, v) in map {
             guard let name = k.string else { add(k, "query names must be strings"); continue }
             if case .sequence(let items) = v {
@@ -633,9 +638,9 @@ struct ManifestParser {
                     add(v, "query \(name): a list must hold one or more single values", hint: "q: [London, \"London,GB\"]")
                     continue
                 }
-                conditions.append((name, values.count == 1 ? .equals(values[0]) : .oneOf(values)))
+                conditions.append(.init(name: name, value: values.count == 1 ? .equals(values[0]) : .oneOf(values)))
             } else if case .scalar(let s) = v {
-                conditions.append((name, s.string == "*" ? .present : .equals(s.string)))
+                conditions.append(.init(name: name, value: s.string == "*" ? .present : .equals(s.string)))
             } else {
                 add(v, "query values must be a single string or a list of strings",
                     hint: "q: London, q: [London, \"London,GB\"], or \"*\" for any value")

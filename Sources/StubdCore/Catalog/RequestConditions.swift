@@ -30,29 +30,26 @@ package struct RequestConditions: Sendable, Hashable {
         case contains(String)
     }
 
-    package var query: [(name: String, value: Value)] = []
+    /// `appid: "*"`, `accept: application/json`: a name and what its value must be.
+    package struct Condition: Sendable, Hashable {
+        package var name: String
+        package var value: Value
+
+        package init(name: String, value: Value) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    package var query: [Condition] = []
     /// `queryNames: any-case`: `APPID` satisfies `appid`, as OpenWeatherMap allows. Names in `query`
     /// are then stored lower-cased. Values are always compared exactly.
     package var queryNamesIgnoreCase = false
     /// Header names are stored lower-cased: HTTP compares them case-insensitively.
-    package var headers: [(name: String, value: Value)] = []
+    package var headers: [Condition] = []
     package var body: Body?
 
     package init() {}
 
     package var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil }
-
-    package static func == (a: Self, b: Self) -> Bool {
-        a.query.map { "\($0.name)=\($0.value)" } == b.query.map { "\($0.name)=\($0.value)" }
-            && a.queryNamesIgnoreCase == b.queryNamesIgnoreCase
-            && a.headers.map { "\($0.name)=\($0.value)" } == b.headers.map { "\($0.name)=\($0.value)" }
-            && a.body == b.body
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        for q in query { hasher.combine(q.name); hasher.combine(q.value) }
-        hasher.combine(queryNamesIgnoreCase)
-        for h in headers { hasher.combine(h.name); hasher.combine(h.value) }
-        hasher.combine(body)
-    }
 }

@@ -12,7 +12,7 @@ extension APIContract {
             switch parameter.place {
             case .path: value = pathValues[parameter.name]
             case .query: value = request.query.first { $0.name == parameter.name }.map { $0.value ?? "" }
-            case .header: value = request.headers.first { $0.name.lowercased() == parameter.name.lowercased() }?.value
+            case .header: value = request.header(parameter.name.lowercased())
             case .cookie: continue
             }
             guard let value else {
@@ -28,7 +28,7 @@ extension APIContract {
         if let body = operation.requestBody {
             if request.body.isEmpty {
                 if body.required { out.append(RequestViolation(location: "body", code: "required", message: "a request body is required")) }
-            } else if let type = request.headers.first(where: { $0.name.lowercased() == "content-type" })?.value,
+            } else if let type = request.header(.contentType),
                       ContentType.isJSON(mediaType: type), let media = body.media.first(where: { $0.accepts(type) != nil }),
                       let schema = media.schema {
                 do {

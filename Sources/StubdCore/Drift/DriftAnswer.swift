@@ -1,29 +1,28 @@
 import Foundation
+import HTTPTypes
 
 /// An answer as `stubd drift` compares it: what the folder serves, or what the real API sent
 /// (body decoded, secrets masked as the recording masked them).
 package struct DriftAnswer: Sendable {
     package var status: Int
-    package var headers: [(name: String, value: String)]
+    package var headers: HTTPFields
     package var body: Data
 
-    package init(status: Int, headers: [(name: String, value: String)], body: Data) {
+    package init(status: Int, headers: HTTPFields, body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    package func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
-    }
+    package func header(_ name: HTTPField.Name) -> String? { headers.firstValue(of: name) }
 
     /// A live answer made comparable with a recording: `--secret` values become `<NAME>` wherever
     /// the API echoes them, a `Location` on the target loses its origin and a cookie its value, as
     /// `stubd record` wrote them; only the headers a recording keeps are kept.
     package func asRecorded(secrets: SecretMasker, targetOrigin: String) -> DriftAnswer {
-        var kept: [(name: String, value: String)] = []
+        var kept = HTTPFields()
         for h in headers {
-            let lowered = h.name.lowercased()
+            let lowered = h.name.canonicalName
             guard RecordingRules.keepsResponseHeader(lowered) else { continue }
             var value = secrets.mask(h.value)
             if lowered == "location", !targetOrigin.isEmpty, value.hasPrefix(targetOrigin) {
@@ -34,7 +33,7 @@ package struct DriftAnswer: Sendable {
                 guard let cookie = ExchangeScrubber.redactedCookie(value) else { continue }
                 value = cookie
             }
-            kept.append((h.name, value))
+            kept.append(HTTPField(name: h.name, value: value))
         }
         return DriftAnswer(status: status, headers: kept, body: secrets.mask(body))
     }

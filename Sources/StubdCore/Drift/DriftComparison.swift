@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Compares the folder's answer with two live answers to the same request: status, content type,
 /// the headers a recording keeps, and a JSON body by shape first, then by value. What differs
@@ -16,7 +17,7 @@ package enum DriftComparison {
             return [DriftFinding(.shape, "status", "\(recorded.status) → \(live.status)")]
         }
 
-        let types = [recorded, live, again].map { $0.header("Content-Type").map(ExchangeScrubber.normalizedContentType) ?? "(none)" }
+        let types = [recorded, live, again].map { $0.header(.contentType).map(ExchangeScrubber.normalizedContentType) ?? "(none)" }
         if types[1] != types[2] {
             findings.append(DriftFinding(.volatile, "content-type", "\(types[1]), then \(types[2])"))
         } else if types[0] != types[1] {
@@ -50,8 +51,8 @@ package enum DriftComparison {
         /// Kept headers but the content type, by lower-cased name; repeated ones (Set-Cookie) joined.
         func kept(_ answer: DriftAnswer) -> [String: String] {
             var out: [String: String] = [:]
-            for h in answer.headers where h.name.lowercased() != "content-type" && RecordingRules.keepsResponseHeader(h.name.lowercased()) {
-                out[h.name.lowercased(), default: ""] += (out[h.name.lowercased()] == nil ? "" : ", ") + h.value
+            for h in answer.headers where h.name != .contentType && RecordingRules.keepsResponseHeader(h.name.canonicalName) {
+                out[h.name.canonicalName, default: ""] += (out[h.name.canonicalName] == nil ? "" : ", ") + h.value
             }
             return out
         }

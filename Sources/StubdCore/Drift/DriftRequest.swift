@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// The concrete request a route of the folder stands for, secrets put back, ready to send to the
 /// real API, and the answer the folder gives it.
@@ -22,8 +23,8 @@ package struct DriftRequest: Sendable {
     package let paths: [String]
     /// `paths` as the folder shows them (`/api/{key}/items`), for the report: they never hold a secret.
     package let shownPaths: [String]
-    package let query: [(name: String, value: String?)]
-    package let headers: [(name: String, value: String)]
+    package let query: [QueryItem]
+    package let headers: HTTPFields
     package let body: Data
     /// The folder's answer (the last of a sequence: the one that repeats).
     package let recorded: DriftAnswer
@@ -35,7 +36,7 @@ package struct DriftRequest: Sendable {
     /// files) are replayed; the user's manifest routes only when `includeHandWritten` (`--all`);
     /// a POST, PUT, PATCH or DELETE only when `unsafeMethods` (`--unsafe`), since drift sends
     /// each request twice and those may create or delete something on the real API each time.
-    package static func plan(for route: Route, secrets: [(name: String, value: String)], includeHandWritten: Bool,
+    package static func plan(for route: Route, secrets: [NamedSecret], includeHandWritten: Bool,
                              unsafeMethods: Bool = false) -> Plan {
         let recordedRoute: Bool
         switch route.source {
@@ -76,35 +77,36 @@ package struct DriftRequest: Sendable {
             shownPaths.append(route.pattern.text + ext)
         }
 
-        var query: [(name: String, value: String?)] = []
+        var query: [QueryItem] = []
         for condition in route.conditions.query {
             switch condition.value {
-            case .equals(let value): query.append((condition.name, restored(value)))
-            case .oneOf(let values): query.append((condition.name, restored(values[0])))
+            case .equals(let value): query.append(QueryItem(name: condition.name, value: restored(value)))
+            case .oneOf(let values): query.append(QueryItem(name: condition.name, value: restored(values[0])))
             case .present:
                 guard let value = secret(named: condition.name) else {
                     return .skip("its query parameter \(condition.name) is \"*\" (any value, as a recording writes a secret); pass --secret \(condition.name)=VALUE to send one")
                 }
-                query.append((condition.name, value))
+                query.append(QueryItem(name: condition.name, value: value))
             }
         }
-        var headers: [(name: String, value: String)] = []
+        var headers = HTTPFields()
         for condition in route.conditions.headers {
+            guard let name = HTTPField.Name(condition.name) else { return .skip("'\(condition.name)' is not a header name") }
             switch condition.value {
-            case .equals(let value): headers.append((condition.name, restored(value)))
-            case .oneOf(let values): headers.append((condition.name, restored(values[0])))
+            case .equals(let value): headers.append(HTTPField(name: name, value: restored(value)))
+            case .oneOf(let values): headers.append(HTTPField(name: name, value: restored(values[0])))
             case .present:
                 guard let value = secret(named: condition.name) else {
                     return .skip("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to send one")
                 }
-                headers.append((condition.name, value))
+                headers.append(HTTPField(name: name, value: value))
             }
         }
         var body = Data()
         switch route.conditions.body {
         case .json(let json)?:
             body = Data(restoredStrings(json, restored).serialized.utf8)
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) { headers.append(("Content-Type", "application/json")) }
+            if headers[.contentType] == nil { headers[.contentType] = "application/json" }
         case .contains?:
             return .skip("its body condition is 'contains', not a whole body to send")
         case nil: break
@@ -116,8 +118,7 @@ package struct DriftRequest: Sendable {
         if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
         if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
         let recorded = DriftAnswer(status: answer.status,
-                                   headers: answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }
-                                       .map { ($0.name.rawName, $0.value) },
+                                   headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
                                    body: answer.body)
         return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
                                     shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))

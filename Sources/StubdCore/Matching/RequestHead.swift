@@ -1,23 +1,23 @@
 import Foundation
+import HTTPTypes
 
 /// What the core needs to know about a request; the transport fills it in.
 package struct RequestHead: Sendable {
     package var method: String
     /// Percent-decoded, without the query and without a `/__s/{id}` session prefix.
     package var path: String
-    // Name/value pairs, not HTTPFields (issue 25, open): the transport fills these per request from
-    // libmicrohttpd's C strings, and HTTPFields adds a storage object and a name check per header;
-    // whether that slows the plain route is not measured yet. The journal, the recorder, the
-    // forwarder and drift take them from here, so they follow when this changes.
-    package var query: [(name: String, value: String?)]
-    package var headers: [(name: String, value: String)]
+    /// In the order sent; a name may repeat (`?id=1&id=2`).
+    package var query: [QueryItem]
+    /// As sent: names keep their spelling (`rawName`) for the journal and the real API, and compare
+    /// in any case.
+    package var headers: HTTPFields
     package var body: Data
     package var clientAddress: String
     /// Repeated and trailing slashes collapsed, so `/a//b/` and `/a/b` are one path. Computed once.
     package let normalizedPath: String
 
-    package init(method: String, path: String, query: [(name: String, value: String?)] = [],
-                headers: [(name: String, value: String)] = [], body: Data = Data(), clientAddress: String = "127.0.0.1") {
+    package init(method: String, path: String, query: [QueryItem] = [],
+                headers: HTTPFields = HTTPFields(), body: Data = Data(), clientAddress: String = "127.0.0.1") {
         self.method = method
         self.path = path
         self.query = query
@@ -51,13 +51,11 @@ package struct RequestHead: Sendable {
         return Substring(normalizedPath[trimmed.startIndex..<end])
     }
 
-    /// Case-insensitive, as HTTP header names are. `name` must be lower-case.
-    package func header(_ name: String) -> String? { RequestHead.header(name, in: headers) }
+    /// The first value sent under `name` (any case), as matching has always read a header.
+    package func header(_ name: HTTPField.Name) -> String? { headers.firstValue(of: name) }
 
-    /// The same lookup before a `RequestHead` exists (the transport needs the session header first).
-    package static func header(_ name: String, in headers: [(name: String, value: String)]) -> String? {
-        headers.first { $0.name.utf8.count == name.utf8.count && $0.name.lowercased() == name }?.value
-    }
+    /// The same, by a lower-case name from a manifest or a template (`request.headers.x-api-key`).
+    package func header(_ lowercasedName: String) -> String? { headers.firstValue(ofCanonicalName: lowercasedName) }
 
     /// `.some(nil)` for a flag without a value (`?debug`).
     package func queryValue(_ name: String) -> String?? {

@@ -216,7 +216,8 @@ struct RouteMatcher: Sendable {
 
     /// The first condition the request fails, as a sentence; nil when all hold.
     static func failedCondition(_ conditions: RequestConditions, _ request: RequestHead) -> String? {
-        for (name, expected) in conditions.query {
+        for condition in conditions.query {
+            let (name, expected) = (condition.name, condition.value)
             switch (expected, request.queryValue(name, ignoringCase: conditions.queryNamesIgnoreCase)) {
             case (_, nil):
                 if conditions.queryNamesIgnoreCase { return "query parameter \(name) is missing (in any case)" }
@@ -230,7 +231,8 @@ struct RouteMatcher: Sendable {
                 if !expected.accepts(got ?? "") { return "query \(name) is \(got.map { "'\($0)'" } ?? "empty"), expected \(expected)" }
             }
         }
-        for (name, expected) in conditions.headers {
+        for condition in conditions.headers {
+            let (name, expected) = (condition.name, condition.value)
             switch (expected, request.header(name)) {
             case (_, nil): return "header \(name) is missing"
             case (.present, _?): continue

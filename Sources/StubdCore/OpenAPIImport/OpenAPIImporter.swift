@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// A spec turned into a Stubs folder's files: `stubd.yml` with a route per answer, and each body
 /// under `__files/`.
@@ -25,7 +26,7 @@ package struct OpenAPIImporter {
         let status: Int
         let example: String?
         let file: String?
-        let headers: [(String, String)]
+        let headers: HTTPFields
     }
 
     let spec: OpenAPIDocument
@@ -102,7 +103,7 @@ package struct OpenAPIImporter {
                     manifest += " }\n"
                     manifest += "    response: { status: \(route.answer.status)"
                     if !route.answer.headers.isEmpty {
-                        manifest += ", headers: { " + route.answer.headers.map { "\(Self.quoted($0.0)): \(Self.quoted($0.1))" }.joined(separator: ", ") + " }"
+                        manifest += ", headers: { " + route.answer.headers.map { "\(Self.quoted($0.name.rawName)): \(Self.quoted($0.value))" }.joined(separator: ", ") + " }"
                     }
                     if let file = route.answer.file { manifest += ", file: \(Self.quoted(file))" }
                     manifest += " }\n"
@@ -118,7 +119,7 @@ package struct OpenAPIImporter {
     private func answers(status: Int, response r: [String: JSONValue], at pointer: String, label: String, base: String,
                          compiler: SchemaCompiler, into out: inout Output) -> [Answer] {
         let seedBase = "\(label) \(status)"
-        var headers: [(String, String)] = []
+        var headers = HTTPFields()
         if case .object(let declared)? = r["headers"] {
             for name in declared.keys.sorted() where name.lowercased() != "content-type" {
                 let (h, hPointer) = spec.resolve(declared[name]!, at: pointer + "/headers/" + JSONPointer.escape(name))
@@ -131,11 +132,15 @@ package struct OpenAPIImporter {
                 if value == nil, let schema = header["schema"] {
                     value = SchemaSampler(document: spec.root, dialect: spec.dialect).sample(schema, random: &random)
                 }
+                guard let fieldName = HTTPField.Name(name) else {
+                    out.warnings.append("\(label) \(status): header '\(name)' is not a header name; left out (\(hPointer))")
+                    continue
+                }
                 guard let value, let text = Self.headerText(value) else {
                     out.warnings.append("\(label) \(status): header \(name) has no example or simple schema; left out (\(hPointer))")
                     continue
                 }
-                headers.append((name, text))
+                headers.append(HTTPField(name: fieldName, value: text))
             }
         }
         guard case .object(let content)? = r["content"], !content.isEmpty else {
@@ -147,7 +152,7 @@ package struct OpenAPIImporter {
         let isJSON = type.lowercased().contains("json")
         let mediaPointer = pointer + "/content/" + JSONPointer.escape(type)
         guard case .object(let media)? = content[type] else { return [] }
-        let contentType = [("Content-Type", type)]
+        let contentType: HTTPFields = [.contentType: type]
         var schema: JSONSchema?
         if media["schema"] != nil {
             do { schema = try compiler.schema(at: mediaPointer + "/schema") } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// An exchange with every secret replaced (not deleted, so matching still works), reduced to what
 /// a stub needs: the request's pattern and conditions, and the answer's status, headers and body.
@@ -7,13 +8,12 @@ struct ScrubbedExchange {
     /// `/api/{key}/conditions/q/CA/San_Francisco.json` once `--secret key=…` took the key out.
     var path: String
     /// `"*"` for a secret value: present, any value.
-    // Pairs as RecordedExchange has them, about to be written as YAML text; query values may be
-    // "*" (any value), which no header list means.
-    var query: [(name: String, value: String)]
-    var headers: [(name: String, value: String)]
+    /// A value of `"*"` means any value, here and in `headers`.
+    var query: [QueryItem]
+    var headers: HTTPFields
     var requestJSON: JSONValue?
     var status: Int
-    var responseHeaders: [(name: String, value: String)]
+    var responseHeaders: HTTPFields
     var responseBody: Data
     /// The body's type, without parameters (`application/json`).
     var mediaType: String?
@@ -23,8 +23,8 @@ struct ScrubbedExchange {
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
         var text = method + " " + path + "\n"
-        for q in query.sorted(by: { ($0.name, $0.value) < ($1.name, $1.value) }) { text += q.name + "=" + q.value + "&" }
-        text += "\n" + headers.map { $0.name + ":" + $0.value }.sorted().joined(separator: "\n")
+        for q in query.sorted(by: { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }) { text += q.name + "=" + (q.value ?? "") + "&" }
+        text += "\n" + headers.map { $0.name.rawName + ":" + $0.value }.sorted().joined(separator: "\n")
         text += "\n" + (requestJSON?.serialized ?? "")
         return RecordedNames.hash(text)
     }
@@ -40,23 +40,23 @@ enum ExchangeScrubber {
             return redact(String(segment))
         }
         let path = segments.joined(separator: "/")
-        let query = exchange.query.filter { $0.name.lowercased() != "session" }.map { q -> (name: String, value: String) in
+        let query = exchange.query.filter { $0.name.lowercased() != "session" }.map { q -> QueryItem in
             let value = q.value ?? ""
-            if SecretNames.isSecretParameter(q.name) || masker.finds(in: value) { return (q.name, "*") }
-            return (q.name, value)
+            if SecretNames.isSecretParameter(q.name) || masker.finds(in: value) { return QueryItem(name: q.name, value: "*") }
+            return QueryItem(name: q.name, value: value)
         }
-        let headers = exchange.requestHeaders.filter { rules.matchHeaders.contains($0.name.lowercased()) }.map { h in
-            (name: h.name, value: SecretNames.isSecretHeader(h.name) || masker.finds(in: h.value) ? "*" : h.value)
-        }
+        let headers = HTTPFields(exchange.requestHeaders.filter { rules.matchHeaders.contains($0.name.canonicalName) }.map { h in
+            HTTPField(name: h.name, value: SecretNames.isSecretHeader(h.name.canonicalName) || masker.finds(in: h.value) ? "*" : h.value)
+        })
         var requestJSON: JSONValue?
         // A body holding a secret is not matched on: the route answers any body instead.
         if !exchange.requestBody.isEmpty, masker.mask(exchange.requestBody) == exchange.requestBody {
             requestJSON = try? JSONParser.parse(exchange.requestBody)
         }
 
-        var responseHeaders: [(name: String, value: String)] = []
+        var responseHeaders = HTTPFields()
         for h in exchange.responseHeaders {
-            let lowered = h.name.lowercased()
+            let lowered = h.name.canonicalName
             guard RecordingRules.keepsResponseHeader(lowered) else { continue }
             var value = redact(h.value)
             if lowered == "location", !rules.targetOrigin.isEmpty, value.hasPrefix(rules.targetOrigin) {
@@ -69,9 +69,9 @@ enum ExchangeScrubber {
                 guard let cookie = redactedCookie(value) else { continue }
                 value = cookie
             }
-            responseHeaders.append((h.name, value))
+            responseHeaders.append(HTTPField(name: h.name, value: value))
         }
-        let contentType = responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
+        let contentType = responseHeaders.firstValue(of: .contentType)
         let mediaType = contentType.map {
             $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         }
@@ -87,7 +87,7 @@ enum ExchangeScrubber {
 
     /// Every value that must not reach a file, with what stands in for it.
     static func secrets(of exchange: RecordedExchange, rules: RecordingRules) -> SecretMasker {
-        var literals: [(value: String, placeholder: String)] = rules.secrets.map { ($0.value, "<\($0.name)>") }
+        var literals: [(value: String, placeholder: String)] = rules.secrets.map { ($0.value, $0.placeholder) }
         // Shorter values match too much ordinary text to be worth replacing (`key=1`).
         func add(_ value: String, _ placeholder: String, atLeast minimum: Int = 3) {
             if value.count >= minimum { literals.append((value, placeholder)) }
@@ -95,19 +95,19 @@ enum ExchangeScrubber {
         for q in exchange.query where SecretNames.isSecretParameter(q.name) {
             if let v = q.value { add(v, "<\(q.name.lowercased())>") }
         }
-        for h in exchange.requestHeaders where SecretNames.isSecretHeader(h.name) {
+        for h in exchange.requestHeaders where SecretNames.isSecretHeader(h.name.canonicalName) {
             add(h.value, "<redacted>")
             // `Bearer abc`: the token alone may be echoed back.
             if let space = h.value.firstIndex(of: " ") { add(String(h.value[h.value.index(after: space)...]), "<redacted>") }
-            if h.name.lowercased() == "cookie" {
+            if h.name == .cookie {
                 for (_, value) in cookiePairs(h.value) { add(value, "<redacted>", atLeast: cookieMinimum) }
             }
         }
         // A session the API sets may come back in the same answer's body.
-        for h in exchange.responseHeaders where h.name.lowercased() == "set-cookie" {
+        for h in exchange.responseHeaders where h.name == .setCookie {
             if let pair = cookiePairs(h.value).first { add(pair.value, "<redacted>", atLeast: cookieMinimum) }
         }
-        let contentType = exchange.requestHeaders.first { $0.name.lowercased() == "content-type" }?.value.lowercased() ?? ""
+        let contentType = exchange.requestHeaders.firstValue(of: .contentType)?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             for pair in String(decoding: exchange.requestBody, as: UTF8.self).split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

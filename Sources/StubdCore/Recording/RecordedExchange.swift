@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 // Not built on RequestHead although the request half looks the same: RequestHead is what matching
 // reads (its normalized path computed once, the client's address, the session prefix gone), this is
@@ -8,19 +9,18 @@ package struct RecordedExchange: Sendable {
     package var method: String
     /// Decoded, without the query.
     package var path: String
-    /// The request's as RequestHead holds them, the answer's as libcurl gave them: pairs until
-    /// RequestHead's are HTTPFields (see the note there).
-    package var query: [(name: String, value: String?)]
-    package var requestHeaders: [(name: String, value: String)]
+    /// The request's as RequestHead holds them.
+    package var query: [QueryItem]
+    package var requestHeaders: HTTPFields
     package var requestBody: Data
     package var status: Int
     /// As received, hop-by-hop headers included; the recorder keeps only those that matter.
-    package var responseHeaders: [(name: String, value: String)]
+    package var responseHeaders: HTTPFields
     /// Decoded (gzip undone by the client that fetched it).
     package var responseBody: Data
 
-    package init(method: String, path: String, query: [(name: String, value: String?)], requestHeaders: [(name: String, value: String)],
-                requestBody: Data, status: Int, responseHeaders: [(name: String, value: String)], responseBody: Data) {
+    package init(method: String, path: String, query: [QueryItem], requestHeaders: HTTPFields,
+                requestBody: Data, status: Int, responseHeaders: HTTPFields, responseBody: Data) {
         self.method = method
         self.path = path
         self.query = query
@@ -40,8 +40,7 @@ package struct RecordedExchange: Sendable {
 /// What the recorder keeps out of the folder and what it matches on.
 package struct RecordingRules: Sendable {
     /// `--secret NAME=VALUE`: VALUE is replaced wherever it appears (a path segment becomes `{NAME}`).
-    // A placeholder name and the value it stands for, not an HTTP header: a pair is what it is.
-    package var secrets: [(name: String, value: String)]
+    package var secrets: [NamedSecret]
     /// Request headers a recorded route matches on (lower-cased); none by default.
     package var matchHeaders: Set<String>
     /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
@@ -58,7 +57,7 @@ package struct RecordingRules: Sendable {
             || lowered.hasPrefix("x-rate-limit")
     }
 
-    package init(secrets: [(name: String, value: String)] = [], matchHeaders: [String] = [], targetOrigin: String = "",
+    package init(secrets: [NamedSecret] = [], matchHeaders: [String] = [], targetOrigin: String = "",
                  prettyJSON: Bool = false) {
         self.secrets = secrets
         self.prettyJSON = prettyJSON

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// What becomes of a forwarded exchange (`stubd record`, `serve --proxy`): whether it is recorded,
 /// and the note that says so for the journal, the log and the notice. The transport only passes
@@ -39,8 +40,8 @@ package struct RecordingPolicy: Sendable {
     /// said, and a stub check at the next load says so again, at the file's line.
     func contractWarning(_ exchange: RecordedExchange, _ files: [String]) -> String {
         guard let contract, let (operation, _) = contract.operation(method: exchange.method, requestPath: exchange.path) else { return "" }
-        let names = Set(exchange.responseHeaders.map { $0.name.lowercased() })
-        let contentType = exchange.responseHeaders.first { $0.name.lowercased() == "content-type" }?.value
+        let names = Set(exchange.responseHeaders.map { $0.name.canonicalName })
+        let contentType = exchange.responseHeaders.firstValue(of: .contentType)
         let problems = AnswerConformance.violations(status: exchange.status, headerNames: names, contentType: contentType,
                                                     body: exchange.responseBody, of: operation, in: contract)
         guard let first = problems.first else { return "" }

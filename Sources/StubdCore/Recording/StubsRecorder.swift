@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
@@ -240,7 +241,7 @@ package final class StubsRecorder: Sendable {
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
         guard s.status == 200, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
-              s.responseHeaders.allSatisfy({ $0.name.lowercased() == "content-type" }),
+              s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
         // turn `text/plain` into `text/plain; charset=utf-8`. Otherwise the manifest says it.
@@ -261,7 +262,7 @@ package final class StubsRecorder: Sendable {
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
             file = RecordedNames.bodyFile(method: s.method, path: s.path, key: key, index: index, ext: ext)
         }
-        let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value))" }
+        let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
         return Answer(status: s.status, headers: headers, file: file, body: s.responseBody)
     }
 
@@ -269,10 +270,10 @@ package final class StubsRecorder: Sendable {
         var lines = [StubsRecorder.marker + key, "  - name: \(StubsRecorder.quoted("rec-\(key)"))", "    request:",
                      "      method: \(StubsRecorder.quoted(s.method))", "      path: \(StubsRecorder.quoted(s.path))"]
         if !s.query.isEmpty {
-            lines.append("      query: { " + s.query.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
+            lines.append("      query: { " + s.query.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value ?? ""))" }.joined(separator: ", ") + " }")
         }
         if !s.headers.isEmpty {
-            lines.append("      headers: { " + s.headers.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
+            lines.append("      headers: { " + s.headers.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
         }
         if let json = s.requestJSON { lines.append("      body: { json: \(json.serialized) }") }
         func response(_ a: Answer) -> String {

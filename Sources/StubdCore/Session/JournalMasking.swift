@@ -7,8 +7,8 @@ package struct JournalMasking: Sendable {
     /// `--secret` values, wherever they appear.
     package let secrets: SecretMasker
 
-    package init(headers: [String] = [], secrets: [(name: String, value: String)] = []) {
+    package init(headers: [String] = [], secrets: [NamedSecret] = []) {
         self.headers = SecretNames.headers.union(headers.map { $0.lowercased() })
-        self.secrets = SecretMasker(secrets.map { ($0.value, "<\($0.name)>") })
+        self.secrets = SecretMasker(secrets.map { ($0.value, $0.placeholder) })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 import Synchronization
 
@@ -7,9 +8,9 @@ package struct JournalEntry: Sendable {
     package let time: Date
     package let method: String
     package let path: String
-    /// The request's, as RequestHead holds them (pairs: see the note there).
-    package let query: [(name: String, value: String?)]
-    package let headers: [(name: String, value: String)]
+    /// The request's, as RequestHead holds them.
+    package let query: [QueryItem]
+    package let headers: HTTPFields
     package let status: Int
     /// The route that answered, or nil.
     package let route: String?
@@ -24,8 +25,8 @@ package struct JournalEntry: Sendable {
     /// The quota state the request saw, formatted when the journal is read.
     let quota: JournalQuotaNote?
 
-    init(time: Date, method: String, path: String, query: [(name: String, value: String?)],
-         headers: [(name: String, value: String)], status: Int, route: String?, misses: [String], notes: [String]? = nil,
+    init(time: Date, method: String, path: String, query: [QueryItem],
+         headers: HTTPFields, status: Int, route: String?, misses: [String], notes: [String]? = nil,
          contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
         self.contract = contract
         self.tookMicroseconds = tookMicroseconds
@@ -49,7 +50,7 @@ package struct JournalEntry: Sendable {
         for q in query where SecretNames.isSecretParameter(q.name) {
             if let value = q.value, value.count >= 3 { found.append((value, "<masked>")) }
         }
-        for h in headers where masking.headers.contains(h.name.lowercased()) {
+        for h in headers where masking.headers.contains(h.name.canonicalName) {
             found.append((h.value, "<masked>"))
             if let space = h.value.firstIndex(of: " "), h.value.distance(from: space, to: h.value.endIndex) > 3 {
                 found.append((String(h.value[h.value.index(after: space)...]), "<masked>"))
@@ -62,7 +63,7 @@ package struct JournalEntry: Sendable {
                 (q.name, SecretNames.isSecretParameter(q.name) && q.value?.isEmpty == false ? "<masked>" : masker.mask(q.value ?? ""))
             }, uniquingKeysWith: { a, _ in a }),
             headers: Dictionary(headers.map { header in
-                (header.name, masking.headers.contains(header.name.lowercased()) ? JournalEntry.mask(header.value) : masker.mask(header.value))
+                (header.name.rawName, masking.headers.contains(header.name.canonicalName) ? JournalEntry.mask(header.value) : masker.mask(header.value))
             }, uniquingKeysWith: { a, b in a + ", " + b }),
             route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
             contract: contract.map { $0.map(masker.mask) }, tookMicroseconds: tookMicroseconds.map(Int.init),

@@ -151,7 +151,7 @@ struct TemplateRenderer {
             return found.map { .string($0.value ?? "") }
         case "headers":
             guard let name else { return nil }
-            return RequestHead.header(name.lowercased(), in: request.headers).map { .string($0) }
+            return request.header(name.lowercased()).map { .string($0) }
         case "body":
             return .string(String(decoding: request.body, as: UTF8.self))
         default: return nil
