@@ -6,9 +6,12 @@ import Synchronization
 /// The C entry points handed to each libmicrohttpd daemon. They live in a library file: in
 /// `main.swift` Swift 6 would insert a main-actor check that traps on libmicrohttpd's worker threads.
 enum DaemonCallbacks {
+    // The router outlives every daemon (StubServer releases it after stopping them), so a call
+    // borrows it without a retain: both workers retaining one object write to one cache line.
     static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
-        Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue()
-            .handle(connection!, url!, method!, uploadData, uploadSize!, conCls!)
+        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef {
+            $0.handle(connection!, url!, method!, uploadData, uploadSize!, conCls!)
+        }
     }
 
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
@@ -16,7 +19,7 @@ enum DaemonCallbacks {
         if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
         RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
-        Unmanaged<RequestRouter>.fromOpaque(cls!).takeUnretainedValue().active.subtract(1, ordering: .relaxed)
+        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { $0.active.subtract(1, ordering: .relaxed) }
     }
 
     /// Sees the URI before libmicrohttpd decodes it: a `%00` would cut the decoded C string short

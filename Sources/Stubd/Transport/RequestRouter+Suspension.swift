@@ -7,12 +7,12 @@ extension RequestRouter {
     /// A suspended connection (a `hang`, a long-poll, a long delay) does not notice its client
     /// leave, and would hold its place under the connection cap until its timer ran out. Once a
     /// second each is peeked at; one whose client closed or reset is resumed, and so finished.
-    func releaseDeparted() {
+    static func releaseDeparted(from suspended: SuspendedRequests) {
         let departed: [RequestContext] = suspended.withLock { state in
             state.items.values.filter { $0.socket >= 0 && Sockets.peerHasLeft($0.socket) }
         }
         // Resumed as they are: a hang closes, a delayed answer or a long-poll's goes nowhere and closes.
-        for context in departed { resume(context) }
+        for context in departed { resume(context, in: suspended) }
     }
 
     /// Suspends a connection from inside a content reader until `resume` is called with the returned
@@ -37,7 +37,9 @@ extension RequestRouter {
     }
 
     /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
-    func resume(_ context: RequestContext) {
+    func resume(_ context: RequestContext) { RequestRouter.resume(context, in: suspended) }
+
+    static func resume(_ context: RequestContext, in suspended: SuspendedRequests) {
         suspended.withLock { state in
             guard context.lifecycle.move({ $0.resume() }) else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))

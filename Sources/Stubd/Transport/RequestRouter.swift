@@ -22,7 +22,9 @@ final class RequestRouter: @unchecked Sendable {
     /// The responders a request goes through, fixed at start.
     let chain: ResponderChain
     let active = Atomic<Int>(0)
-    let suspended = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>((false, [:]))
+    /// Requests whose connection is suspended, by context; `stopping` once `stop()` began.
+    typealias SuspendedRequests = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>
+    let suspended = SuspendedRequests((false, [:]))
 
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     let departures: any DispatchSourceTimer
@@ -55,7 +57,9 @@ final class RequestRouter: @unchecked Sendable {
         self.log = log
         departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
         departures.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        departures.setEventHandler { [weak self] in self?.releaseDeparted() }
+        // The registry, not the router: a weak reference to the router would give it a side table,
+        // and every retain of it on a worker (two per request) would take the slow path.
+        departures.setEventHandler { [suspended] in RequestRouter.releaseDeparted(from: suspended) }
         departures.resume()
     }
 
