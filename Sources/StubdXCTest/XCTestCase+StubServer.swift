@@ -23,8 +23,8 @@ extension XCTestCase {
         let fixture: StubFixture.Started
         do {
             // The same choice as withStubServer (StubdTesting) makes: each module links Stubd only where it runs,
-        // and no module both of them import may see Stubd, so the four lines stand in each.
-        #if canImport(Stubd)
+            // and no module both of them import may see Stubd, so the four lines stand in each.
+            #if canImport(Stubd)
             fixture = try await StubFixture.start(stubs: stubs)
             #else
             fixture = try await StubFixture.startRemoteOnly(stubs: stubs)
