@@ -3,12 +3,6 @@ import StubdProtocol
 import Yams
 import HTTPTypes
 
-/// How the server tells time: the wall clock, or a virtual clock that only the admin API moves.
-package enum ClockSetting: Sendable, Equatable {
-    case system
-    case virtual(start: Date)
-}
-
 /// Reads `stubd.yml` (or `stubd.json`, or a runtime stub's JSON) into routes, quotas and settings,
 /// collecting every problem with its line instead of stopping at the first.
 struct ManifestParser {
