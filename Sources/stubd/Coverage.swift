@@ -1,4 +1,5 @@
 import ArgumentParser
+import StubdClient
 import StubdProtocol
 
 /// `stubd coverage`: which answers, network behaviours and quota states the requests reached.
