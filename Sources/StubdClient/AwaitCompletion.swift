@@ -1,12 +1,6 @@
 import Foundation
 import StubdProtocol
 
-/// A completion block that was never called within its deadline.
-public struct CompletionTimeout: Error, Sendable, CustomStringConvertible {
-    public let timeout: Duration
-    public var description: String { "the completion block was not called within \(timeout)" }
-}
-
 /// Waits for a completion-block API to call back, with a deadline, from async test code.
 ///
 /// ```swift

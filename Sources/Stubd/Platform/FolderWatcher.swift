@@ -7,11 +7,6 @@ protocol FolderWatcher: Sendable {
     func stop()
 }
 
-enum FolderWatcherTiming {
-    /// A reload happens at least this often while changes keep coming.
-    static let longestWaitNanoseconds: UInt64 = 1_000_000_000
-}
-
 /// The watcher this platform has. Nil when the folder cannot be watched.
 func makeFolderWatcher(root: URL, quietPeriodMilliseconds: Int32 = 60,
                        onChange: @escaping @Sendable () -> Void) -> (any FolderWatcher)? {

@@ -31,31 +31,3 @@ public struct LoadProblem: Sendable, Hashable, CustomStringConvertible {
         hint.map { "\(location): \(message) (\($0))" } ?? "\(location): \(message)"
     }
 }
-
-/// Every problem found while loading a Stubs directory, reported at once.
-public struct CatalogLoadError: Error, Sendable, CustomStringConvertible {
-    /// The Stubs directory's path.
-    public let root: String
-    /// All of them, not only the first.
-    public let problems: [LoadProblem]
-
-    package init(root: String, problems: [LoadProblem]) {
-        self.root = root
-        self.problems = problems
-    }
-
-    public var description: String {
-        let noun = problems.count == 1 ? "problem" : "problems"
-        return "\(root): \(problems.count) \(noun)\n" + problems.map { "  \($0)" }.joined(separator: "\n")
-    }
-}
-
-/// Collects problems while a loader carries on, so the user sees all of them in one run.
-struct ProblemList {
-    private(set) var items: [LoadProblem] = []
-    var isEmpty: Bool { items.isEmpty }
-    mutating func add(_ problem: LoadProblem) { items.append(problem) }
-    mutating func add(_ file: String, line: Int? = nil, column: Int? = nil, _ message: String, hint: String? = nil) {
-        items.append(LoadProblem(file: file, line: line, column: column, message: message, hint: hint))
-    }
-}

@@ -1,24 +1,5 @@
 import Foundation
 
-/// Why a route did not answer a request, for 404 bodies, the journal and assertion messages.
-package struct NearMiss: Sendable, CustomStringConvertible {
-    package let route: Route
-    package let reason: String
-    /// Lower is nearer.
-    let distance: Int
-
-    /// Named routes by name and signature: several routes on one path differ only in their conditions.
-    package var description: String { "\(route) — \(reason)" }
-}
-
-/// The outcome of matching one request against a set of routes.
-package enum MatchResult: Sendable {
-    case matched(Route, parameters: [String: String])
-    /// The path exists, but not for this method.
-    case wrongMethod(allowed: [String], misses: [NearMiss])
-    case notFound(misses: [NearMiss])
-}
-
 /// Finds the route that answers a request by walking a tree of path segments: literal children by
 /// hash, one child per `{param}` shape (affixes included, the name not: `{id}` and `{name}` take the
 /// same segments and share a branch), and the routes that end in
@@ -399,12 +380,5 @@ struct RouteMatcher: Sendable {
             }
         }
         return found
-    }
-}
-
-extension PathPattern {
-    /// No parameter and no `**`: a request that reaches the route in the tree matches it.
-    var isLiteral: Bool {
-        segments.allSatisfy { if case .literal = $0 { true } else { false } }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import StubdProtocol
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
@@ -337,10 +336,4 @@ package final class StubsRecorder: Sendable {
         default: return nil
         }
     }
-}
-
-/// Why recording cannot start or go on.
-package struct RecorderError: Error, Sendable, CustomStringConvertible {
-    package let description: String
-    package init(_ description: String) { self.description = description }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import HTTPTypes
 import StubdProtocol
 import Synchronization
@@ -279,67 +278,4 @@ package final class SessionState: Sendable {
         copy.headers.append(HTTPField(name: .prefer, value: prefer))
         return copy
     }
-}
-
-/// What a session keeps about one route: made on the route's first request in the session and
-/// kept for as long as its catalog is in force.
-final class RouteState: Sendable {
-    let counter: HitCounter
-    /// One per `route.quotaPlans`.
-    let ledgers: [QuotaLedger]
-    /// For plans whose key is the same on every request: that key's cell in `ledgers`.
-    let cells: [KeyCell?]
-    /// Set when the route has one quota whose key is fixed: charged without the general loop (see `StubEngine.answer`).
-    let soleQuota: SoleQuota?
-
-    init(route: Route, counter: HitCounter, ledgers: [QuotaLedger], shortcut: Bool) {
-        self.counter = counter
-        self.ledgers = ledgers
-        cells = zip(route.quotaPlans, ledgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
-        soleQuota = shortcut && ledgers.count == 1 ? cells[0].flatMap { SoleQuota(route, ledger: ledgers[0], cell: $0) } : nil
-    }
-}
-
-/// One worker's route states for the catalog in force (`generation`), by route index.
-struct RouteStateCache {
-    var generation: UInt64 = 0
-    var states: [Int: RouteState] = [:]
-}
-
-final class RouteStateStripe: Sendable {
-    let cache = Locked(RouteStateCache())
-}
-
-/// One of the locks concrete-path counts are spread over.
-final class PathCountStripe: Sendable {
-    let table = Locked(PathCounts())
-}
-
-/// One worker's hits per concrete path and method. Requests mostly repeat the path and method of
-/// the one before, so that pair's slot is remembered and the two hash lookups skipped.
-struct PathCounts {
-    /// Path → method → index into `counts`.
-    private var slots: [String: [String: Int]] = [:]
-    private var counts: [Int] = []
-    private var last: (path: String, method: String, slot: Int)?
-
-    mutating func add(path: String, method: String) {
-        if let last, last.path == path, last.method == method {
-            counts[last.slot] += 1
-            return
-        }
-        let slot: Int
-        if let known = slots[path]?[method] {
-            slot = known
-        } else {
-            slot = counts.count
-            counts.append(0)
-            slots[path, default: [:]][method] = slot
-        }
-        counts[slot] += 1
-        last = (path, method, slot)
-    }
-
-    /// Path → method → hits.
-    var table: [String: [String: Int]] { slots.mapValues { $0.mapValues { counts[$0] } } }
 }

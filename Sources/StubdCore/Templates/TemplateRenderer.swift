@@ -1,19 +1,5 @@
 import Foundation
 
-/// What a template can read while one request is answered.
-struct TemplateInput: Sendable {
-    let request: RequestHead
-    /// The route's `{name}` captures.
-    let parameters: [String: String]
-    /// The session's clock, read once for the request.
-    let now: Date
-    /// This route's hits in the session, this request included.
-    let hits: Int
-    /// The session's deterministic random numbers (`randomInt`, `uuid`): the same session id gives
-    /// the same sequence on every run, so a failing test repeats.
-    let random: @Sendable () -> UInt64
-}
-
 /// Renders a parsed `Template` for one request. A value the request lacks renders empty and is
 /// noted (the journal shows the notes), so a test can see why a field came out blank.
 struct TemplateRenderer {
@@ -252,52 +238,5 @@ struct TemplateRenderer {
         case .array(let a)?: return !a.isEmpty
         case .object?: return true
         }
-    }
-}
-
-/// The subset of JSONPath that WireMock's examples use: `$.a.b`, `$['a']`, `$.items[0]`, `$.items[*].name`.
-enum JSONPath {
-    static func select(_ expression: String, in root: JSONValue) -> JSONValue? {
-        var steps: [String] = []
-        var chars = Substring(expression)
-        if chars.first == "$" { chars.removeFirst() }
-        while let c = chars.first {
-            if c == "." {
-                chars.removeFirst()
-                let name = chars.prefix { $0 != "." && $0 != "[" }
-                chars.removeFirst(name.count)
-                if !name.isEmpty { steps.append(String(name)) }
-            } else if c == "[" {
-                guard let close = chars.firstIndex(of: "]") else { return nil }
-                var inside = chars[chars.index(after: chars.startIndex)..<close]
-                if inside.first == "'" || inside.first == "\"" { inside = inside.dropFirst().dropLast() }
-                steps.append(String(inside))
-                chars = chars[chars.index(after: close)...]
-            } else {
-                let name = chars.prefix { $0 != "." && $0 != "[" }
-                chars.removeFirst(name.count)
-                steps.append(String(name))
-            }
-        }
-        // Each step is a level of the document, and a parsed one has at most 512: a longer path
-        // (from a request value) can find nothing, and is not walked one recursion per step.
-        guard steps.count <= 512 else { return nil }
-        return select(steps[...], in: root)
-    }
-
-    private static func select(_ steps: ArraySlice<String>, in value: JSONValue) -> JSONValue? {
-        guard let step = steps.first else { return value }
-        let rest = steps.dropFirst()
-        if step == "*" {
-            let children: [JSONValue]
-            switch value {
-            case .array(let items): children = items
-            case .object(let members): children = members.keys.sorted().map { members[$0]! }
-            default: return nil
-            }
-            return .array(children.compactMap { select(rest, in: $0) })
-        }
-        guard let next = TemplateRenderer.descend(value, [step]) else { return nil }
-        return select(rest, in: next)
     }
 }

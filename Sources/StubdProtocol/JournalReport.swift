@@ -1,7 +1,7 @@
 import Foundation
 
-// Shaped like HitDocuments' reports because the answers are (see the note there): each document
-// is one admin answer's JSON, field for field.
+// Shaped like the hits reports because the answers are (see the note in HitsReport.swift): each
+// document is one admin answer's JSON, field for field.
 
 /// `GET /__stubd/requests?limit=N`: the session's latest requests, newest last.
 public struct JournalReport: Sendable, Equatable, Codable {

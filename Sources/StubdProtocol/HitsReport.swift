@@ -1,27 +1,6 @@
-import Foundation
-
-// Each document here is one admin answer's JSON, field for field. They look alike because the
-// answers do; a shared base or nesting would change the JSON that the client, `stubd hits` and
-// scripts read, so each stays flat and spelled out.
-
-/// `GET /__stubd/hits?route=…`: one route's (or pattern's, or concrete path's) hits.
-public struct HitCount: Sendable, Equatable, Codable {
-    public let route: String
-    public let hits: Int
-    public init(route: String, hits: Int) { self.route = route; self.hits = hits }
-}
-
-/// `GET /__stubd/hits/wait?route=…&count=N`: 200 when the count was reached, 408 with the count so far.
-public struct HitWait: Sendable, Equatable, Codable {
-    public let route: String
-    public let hits: Int
-    public let expected: Int
-    /// Requests of the session that matched nothing, so far.
-    public let unmatched: Int
-    public init(route: String, hits: Int, expected: Int, unmatched: Int) {
-        self.route = route; self.hits = hits; self.expected = expected; self.unmatched = unmatched
-    }
-}
+// Each hits document (this, HitCount, HitWait) is one admin answer's JSON, field for field. They
+// look alike because the answers do; a shared base or nesting would change the JSON that the
+// client, `stubd hits` and scripts read, so each stays flat and spelled out.
 
 /// `GET /__stubd/hits`: every route's hits in the session, hits per concrete path, the requests that
 /// matched nothing, and the quotas.

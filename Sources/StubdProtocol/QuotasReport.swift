@@ -1,5 +1,3 @@
-import Foundation
-
 /// `GET /__stubd/quotas` (and the answer to a reset or a fill): each quota and how every key it
 /// has counted stands now, on the session's clock.
 public struct QuotasReport: Sendable, Equatable, Codable {
@@ -48,17 +46,5 @@ public struct QuotasReport: Sendable, Equatable, Codable {
 
     public init(session: String, now: String, quotas: [Quota]) {
         self.session = session; self.now = now; self.quotas = quotas
-    }
-}
-
-/// `PUT /__stubd/quotas/{name}`: pre-fills what a key has used, so a test reaches the failure
-/// path without making 500 calls. `used` counts are whole numbers; the server checks them.
-public struct QuotaFill: Sendable, Equatable, Codable {
-    public let key: String?
-    /// Policy name → requests used (`["day": 500]`).
-    public let used: [String: Double]
-    public init(key: String?, used: [String: Int]) {
-        self.key = key
-        self.used = used.mapValues(Double.init)
     }
 }

@@ -1,0 +1,78 @@
+import HTTPTypes
+
+/// How one request was answered, for the transport to send and the log to show.
+package struct Outcome: Sendable {
+    package enum Answer: Sendable {
+        /// A canned answer, with per-request headers (rate limits) when there are any.
+        case canned(CannedResponse, extraHeaders: ExtraHeaders)
+        case generated(GeneratedResponse)
+    }
+    package let answer: Answer
+    package let route: Route?
+    /// The quota state to log: formatted only when someone reads `quotaNote`.
+    let quota: QuotaNote?
+    /// What a template could not fill from this request (the journal shows it). Nil rather than
+    /// empty, like `QuotaNote.Notes.more`: an outcome is copied several times, and nil needs no reference count.
+    package let notes: [String]?
+    /// With a spec: how the request, or the answer a template rendered, breaks it (the journal, the
+    /// log line and the `X-Stubd-Contract` header say so). Nil when nothing does.
+    package let contractProblems: [String]?
+    /// Set when the answer is a template still to render, left to the transport because rendering
+    /// can take long (see `DeferredRender`); `answer` is then the template unrendered.
+    package let deferred: DeferredRender?
+
+    /// `wunderground 7/10 minute`, for the request log.
+    package var quotaNote: String? { quota?.description }
+
+    // Spelled out (as LoadProblem's is) for its defaults: the memberwise init of `let`s has none.
+    init(answer: Answer, route: Route?, quota: QuotaNote? = nil, notes: [String]? = nil, deferred: DeferredRender? = nil,
+         contractProblems: [String]? = nil) {
+        self.answer = answer
+        self.route = route
+        self.quota = quota
+        self.notes = notes
+        self.deferred = deferred
+        self.contractProblems = contractProblems
+    }
+
+    /// `X-Stubd-Contract`: the count and the first problem, on one line a header can hold.
+    package static let contractHeader = HTTPField.Name("X-Stubd-Contract")!
+
+    /// This outcome with `problems` said: in `contractProblems`, and as the `X-Stubd-Contract` header
+    /// on the answer (or, for a template still to render, carried to its rendering).
+    func reporting(_ problems: [String]) -> Outcome {
+        guard !problems.isEmpty else { return self }
+        if let job = deferred {
+            return Outcome(answer: answer, route: route, quota: quota, notes: notes, deferred: job.reporting(problems))
+        }
+        // The request's problems first, then what was found of the answer before.
+        let problems = problems + (contractProblems ?? [])
+        let value = Outcome.headerValue(problems)
+        let answer: Answer
+        switch self.answer {
+        case .canned(let canned, let extra):
+            var fields = extra.list
+            fields[Outcome.contractHeader] = value
+            answer = .canned(canned, extraHeaders: ExtraHeaders(fields))
+        case .generated(var generated):
+            generated.headers[Outcome.contractHeader] = value
+            answer = .generated(generated)
+        }
+        return Outcome(answer: answer, route: route, quota: quota, notes: notes, contractProblems: problems)
+    }
+
+    /// `2 problems: query.units: "celsius" is not one of …`: printable ASCII only (a header value
+    /// cannot hold a line break, and not every client reads UTF-8 there), at most 300 characters.
+    static func headerValue(_ problems: [String]) -> String {
+        let text = "\(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])"
+        let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        return ascii.count > 300 ? String(ascii.prefix(297)) + "..." : ascii
+    }
+
+    package var status: Int {
+        switch answer {
+        case .canned(let r, _): return r.status
+        case .generated(let g): return g.status
+        }
+    }
+}

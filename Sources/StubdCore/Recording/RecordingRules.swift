@@ -1,0 +1,30 @@
+import Foundation
+
+/// What the recorder keeps out of the folder and what it matches on.
+package struct RecordingRules: Sendable {
+    /// `--secret NAME=VALUE`: VALUE is replaced wherever it appears (a path segment becomes `{NAME}`).
+    package var secrets: [NamedSecret]
+    /// Request headers a recorded route matches on (lower-cased); none by default.
+    package var matchHeaders: Set<String>
+    /// The real API's origin (`https://api.example.com`), so a `Location` pointing there points at stubd.
+    package var targetOrigin: String
+    /// `--pretty-json`: JSON bodies written indented with sorted keys. Off by default: a recording
+    /// keeps the API's bytes (key order, `1.0` spelt as sent), so a replay is byte-for-byte.
+    package var prettyJSON: Bool
+
+    /// Response headers worth replaying besides the body's type: where to go next, and how much
+    /// quota is left (the point of stubd).
+    static func keepsResponseHeader(_ lowered: String) -> Bool {
+        lowered == "content-type" || lowered == "location" || lowered == "retry-after" || lowered == "link"
+            || lowered == "set-cookie" || lowered.hasPrefix("x-ratelimit") || lowered.hasPrefix("ratelimit")
+            || lowered.hasPrefix("x-rate-limit")
+    }
+
+    package init(secrets: [NamedSecret] = [], matchHeaders: [String] = [], targetOrigin: String = "",
+                 prettyJSON: Bool = false) {
+        self.secrets = secrets
+        self.prettyJSON = prettyJSON
+        self.matchHeaders = Set(matchHeaders.map { $0.lowercased() })
+        self.targetOrigin = targetOrigin
+    }
+}

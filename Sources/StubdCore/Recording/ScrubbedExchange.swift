@@ -1,0 +1,31 @@
+import Foundation
+import HTTPTypes
+
+/// An exchange with every secret replaced (not deleted, so matching still works), reduced to what
+/// a stub needs: the request's pattern and conditions, and the answer's status, headers and body.
+struct ScrubbedExchange {
+    var method: String
+    /// `/api/{key}/conditions/q/CA/San_Francisco.json` once `--secret key=…` took the key out.
+    var path: String
+    /// `"*"` for a secret value: present, any value.
+    /// A value of `"*"` means any value, here and in `headers`.
+    var query: [QueryItem]
+    var headers: HTTPFields
+    var requestJSON: JSONValue?
+    var status: Int
+    var responseHeaders: HTTPFields
+    var responseBody: Data
+    /// The body's type, without parameters (`application/json`).
+    var mediaType: String?
+    /// The whole `Content-Type` as the API sent it (`text/plain`, `application/json; charset=utf-8`).
+    var contentType: String?
+
+    /// Stable across re-recordings of the same request: names its files and route.
+    var key: String {
+        var text = method + " " + path + "\n"
+        for q in query.sorted(by: { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }) { text += q.name + "=" + (q.value ?? "") + "&" }
+        text += "\n" + headers.map { $0.name.rawName + ":" + $0.value }.sorted().joined(separator: "\n")
+        text += "\n" + (requestJSON?.serialized ?? "")
+        return RecordedNames.hash(text)
+    }
+}

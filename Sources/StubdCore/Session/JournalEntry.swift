@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import StubdProtocol
+
+/// One request as the journal remembers it.
+package struct JournalEntry: Sendable {
+    package let time: Date
+    package let method: String
+    package let path: String
+    /// The request's, as RequestHead holds them.
+    package let query: [QueryItem]
+    package let headers: HTTPFields
+    package let status: Int
+    /// The route that answered, or nil.
+    package let route: String?
+    /// For an unmatched request: the nearest routes and why each missed.
+    package let misses: [String]
+    /// What a template could not fill from the request (rendered empty); nil when nothing was missing.
+    package let notes: [String]?
+    /// With a spec: how the request or a rendered answer breaks it; nil when nothing does.
+    package let contract: [String]?
+    /// From `time` to the answer being ready, in microseconds; nil when not measured.
+    let tookMicroseconds: Int32?
+    /// The quota state the request saw, formatted when the journal is read.
+    let quota: JournalQuotaNote?
+
+    init(time: Date, method: String, path: String, query: [QueryItem],
+         headers: HTTPFields, status: Int, route: String?, misses: [String], notes: [String]? = nil,
+         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
+        self.contract = contract
+        self.tookMicroseconds = tookMicroseconds
+        self.quota = quota
+        self.time = time
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.status = status
+        self.route = route
+        self.misses = misses
+        self.notes = notes
+    }
+
+    /// The entry as `GET /__stubd/requests` shows it, credentials masked. Masked when read, not
+    /// when recorded, so the request path pays nothing for it.
+    func document(masking: JournalMasking) -> JournalReport.Entry {
+        // A credential sent by name may also show up elsewhere (a path, a miss's explanation).
+        var found: [(value: String, placeholder: String)] = []
+        for q in query where SecretNames.isSecretParameter(q.name) {
+            if let value = q.value, value.count >= 3 { found.append((value, "<masked>")) }
+        }
+        for h in headers where masking.headers.contains(h.name.canonicalName) {
+            found.append((h.value, "<masked>"))
+            if let space = h.value.firstIndex(of: " "), h.value.distance(from: space, to: h.value.endIndex) > 3 {
+                found.append((String(h.value[h.value.index(after: space)...]), "<masked>"))
+            }
+        }
+        let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
+        return JournalReport.Entry(
+            time: JournalEntry.timeFormat(time), method: method, path: masker.mask(path), status: status,
+            query: Dictionary(query.map { q in
+                (q.name, SecretNames.isSecretParameter(q.name) && q.value?.isEmpty == false ? "<masked>" : masker.mask(q.value ?? ""))
+            }, uniquingKeysWith: { a, _ in a }),
+            headers: Dictionary(headers.map { header in
+                (header.name.rawName, masking.headers.contains(header.name.canonicalName) ? JournalEntry.mask(header.value) : masker.mask(header.value))
+            }, uniquingKeysWith: { a, b in a + ", " + b }),
+            route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
+            contract: contract.map { $0.map(masker.mask) }, tookMicroseconds: tookMicroseconds.map(Int.init),
+            quota: quota?.description)
+    }
+
+    /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
+    static func mask(_ value: String) -> String {
+        let words = value.split(separator: " ", maxSplits: 1)
+        return words.count == 2 && words[0].allSatisfy(\.isLetter) ? "\(words[0]) <masked>" : "<masked>"
+    }
+
+    static func timeFormat(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: date)
+    }
+}

@@ -1,0 +1,28 @@
+/// One worker's hits per concrete path and method. Requests mostly repeat the path and method of
+/// the one before, so that pair's slot is remembered and the two hash lookups skipped.
+struct PathCounts {
+    /// Path → method → index into `counts`.
+    private var slots: [String: [String: Int]] = [:]
+    private var counts: [Int] = []
+    private var last: (path: String, method: String, slot: Int)?
+
+    mutating func add(path: String, method: String) {
+        if let last, last.path == path, last.method == method {
+            counts[last.slot] += 1
+            return
+        }
+        let slot: Int
+        if let known = slots[path]?[method] {
+            slot = known
+        } else {
+            slot = counts.count
+            counts.append(0)
+            slots[path, default: [:]][method] = slot
+        }
+        counts[slot] += 1
+        last = (path, method, slot)
+    }
+
+    /// Path → method → hits.
+    var table: [String: [String: Int]] { slots.mapValues { $0.mapValues { counts[$0] } } }
+}

@@ -1,0 +1,5 @@
+import StubdProtocol
+
+final class RouteStateStripe: Sendable {
+    let cache = Locked(RouteStateCache())
+}

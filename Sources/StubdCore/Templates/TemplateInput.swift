@@ -1,0 +1,15 @@
+import Foundation
+
+/// What a template can read while one request is answered.
+struct TemplateInput: Sendable {
+    let request: RequestHead
+    /// The route's `{name}` captures.
+    let parameters: [String: String]
+    /// The session's clock, read once for the request.
+    let now: Date
+    /// This route's hits in the session, this request included.
+    let hits: Int
+    /// The session's deterministic random numbers (`randomInt`, `uuid`): the same session id gives
+    /// the same sequence on every run, so a failing test repeats.
+    let random: @Sendable () -> UInt64
+}

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Stubd
+import StubdCore
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Validate a Stubs folder: print the route table, or every problem and exit 1.")
+    @OptionGroup var stubs: StubsOption
+
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON) every stub answer must keep to.", valueName: "file"))
+    var spec: String?
+
+    func run() throws {
+        let contract = try spec.map { try SpecOption.load($0, command: "stubd check") }
+        do throws(CatalogLoadError) {
+            let catalog = try StubCatalog.load(stubs: stubs.url)
+            if let contract {
+                let check = StubContractCheck(catalog: catalog, contract: contract)
+                for notice in check.notices { print("notice: \(notice)") }
+                if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: check.problems) }
+            }
+            print(RouteTable.render(catalog))
+            let against = contract.map { ", every answer keeps to \($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" } ?? ""
+            print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)")
+        } catch {
+            printError("stubd check: \(error.description)")
+            throw ExitCode(1)
+        }
+    }
+}

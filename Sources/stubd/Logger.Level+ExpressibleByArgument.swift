@@ -1,0 +1,4 @@
+import ArgumentParser
+import Logging
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Stubd
+import StubdCore
+
+/// What `stubd record` and `stubd serve --proxy` share: the target and how to reach it, and what
+/// a recording keeps out of the folder.
+struct RecordingOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Replace this literal wherever it appears: a path segment becomes {NAME}, elsewhere <NAME> (repeatable), e.g. --secret key=abc123.", valueName: "NAME=VALUE"))
+    var secret: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A request header recorded routes match on (repeatable; none by default).", valueName: "name"))
+    var matchHeader: [String] = []
+
+    @Option(name: .long, help: "new: write only requests the folder does not answer yet; all: write every request again.")
+    var mode: String = "new"
+
+    @Option(name: .long, help: "Seconds to wait for the target; then 504. Once an answer streams (past --max-body): how long the target may send nothing.")
+    var timeout: Double = 30
+
+    @Option(name: .long, help: "Bodies larger than this many bytes are passed on but not written.")
+    var maxBody: Int = 10 << 20
+
+    @Option(name: .long, help: "No answer's body is passed on past this many bytes after decompression (256 MiB; a 1 MB gzip bomb decodes to 1 GiB): a 502 if the client has nothing yet, else the body is cut.")
+    var maxDecoded: Int = ForwardingOptions.defaultMaxDecodedBytes
+
+    @Option(name: .long, help: ArgumentHelp("A CA bundle (PEM) to trust for an HTTPS target with its own certificates.", valueName: "file"))
+    var caFile: String?
+
+    @Flag(name: .long, help: "Do not verify the target's certificate (a local HTTPS upstream).")
+    var insecure = false
+
+    @Flag(name: .long, help: "Write JSON bodies indented with sorted keys, instead of the API's bytes as sent.")
+    var prettyJson = false
+
+    @Flag(name: .long, help: "Write even when CI=true (CI refuses by default: a pipeline should replay, not re-record).")
+    var allowCi = false
+
+    /// Checked by `validate`, so none is dropped here.
+    var secrets: [NamedSecret] { secret.compactMap { try? NamedSecret(parsing: $0) } }
+
+    /// `--secret` values as the log shows them: `<NAME>`.
+    var logMasking: SecretMasker { SecretMasker(secrets.map { ($0.value, $0.placeholder) }) }
+
+    func validate() throws {
+        for item in secret {
+            do { _ = try NamedSecret(parsing: item) } catch { throw ValidationError(error.description) }
+        }
+        guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
+        guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
+        guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
+        guard maxDecoded > 0 else { throw ValidationError("--max-decoded must be more than 0 bytes") }
+        if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
+    }
+
+    /// The flags set away from their defaults, by name: `serve` refuses those it would ignore.
+    var flagsGiven: [String] {
+        var given: [String] = []
+        if !secret.isEmpty { given.append("--secret") }
+        if !matchHeader.isEmpty { given.append("--match-header") }
+        if mode != "new" { given.append("--mode") }
+        if timeout != 30 { given.append("--timeout") }
+        if maxBody != 10 << 20 { given.append("--max-body") }
+        if maxDecoded != ForwardingOptions.defaultMaxDecodedBytes { given.append("--max-decoded") }
+        if caFile != nil { given.append("--ca-file") }
+        if insecure { given.append("--insecure") }
+        if allowCi { given.append("--allow-ci") }
+        if prettyJson { given.append("--pretty-json") }
+        return given
+    }
+
+    static func target(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw ValidationError("the target '\(text)' is not a URL like https://api.example.com")
+        }
+        return url
+    }
+
+    /// The forwarding settings; a recorder for `stubs` when `record` is set (refusing in CI without --allow-ci).
+    func forwarding(target: URL, scope: ForwardingOptions.Scope, record stubs: URL?, logger: Logger) throws -> ForwardingOptions {
+        var options = ForwardingOptions(target: target, scope: scope)
+        options.timeoutSeconds = timeout
+        options.maxBodyBytes = maxBody
+        options.maxDecodedBytes = maxDecoded
+        options.caFile = caFile
+        options.insecure = insecure
+        options.notice = { message in logger.notice("\(message)") }
+        if let stubs {
+            if ProcessInfo.processInfo.environment["CI"] == "true", !allowCi {
+                printError("stubd: refusing to record with CI=true: a pipeline should replay the Stubs folder, not rewrite it. Pass --allow-ci to record anyway.")
+                throw ExitCode(1)
+            }
+            do {
+                options.recorder = try StubsRecorder(root: stubs, rules: RecordingRules(secrets: secrets, matchHeaders: matchHeader,
+                                                                                          targetOrigin: target.origin, prettyJSON: prettyJson),
+                                                     mode: StubsRecorder.Mode(rawValue: mode) ?? .new)
+            } catch {
+                printError("stubd: cannot record into \(stubs.path): \(error)")
+                throw ExitCode(1)
+            }
+        }
+        return options
+    }
+}
