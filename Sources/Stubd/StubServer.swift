@@ -3,7 +3,6 @@ import Foundation
 import StubdCore
 import StubdProtocol
 import StubdClient
-import StubdProtocol
 import Synchronization
 
 /// A stub server: a Stubs directory served over HTTP by libmicrohttpd, in this process.

@@ -1,5 +1,4 @@
 import Foundation
-// The admin API's documents and `Locked` come from here; users of the core get them with it.
 import StubdProtocol
 import Synchronization
 
