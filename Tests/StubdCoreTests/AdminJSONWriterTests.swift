@@ -115,11 +115,11 @@ import Testing
         let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
         let session = engine.defaultSession
         for path in ["/bench/payload.json", "/bench/quota/payload.json", "/nowhere", "/bench/payload.json"] {
-            _ = engine.respond(to: RequestHead(method: "GET", path: path, query: queryItems(["units": "metric"]),
+            _ = engine.respond(to: RequestHead(method: .get, path: path, query: queryItems(["units": "metric"]),
                                                headers: fields(["Host": "127.0.0.1", "Authorization": "Bearer secret-token"])), in: session)
         }
         func document(_ call: String) throws -> Data {
-            guard case .response(let response) = engine.admin(method: "GET", call: call, query: [], body: Data(), session: session) else {
+            guard case .response(let response) = engine.admin(method: .get, call: call, query: [], body: Data(), session: session) else {
                 Issue.record("\(call) did not answer at once"); return Data()
             }
             #expect(response.status == 200, "\(call): \(String(decoding: response.body, as: UTF8.self))")

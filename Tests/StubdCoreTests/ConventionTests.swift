@@ -17,7 +17,7 @@ import StubdTestSupport
     @Test func braceSegmentsMatchAnyOneSegment() throws {
         let stubs = try TempStubs(["api/{key}/forecast/q/{zip}.json": "{}"])
         let catalog = try stubs.load()
-        guard case .matched(_, let params) = catalog.match(RequestHead(method: "GET", path: "/api/K1/forecast/q/94107.json")) else {
+        guard case .matched(_, let params) = catalog.match(RequestHead(method: .get, path: "/api/K1/forecast/q/94107.json")) else {
             Issue.record("no match"); return
         }
         #expect(params == ["key": "K1", "zip": "94107"])
@@ -30,7 +30,7 @@ import StubdTestSupport
         #expect(catalog.route("POST", "/v1/reports") != nil)
         #expect(catalog.route("POST", "/v1/reports.json") != nil)
         #expect(catalog.route("GET", "/v1/reports") == nil)
-        if case .wrongMethod(let allowed, _) = catalog.match(RequestHead(method: "GET", path: "/v1/reports")) {
+        if case .wrongMethod(let allowed, _) = catalog.match(RequestHead(method: .get, path: "/v1/reports")) {
             #expect(allowed.contains("POST"))
         } else {
             Issue.record("expected wrongMethod")

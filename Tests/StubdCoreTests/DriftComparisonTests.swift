@@ -136,7 +136,7 @@ import StubdTestSupport
         #expect(plan("POST /v1/reports.json").skipReason?.contains("--unsafe replays it") == true)
         guard case .replay(let post) = DriftRequest.plan(for: catalog.routes.first { $0.signature == "POST /v1/reports.json" }!, secrets: [],
                                                          includeHandWritten: false, unsafeMethods: true) else { Issue.record("not replayed"); return }
-        #expect(post.method == "POST")
+        #expect(post.method == .post)
         #expect(DriftRequest.plan(for: catalog.routes.first { $0.name == "rec-1" }!, secrets: [], includeHandWritten: false).skipReason?
             .contains("pass --secret appid=VALUE") == true)
     }

@@ -22,7 +22,7 @@ import StubdTestSupport
                 "the shortcut is not taken, so this test compares nothing")
         let general = SessionState(id: "general", clock: engine.catalog.clock, journalCapacity: 10, takesShortcuts: false)
         func answer(_ session: SessionState) -> (status: Int, headers: [String]) {
-            let outcome = engine.respond(to: RequestHead(method: "GET", path: "/weather/now.json"), in: session)
+            let outcome = engine.respond(to: RequestHead(method: .get, path: "/weather/now.json"), in: session)
             switch outcome.answer {
             case .canned(_, let extra): return (outcome.status, extra.list.map { "\($0.name): \($0.value)" })
             case .generated(let g): return (outcome.status, g.headers.map { "\($0.name): \($0.value)" } + [String(decoding: g.body, as: UTF8.self)])
@@ -62,7 +62,7 @@ import StubdTestSupport
         let engine = StubEngine(catalog: try stubs.load())
         let s = engine.defaultSession
         func status(_ path: String, _ session: SessionState? = nil) -> Int {
-            engine.respond(to: RequestHead(method: "GET", path: path), in: session ?? s).status
+            engine.respond(to: RequestHead(method: .get, path: path), in: session ?? s).status
         }
         #expect((0..<5).map { _ in status("/flaky") } == [503, 503, 200, 200, 200])
         #expect((0..<4).map { _ in status("/cycle") } == [200, 201, 200, 201])
@@ -76,7 +76,7 @@ import StubdTestSupport
     @Test func hitsSurviveAReloadOfUnchangedRoutes() throws {
         let stubs = try TempStubs(["a.json": "{}", "b.json": "{}"])
         let engine = StubEngine(catalog: try stubs.load())
-        for _ in 0..<3 { _ = engine.respond(to: RequestHead(method: "GET", path: "/a.json"), in: engine.defaultSession) }
+        for _ in 0..<3 { _ = engine.respond(to: RequestHead(method: .get, path: "/a.json"), in: engine.defaultSession) }
         try stubs.write("c.json", "{}")
         engine.install(try stubs.load())
         #expect(engine.defaultSession.hits(for: "GET /a.json") == 3)
@@ -92,7 +92,7 @@ import StubdTestSupport
         let stubs = try TempStubs(["w/now.json": "{}", "stubd.yml": manifest("ietf")])
         let engine = StubEngine(catalog: try stubs.load())
         let sessions = [engine.defaultSession, engine.session("named")]
-        func status(_ session: SessionState) -> Int { engine.respond(to: RequestHead(method: "GET", path: "/w/now.json"), in: session).status }
+        func status(_ session: SessionState) -> Int { engine.respond(to: RequestHead(method: .get, path: "/w/now.json"), in: session).status }
         #expect(sessions.map(status) == [200, 200])
         #expect(sessions.map(status) == [429, 429])
         try stubs.write("stubd.yml", manifest("github"))
@@ -103,13 +103,13 @@ import StubdTestSupport
 
     @Test func hitsCountByRoutePatternAndConcretePath() throws {
         let engine = StubEngine(catalog: try TempStubs(["api/{key}/x.json": "{}"]).load())
-        for key in ["A", "A", "B"] { _ = engine.respond(to: RequestHead(method: "GET", path: "/api/\(key)/x.json"), in: engine.defaultSession) }
+        for key in ["A", "A", "B"] { _ = engine.respond(to: RequestHead(method: .get, path: "/api/\(key)/x.json"), in: engine.defaultSession) }
         let s = engine.defaultSession
         #expect(s.hits(for: "GET /api/{key}/x.json") == 3)
         #expect(s.hits(for: "GET /api/A/x.json") == 2)
         #expect(s.hits(for: "GET /api/{key}/**") == 3)
         #expect(s.hits(for: "GET /api/B/x.json") == 1)
-        _ = engine.respond(to: RequestHead(method: "HEAD", path: "/api/A/x.json"), in: s)
+        _ = engine.respond(to: RequestHead(method: .head, path: "/api/A/x.json"), in: s)
         #expect(s.hits(for: "/api/A/x.json") == 3, "a path without a method counts every method")
         #expect(s.hits(for: "GET /api/A/x.json") == 2, "a concrete path counts its own method")
         #expect(s.hits(for: "GET /api/{key}/**") == 4, "a GET pattern covers HEAD, as GET routes answer it")
@@ -117,7 +117,7 @@ import StubdTestSupport
 
     @Test func anUnmatchedRequestNamesTheNearestRoute() throws {
         let engine = StubEngine(catalog: try TempStubs(["api/{key}/conditions/q/CA/San_Francisco.json": "{}"]).load())
-        let outcome = engine.respond(to: RequestHead(method: "GET", path: "/api/KEY/condition/q/CA/San_Francisco.json"), in: engine.defaultSession)
+        let outcome = engine.respond(to: RequestHead(method: .get, path: "/api/KEY/condition/q/CA/San_Francisco.json"), in: engine.defaultSession)
         #expect(outcome.status == 404)
         guard case .generated(let g) = outcome.answer else { Issue.record("not generated"); return }
         let text = String(decoding: g.body, as: UTF8.self)
@@ -130,11 +130,11 @@ import StubdTestSupport
         let stubs = try TempStubs(["a.json": "{}"])
         let engine = StubEngine(catalog: try stubs.load())
         let session = engine.defaultSession
-        #expect(engine.respondIfStubbed(to: RequestHead(method: "GET", path: "/missing"), in: session) == nil)
-        #expect(engine.respondIfStubbed(to: RequestHead(method: "DELETE", path: "/a.json"), in: session) == nil)
+        #expect(engine.respondIfStubbed(to: RequestHead(method: .get, path: "/missing"), in: session) == nil)
+        #expect(engine.respondIfStubbed(to: RequestHead(method: .delete, path: "/a.json"), in: session) == nil)
         #expect(session.unmatched.load(ordering: .relaxed) == 0)
         #expect(session.journal.recent(limit: 0).total == 0)
-        let hit = try #require(engine.respondIfStubbed(to: RequestHead(method: "GET", path: "/a.json"), in: session))
+        let hit = try #require(engine.respondIfStubbed(to: RequestHead(method: .get, path: "/a.json"), in: session))
         #expect(hit.status == 200)
         #expect(session.hits(for: "GET /a.json") == 1)
         #expect(session.journal.recent(limit: 0).total == 1)

@@ -49,7 +49,7 @@ import StubdTestSupport
             let parts = try Data(contentsOf: file).split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
             func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
-            let request = RequestHead(method: "POST", path: "/items/\(part(4))", query: queryItems(["q": part(1)]),
+            let request = RequestHead(method: .post, path: "/items/\(part(4))", query: queryItems(["q": part(1)]),
                                       headers: fields(["X-Value": part(2)]), body: Data(part(3).utf8))
             func input(_ request: RequestHead) -> TemplateInput {
                 TemplateInput(request: request, parameters: ["id": part(4)], now: Date(timeIntervalSince1970: 1_472_529_600), hits: 1, random: { 4 })
@@ -66,7 +66,7 @@ import StubdTestSupport
                     return false
                 }
                 guard json, onlyStrings, !parts[0].contains("\\") else { continue }
-                var empty = TemplateRenderer(input(RequestHead(method: "POST", path: "/items/x")))
+                var empty = TemplateRenderer(input(RequestHead(method: .post, path: "/items/x")))
                 guard (try? JSONParser.parse(empty.render(template))) != nil else { continue }
                 #expect((try? JSONParser.parse(out)) != nil, "\(file.lastPathComponent): \(out)")
             }

@@ -35,7 +35,7 @@ import StubdTestSupport
     func plan(_ quota: String, on method: String, _ path: String) throws -> (QuotaPlan, Route, [String: String], RequestHead) {
         let parts = path.split(separator: "?", maxSplits: 1)
         let query = parts.count > 1 ? queryItems(parsing: parts[1]) : []
-        let request = RequestHead(method: method, path: String(parts[0]), query: query)
+        let request = RequestHead(method: HTTPRequest.Method(method)!, path: String(parts[0]), query: query)
         guard case .matched(let route, let parameters) = stubs.match(request) else { throw NoRoute(request: "\(method) \(path)") }
         let plan = try #require(route.quotaPlans.first { $0.quota.name == quota }, "\(quota) does not cover \(route)")
         return (plan, route, parameters, request)
@@ -63,13 +63,13 @@ import StubdTestSupport
     @Test func aSelectorForOneMethodCountsOnlyThatMethodOfAnAnyRoute() throws {
         let (plan, route, parameters, post) = try plan("get-only", on: "POST", "/any/7")
         #expect(plan.key(for: post, parameters: parameters, route: route) == nil)
-        let get = RequestHead(method: "GET", path: "/any/7")
+        let get = RequestHead(method: .get, path: "/any/7")
         #expect(plan.key(for: get, parameters: parameters, route: route) == "7")
     }
 
     @Test func aSelectorNarrowerThanItsRouteCountsOnlyWhatItMatches() throws {
         let (plan, route, parameters, request) = try plan("deep-item", on: "GET", "/deep/box")
-        #expect(plan.key(for: RequestHead(method: "GET", path: "/deep/box/y"), parameters: parameters, route: route) == nil)
+        #expect(plan.key(for: RequestHead(method: .get, path: "/deep/box/y"), parameters: parameters, route: route) == nil)
         #expect(plan.key(for: request, parameters: parameters, route: route) == "box")
     }
 

@@ -8,7 +8,7 @@ import StubdTestSupport
 /// words the journal, the log and the notice show.
 @Suite struct RecordingPolicyTests {
     private func exchange(body: String = #"{"ok": true}"#) -> RecordedExchange {
-        RecordedExchange(method: "GET", path: "/users/1", query: [], requestHeaders: [:], requestBody: Data(), status: 200,
+        RecordedExchange(method: .get, path: "/users/1", query: [], requestHeaders: [:], requestBody: Data(), status: 200,
                          responseHeaders: fields(["Content-Type": "application/json"]), responseBody: Data(body.utf8))
     }
 

@@ -37,7 +37,7 @@ import StubdTestSupport
                 let path = requestPaths[Int(random.next() % UInt64(requestPaths.count))]
                 let method = (Self.methods + ["HEAD"])[Int(random.next() % 4)]
                 let query = random.next() % 2 == 0 ? queryItems(["q": "1"]) : []
-                let request = RequestHead(method: method, path: path, query: query)
+                let request = RequestHead(method: HTTPRequest.Method(method)!, path: path, query: query)
                 let fast = catalog.matcher.match(request)
                 let tree = catalog.matcher.match(request, takingShortcut: false)
                 #expect(describe(fast) == describe(tree), "catalog \(catalogNumber), \(method) \(path) \(query.isEmpty ? "" : "?q=1"):\n\(lines.joined(separator: "\n"))")

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
@@ -9,13 +10,13 @@ import StubdTestSupport
     /// A convention route as the scanner makes it: the extension optional on the last segment.
     static func city(_ n: Int) -> Route {
         let pattern = try! PathPattern(parsing: "/api/{key}/conditions/q/CA/City_\(n)", optionalExtension: ".json")
-        return Route(name: nil, method: .only("GET"), pattern: pattern,
+        return Route(name: nil, method: .only(.get), pattern: pattern,
                      responses: [CannedResponse(status: 200, headers: [:], body: Data("\(n)".utf8))],
                      priority: 10, source: .convention(file: "api/{key}/conditions/q/CA/City_\(n).json"))
     }
 
     static func route(_ method: String, _ path: String, priority: Int = 5, name: String? = nil) -> Route {
-        Route(name: name, method: method == "ANY" ? .any : .only(method), pattern: try! PathPattern(parsing: path),
+        Route(name: name, method: method == "ANY" ? .any : .only(HTTPRequest.Method(method)!), pattern: try! PathPattern(parsing: path),
               responses: [CannedResponse(status: 200, headers: [:], body: Data(path.utf8))], priority: priority,
               source: .manifest(file: "stubd.yml", line: 1))
     }
@@ -23,7 +24,7 @@ import StubdTestSupport
     static let tenThousand = RouteMatcher(routes: (0..<10_000).map(city))
 
     func matched(_ matcher: RouteMatcher, _ method: String, _ path: String) -> (String, [String: String])? {
-        if case .matched(let route, let parameters) = matcher.match(RequestHead(method: method, path: path)) {
+        if case .matched(let route, let parameters) = matcher.match(RequestHead(method: HTTPRequest.Method(method)!, path: path)) {
             return (route.pattern.text, parameters)
         }
         return nil
@@ -39,7 +40,7 @@ import StubdTestSupport
     }
 
     @Test func aTypoAmongTenThousandNamesTheNearestRoutes() throws {
-        guard case .notFound(let misses) = Self.tenThousand.match(RequestHead(method: "GET", path: "/api/K/conditions/q/CA/City_42.jsn")) else {
+        guard case .notFound(let misses) = Self.tenThousand.match(RequestHead(method: .get, path: "/api/K/conditions/q/CA/City_42.jsn")) else {
             Issue.record("a typo matched something")
             return
         }
@@ -47,13 +48,13 @@ import StubdTestSupport
         #expect(misses.contains { $0.route.pattern.text.hasSuffix("/City_42") }, "\(misses.map { "\($0) \($0.distance)" })")
         #expect(misses.allSatisfy { $0.reason.contains("segment 6") }, "\(misses)")
         // A typo at the start of the name.
-        guard case .notFound(let atStart) = Self.tenThousand.match(RequestHead(method: "GET", path: "/api/K/conditions/q/CA/Citty_7363.json")) else {
+        guard case .notFound(let atStart) = Self.tenThousand.match(RequestHead(method: .get, path: "/api/K/conditions/q/CA/Citty_7363.json")) else {
             Issue.record("a typo matched something")
             return
         }
         #expect(atStart.first?.route.pattern.text.hasSuffix("/City_7363") == true, "\(atStart)")
         // A typo earlier in the path still finds routes under the part that matched.
-        guard case .notFound(let early) = Self.tenThousand.match(RequestHead(method: "GET", path: "/api/K/conditons/q/CA/City_1.json")) else {
+        guard case .notFound(let early) = Self.tenThousand.match(RequestHead(method: .get, path: "/api/K/conditons/q/CA/City_1.json")) else {
             Issue.record("a typo matched something")
             return
         }
@@ -82,7 +83,7 @@ import StubdTestSupport
         #expect(matched(matcher, "GET", "/x2/items")?.1 == ["anything": "x2"])
         // Priority beats specificity.
         #expect(matched(matcher, "GET", "/files/readme")?.0 == "/files/**")
-        if case .wrongMethod(let allowed, _) = matcher.match(RequestHead(method: "DELETE", path: "/v2/items")) {
+        if case .wrongMethod(let allowed, _) = matcher.match(RequestHead(method: .delete, path: "/v2/items")) {
             #expect(allowed == ["GET", "HEAD", "OPTIONS"])
         } else {
             Issue.record("DELETE on a GET-only path is not a 405")

@@ -17,7 +17,7 @@ import StubdTestSupport
 
     static func render(_ text: String, json: Bool, query: [QueryItem]) throws -> String {
         let template = try TemplateParser.parse(text, parameters: [], json: json)
-        var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: "GET", path: "/", query: query), parameters: [:],
+        var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: .get, path: "/", query: query), parameters: [:],
                                                       now: Date(timeIntervalSince1970: 0), hits: 1, random: { 4 }))
         return renderer.render(template)
     }

@@ -103,7 +103,7 @@ import StubdTestSupport
 
     @Test func escapedBracesAndCommentsRender() throws {
         let template = try TemplateParser.parse(#"\{{not}} {{! a comment }}{{!-- {{x}} --}}{{request.method}}"#, parameters: [])
-        var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: "PUT", path: "/"), parameters: [:],
+        var renderer = TemplateRenderer(TemplateInput(request: RequestHead(method: .put, path: "/"), parameters: [:],
                                                       now: Date(timeIntervalSince1970: 0), hits: 1, random: { 4 }))
         #expect(renderer.render(template) == "{{not}} PUT")
     }

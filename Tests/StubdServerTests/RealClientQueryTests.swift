@@ -72,7 +72,7 @@ import Testing
         let catalog = try StubCatalog.load(stubs: stubs.url)
         func answers(_ path: String, _ query: KeyValuePairs<String, String?>) -> Bool {
             let items = query.map { QueryItem(name: $0.key, value: $0.value) }
-            if case .matched = catalog.match(RequestHead(method: "GET", path: path, query: items)) { return true }
+            if case .matched = catalog.match(RequestHead(method: .get, path: path, query: items)) { return true }
             return false
         }
         #expect(!answers("/w", ["APPID": "k"]))

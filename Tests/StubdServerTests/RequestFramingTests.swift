@@ -94,4 +94,12 @@ import Testing
             #expect(!journal.contains("X(Key)") && !journal.contains("k2"), "\(journal.suffix(600))")
         }
     }
+
+    /// A method is typed (HTTPRequest.Method) as it is read: one that is not a token is a 400
+    /// naming what a method is, not a 405 that lists the methods the path takes.
+    @Test func aMethodThatIsNotATokenIs400() async throws {
+        let reply = try await exchange("G(T /smuggled HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        #expect(reply.hasPrefix("HTTP/1.1 400 "), "\(reply.prefix(300))")
+        #expect(reply.contains("a request method is a token"))
+    }
 }

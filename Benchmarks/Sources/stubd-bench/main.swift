@@ -72,7 +72,7 @@ if !fixtureOnly {
 if !fixtureOnly {
     let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
     let hostHeader = HTTPFields([HTTPField(name: HTTPField.Name("Host")!, value: "127.0.0.1:8080")])
-    let request = RequestHead(method: "GET", path: "/bench/payload.json", headers: hostHeader)
+    let request = RequestHead(method: .get, path: "/bench/payload.json", headers: hostHeader)
     let session = engine.defaultSession
     /// Median nanoseconds per call over 5 runs of 200k calls.
     func nanosecondsPerRequest(_ request: RequestHead) -> Double {
@@ -84,7 +84,7 @@ if !fixtureOnly {
         })
     }
     print(String(format: "core: engine.respond on a literal route: median %.0f ns per request (5 × 200k)", nanosecondsPerRequest(request)))
-    let quotaRequest = RequestHead(method: "GET", path: "/bench/quota/payload.json", headers: hostHeader)
+    let quotaRequest = RequestHead(method: .get, path: "/bench/quota/payload.json", headers: hostHeader)
     let quotaNanoseconds = nanosecondsPerRequest(quotaRequest)
     print(String(format: "core: the same file behind a quota with IETF headers: median %.0f ns per request", quotaNanoseconds))
 }
@@ -122,7 +122,7 @@ if !fixtureOnly {
     let catalog = try StubCatalog.load(stubs: big)
     let loadMs = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e6
     let engine = StubEngine(catalog: catalog)
-    let request = RequestHead(method: "GET", path: "/api/v1/items/57/5799.json")
+    let request = RequestHead(method: .get, path: "/api/v1/items/57/5799.json")
     let m = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<100_000 { _ = engine.respond(to: request, in: engine.defaultSession) }
     let perRequest = Double(DispatchTime.now().uptimeNanoseconds - m) / 1e5
@@ -142,7 +142,7 @@ if !fixtureOnly {
         return root
     }
     func nanoseconds(_ engine: StubEngine, _ path: String, calls: Int) -> Double {
-        let request = RequestHead(method: "GET", path: path)
+        let request = RequestHead(method: .get, path: path)
         return median((0..<5).map { _ in
             let start = DispatchTime.now().uptimeNanoseconds
             for _ in 0..<calls { _ = engine.respond(to: request, in: engine.defaultSession) }

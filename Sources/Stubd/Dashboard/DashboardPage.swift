@@ -19,8 +19,8 @@ enum DashboardPage {
 
     static func isPage(_ call: String) -> Bool { call == "ui" || call.hasPrefix("ui/") }
 
-    static func answer(method: String, call: String) -> GeneratedResponse {
-        guard method == "GET" || method == "HEAD" else {
+    static func answer(method: HTTPRequest.Method, call: String) -> GeneratedResponse {
+        guard method == .get || method == .head else {
             return secured(.problem(405, title: "Method not allowed", detail: "/__stubd/\(call) takes GET", headers: [.allow: "GET, HEAD"]))
         }
         let file: (type: String, text: String)

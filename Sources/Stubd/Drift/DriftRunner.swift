@@ -140,7 +140,7 @@ package struct DriftRunner: Sendable {
 
     /// Where the live answer breaks the spec (secrets masked in what is shown), or why it was not held
     /// against it. Only the first live answer: the second is there to tell volatile values apart.
-    private func contractFindings(_ live: DriftAnswer, method: String, path: String, masker: SecretMasker) -> ([DriftFinding], String?) {
+    private func contractFindings(_ live: DriftAnswer, method: HTTPRequest.Method, path: String, masker: SecretMasker) -> ([DriftFinding], String?) {
         guard let contract = settings.contract else { return ([], nil) }
         guard let (operation, _) = contract.operation(method: method, requestPath: path) else {
             return ([], "matches no operation in \(contract.specName), so its live answer was not held against it")

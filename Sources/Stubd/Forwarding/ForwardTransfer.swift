@@ -112,7 +112,7 @@ final class ForwardTransfer {
         return n
     }
 
-    func run(method: String, url: URL, headers requestHeaders: HTTPFields, body requestBody: Data) -> Forwarder.Result {
+    func run(method: HTTPRequest.Method, url: URL, headers requestHeaders: HTTPFields, body requestBody: Data) -> Forwarder.Result {
         guard let handle = curl_easy_init() else { return .unreachable("libcurl could not start a transfer") }
         guard let multiPointer = curl_multi_init() else {
             curl_easy_cleanup(handle)
@@ -137,13 +137,13 @@ final class ForwardTransfer {
 
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode? = url.absoluteString.withCString { urlText in
-            method.withCString { methodText in
+            method.rawValue.withCString { methodText in
                 errorBuffer.withUnsafeMutableBufferPointer { errors in
                     requestBody.withUnsafeBytes { bodyBytes in
                         (settings.caFile ?? "").withCString { caFile in
                             _ = shim_curl_pointer(handle, CURLOPT_URL, urlText)
                             _ = shim_curl_pointer(handle, CURLOPT_CUSTOMREQUEST, methodText)
-                            if method == "HEAD" { _ = shim_curl_long(handle, CURLOPT_NOBODY, 1) }
+                            if method == .head { _ = shim_curl_long(handle, CURLOPT_NOBODY, 1) }
                             _ = shim_curl_pointer(handle, CURLOPT_HTTPHEADER, list)
                             if !requestBody.isEmpty {
                                 _ = shim_curl_pointer(handle, CURLOPT_POSTFIELDS, bodyBytes.baseAddress)

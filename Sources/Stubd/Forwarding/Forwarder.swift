@@ -66,7 +66,7 @@ final class Forwarder: Sendable {
 
     /// `onStream` is called (once, from the transfer's thread) when the answer outgrows
     /// `maxBodyBytes`: the client gets it from then on as it arrives; `done` still comes at the end.
-    func forward(method: String, path: String, query: [QueryItem], headers: HTTPFields,
+    func forward(method: HTTPRequest.Method, path: String, query: [QueryItem], headers: HTTPFields,
                  body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: HTTPFields, StreamedBody) -> Void,
                  done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
@@ -90,9 +90,9 @@ final class Forwarder: Sendable {
     /// (Date, Content-Length or chunked, Connection). Measured on 0.9.75 with 16 KiB: an answer
     /// whose headers took 15.5 KB got through after a 100-byte request head and 7 KB after an
     /// 8 KB one; 16 KB and 8 KB did not.
-    static func requestHeadCost(method: String, path: String, query: [QueryItem], headers: HTTPFields) -> Int {
+    static func requestHeadCost(method: HTTPRequest.Method, path: String, query: [QueryItem], headers: HTTPFields) -> Int {
         let perHeader = 64
-        var cost = 512 + method.utf8.count + path.utf8.count + 12
+        var cost = 512 + method.rawValue.utf8.count + path.utf8.count + 12
         for item in query { cost += item.name.utf8.count + (item.value?.utf8.count ?? 0) + 2 }
         for h in headers {
             cost += h.name.rawName.utf8.count + h.value.utf8.count + 4 + perHeader

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 import StubdCore
 
 /// `/__stubd/...`: the admin API and the dashboard, behind `AdminAccess`; passes on every other request.
@@ -13,7 +15,7 @@ struct AdminResponder: Responder {
         }
         if DashboardPage.isPage(call) { return .generated(DashboardPage.answer(method: head.method, call: call)) }
         if call == "events" {
-            guard head.method == "GET" else {
+            guard head.method == .get else {
                 return .generated(.problem(405, title: "Method not allowed", detail: "/__stubd/events takes GET (an EventSource)",
                                            headers: [.allow: "GET"]))
             }
@@ -24,7 +26,7 @@ struct AdminResponder: Responder {
         let session = engine.session(request.target.session)
         request.logLine.session = session.id
         let reply = engine.admin(method: head.method, call: call, query: head.query, body: head.body, session: session)
-        if !["GET", "HEAD"].contains(head.method) {
+        if head.method != .get, head.method != .head {
             // Resetting the default session drops every named one.
             engine.changes.note(call == "reset" && session.id.isEmpty ? "*" : session.id)
         }

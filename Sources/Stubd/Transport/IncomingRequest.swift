@@ -24,8 +24,14 @@ struct IncomingRequest {
     }
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
-    static func read(_ connection: OpaquePointer, method: String, rawPath: String, body: Data,
+    static func read(_ connection: OpaquePointer, method methodText: String, rawPath: String, body: Data,
                      readClientAddress: Bool, hosts: HostScope, hostFolders: [String: String]) -> Result<IncomingRequest, Refusal> {
+        guard let method = HTTPRequest.Method(methodText) else {
+            // libmicrohttpd takes any run of bytes up to the space; a method is a token (RFC 9110 §9.1).
+            return .failure(.refused(.problem(400, title: "Bad method", detail: "a request method is a token such as GET or POST"),
+                                     RequestLogLine(method: String(methodText.prefix(20)), path: rawPath, status: 0, session: "",
+                                                    latencyMicroseconds: 0, isAdmin: false)))
+        }
         var headers = HTTPFields()
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
         var query: [QueryItem] = []
@@ -42,7 +48,7 @@ struct IncomingRequest {
             switch hosts.resolve(host: absolute.authority, path: absolute.path, hostFolders: hostFolders) {
             case .path(let scoped): path = scoped
             case .notServed:
-                let line = RequestLogLine(method: method, path: rawPath, status: 0, session: session ?? "",
+                let line = RequestLogLine(method: methodText, path: rawPath, status: 0, session: session ?? "",
                                           latencyMicroseconds: 0, isAdmin: false)
                 return .failure(.unknownHost(authority: absolute.authority,
                                              head: RequestHead(method: method, path: absolute.path, query: query, headers: headers, body: body),
@@ -61,7 +67,7 @@ struct IncomingRequest {
         // `?session=` names the session of an admin call only; `PathCheck` checks the id whatever carried it.
         let target = RequestTarget.resolve(path: path, sessionHeader: session,
                                            sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
-        let line = RequestLogLine(method: method, path: rawPath, status: 0, session: target.session,
+        let line = RequestLogLine(method: methodText, path: rawPath, status: 0, session: target.session,
                                   latencyMicroseconds: 0, isAdmin: target.adminCall != nil)
         if let problem = PathCheck.reject(path, session: target.session) {
             return .failure(.refused(problem, line))

@@ -4,11 +4,11 @@ import StubdProtocol
 
 extension StubEngine {
     /// Answers a call under `/__stubd/`. Admin calls are never counted as hits nor subject to quotas.
-    package func admin(method: String, call: String, query: [QueryItem], body: Data,
+    package func admin(method: HTTPRequest.Method, call: String, query: [QueryItem], body: Data,
                       session: SessionState) -> AdminReply {
         func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
         let parts = call.split(separator: "/").map(String.init)
-        switch (method, parts.first ?? "", parts.count) {
+        switch (method.rawValue, parts.first ?? "", parts.count) {
         case ("GET", "health", 1), ("HEAD", "health", 1):
             return .response(health())
         case ("GET", "sessions", 1):

@@ -35,7 +35,7 @@ package struct AdminAccess: Sendable {
     }
 
     /// Nil when the call may go ahead; otherwise the answer that refuses it.
-    package func refusal(method: String, call: String, headers: HTTPFields) -> GeneratedResponse? {
+    package func refusal(method: HTTPRequest.Method, call: String, headers: HTTPFields) -> GeneratedResponse? {
         let host = headers.firstValue(ofCanonicalName: "host")
         if let host, !isAllowed(host: host) {
             let name = AdminAccess.hostName(host)
@@ -44,12 +44,12 @@ package struct AdminAccess: Sendable {
                                 + "not '\(name)'; to allow it, start stubd with --allow-host \(name)")
         }
         if call == "health" || call.isEmpty { return nil }
-        let writes = !["GET", "HEAD", "OPTIONS"].contains(method)
+        let writes = ![.get, .head, .options].contains(method)
         if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
         if let closed = tokenRefusal(authorization: headers.firstValue(of: .authorization), browser: AdminAccess.isDashboard(call)) {
             return closed
         }
-        if writes, method != "DELETE", let type = AdminAccess.contentTypeRefusal(method: method, headers.firstValue(of: .contentType)) {
+        if writes, method != .delete, let type = AdminAccess.contentTypeRefusal(method: method, headers.firstValue(of: .contentType)) {
             return type
         }
         return nil
@@ -116,7 +116,7 @@ package struct AdminAccess: Sendable {
     }
 
     /// A POST, PUT or PATCH that does not say it is JSON: what an HTML form or a `text/plain` fetch sends.
-    static func contentTypeRefusal(method: String, _ contentType: String?) -> GeneratedResponse? {
+    static func contentTypeRefusal(method: HTTPRequest.Method, _ contentType: String?) -> GeneratedResponse? {
         let type = contentType.map { $0.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased() }
         if type == "application/json" { return nil }
         return .problem(415, title: "Admin writes take JSON",

@@ -3,6 +3,7 @@ import HTTPTypes
 
 /// Turns every regular file under the stubs root into a route: `Stubs/a/{id}.GET.json` → `GET /a/{id}.json`.
 struct ConventionScanner {
+    /// As a file name spells them (`users.POST.json`); each is an HTTP method token.
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
     /// Never served as stubs: the manifest, and the recorder's own (`stubd.recorded.yml`).
     static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json", "stubd.recorded.yml"]
@@ -106,7 +107,7 @@ struct ConventionScanner {
             }
         }
         let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative, template: template)
-        routes.append(Route(name: nil, method: .only(method == "HEAD" ? "GET" : method), pattern: pattern,
+        routes.append(Route(name: nil, method: .only(method == "HEAD" ? .get : HTTPRequest.Method(method)!), pattern: pattern,
                             responses: [response], priority: ConventionScanner.conventionPriority,
                             source: .convention(file: relative)))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Yams
 
 extension ManifestParser {
@@ -49,11 +50,11 @@ extension ManifestParser {
     private mutating func parseRequest(_ node: Node) -> (method: MethodMatch, pattern: PathPattern, conditions: RequestConditions)? {
         guard let map = mapping(node, "request") else { return nil }
         checkKeys(map, ["method", "path", "query", "queryNames", "headers", "body"], in: "request")
-        var method = MethodMatch.only("GET")
+        var method = MethodMatch.only(.get)
         if let m = map["method"], let text = string(m, "method") {
             let upper = text.uppercased()
             if upper == "ANY" { method = .any }
-            else if ConventionScanner.methods.contains(upper) { method = .only(upper == "HEAD" ? "GET" : upper) }
+            else if ConventionScanner.methods.contains(upper) { method = .only(upper == "HEAD" ? .get : HTTPRequest.Method(upper)!) }
             else { add(m, "unknown method '\(text)'", hint: "one of GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD, ANY") }
         }
         guard let pathNode = map["path"] else {

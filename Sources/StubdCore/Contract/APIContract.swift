@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// An OpenAPI 3.0, 3.1 or 3.2 spec, read once: (method, path template) → operation → responses by
 /// status and content type → compiled schema. Built at load; immutable and shared by every worker.
@@ -42,8 +43,8 @@ package final class APIContract: Sendable {
     }
 
     /// The operation a request with this method and path is for, with the path parameters it captures.
-    package func operation(method: String, path: [Substring]) -> (operation: ContractOperation, parameters: [String: String])? {
-        let method = method == "HEAD" && !operations.contains(where: { $0.method == "HEAD" }) ? "GET" : method
+    package func operation(method: HTTPRequest.Method, path: [Substring]) -> (operation: ContractOperation, parameters: [String: String])? {
+        let method = method == .head && !operations.contains(where: { $0.method == .head }) ? .get : method
         for operation in operations where operation.method == method {
             if let parameters = operation.path.match(path) { return (operation, parameters) }
         }
@@ -51,17 +52,17 @@ package final class APIContract: Sendable {
     }
 
     /// As `operation(method:path:)`, for a request path as sent (`/weather/Paris`, no query).
-    package func operation(method: String, requestPath: String) -> (operation: ContractOperation, parameters: [String: String])? {
+    package func operation(method: HTTPRequest.Method, requestPath: String) -> (operation: ContractOperation, parameters: [String: String])? {
         operation(method: method, path: PathPattern.split(requestPath))
     }
 
     /// The operation a stub route answers for: same method (an ANY route stands for GET) and a path
     /// template that takes every request the route takes. The most literal match wins.
     package func operation(for route: Route) -> ContractOperation? {
-        let method: String
+        let method: HTTPRequest.Method
         switch route.method {
         case .only(let m): method = m
-        case .any: method = "GET"
+        case .any: method = .get
         }
         // A file stub answers `/weather/London` and `/weather/London.json`; a spec usually writes the
         // latter (`/weather/{city}.json`), so either spelling may be the operation's.
@@ -188,7 +189,8 @@ package final class APIContract: Sendable {
                                                               requiredHeaders: required, location: shown(opPointer + "/responses/" + JSONPointer.escape(status))))
                         }
                     }
-                    out.append(ContractOperation(method: method.uppercased(), path: pattern, parameters: params, requestBody: body,
+                    // The importer's list of OpenAPI's method names: each is a token.
+                    out.append(ContractOperation(method: HTTPRequest.Method(method.uppercased())!, path: pattern, parameters: params, requestBody: body,
                                                  responses: responses, location: shown(opPointer)))
                 }
             }

@@ -1,7 +1,9 @@
+import HTTPTypes
+
 /// One operation of the spec: a method on a path template, what it takes and what it answers.
 package struct ContractOperation: Sendable {
     /// Upper-case: `GET`.
-    package let method: String
+    package let method: HTTPRequest.Method
     /// The spec's path template, `/weather/{city}`, as a pattern requests and stub routes are matched with.
     package let path: PathPattern
     package let parameters: [ContractParameter]

@@ -17,7 +17,7 @@ package struct DriftRequest: Sendable {
     package let route: String
     /// `stubd.recorded.yml:12`, `api/{key}/items.json`.
     package let source: String
-    package let method: String
+    package let method: HTTPRequest.Method
     /// Paths to try in order, secrets put back: a convention file `users/1.json` answers both
     /// `/users/1` and `/users/1.json`, and its name does not say which one was recorded.
     package let paths: [String]
@@ -30,7 +30,7 @@ package struct DriftRequest: Sendable {
     package let recorded: DriftAnswer
 
     /// Methods that change nothing on the API (RFC 9110 §9.2.1): replayed twice without a second thought.
-    static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
+    static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options]
 
     /// What `route` stands for. Routes `stubd record` wrote (`stubd.recorded.yml`, convention
     /// files) are replayed; the user's manifest routes only when `includeHandWritten` (`--all`);

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// What the core needs to know about a request; the transport fills it in.
 package struct RequestHead: Sendable {
-    package var method: String
+    package var method: HTTPRequest.Method
     /// Percent-decoded, without the query and without a `/__s/{id}` session prefix.
     package var path: String
     /// In the order sent; a name may repeat (`?id=1&id=2`).
@@ -16,7 +16,7 @@ package struct RequestHead: Sendable {
     /// Repeated and trailing slashes collapsed, so `/a//b/` and `/a/b` are one path. Computed once.
     package let normalizedPath: String
 
-    package init(method: String, path: String, query: [QueryItem] = [],
+    package init(method: HTTPRequest.Method, path: String, query: [QueryItem] = [],
                 headers: HTTPFields = HTTPFields(), body: Data = Data(), clientAddress: String = "127.0.0.1") {
         self.method = method
         self.path = path

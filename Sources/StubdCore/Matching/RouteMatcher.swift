@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Finds the route that answers a request by walking a tree of path segments: literal children by
 /// hash, one child per `{param}` shape (affixes included, the name not: `{id}` and `{name}` take the
@@ -176,7 +177,7 @@ struct RouteMatcher: Sendable {
         }
         if !found.isEmpty, !found.contains(where: { $0.route.method.accepts(request.method) }) {
             var allowed = Set<String>()
-            for (route, _) in found { allowed.formUnion(route.method.allowed) }
+            for (route, _) in found { allowed.formUnion(route.method.allowed.map(\.rawValue)) }
             allowed.insert("OPTIONS")
             return .wrongMethod(allowed: allowed.sorted(), misses: found.map {
                 NearMiss(route: $0.route, reason: RouteMatcher.explain($0.route, request), distance: 1)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 /// What a "METHOD /path" text names, read by one set of rules wherever one is written: hit counts
@@ -44,7 +45,7 @@ package struct RouteQuery: Sendable {
             return .success(RouteQuery(text: text, target: .name(text)))
         }
         guard methodText == "ANY" || ConventionScanner.methods.contains(methodText) else { return .failure(.unknownMethod(methodText)) }
-        let method: MethodMatch = methodText == "ANY" ? .any : .only(methodText)
+        let method: MethodMatch = methodText == "ANY" ? .any : .only(HTTPRequest.Method(methodText)!)
         if !pathText.contains("{"), !pathText.contains("**") {
             return .success(RouteQuery(text: text, target: .concrete(method: method, path: RequestHead.normalize(String(pathText)))))
         }

@@ -6,7 +6,7 @@ import HTTPTypes
 // what went to the real API and came back, kept for writing files; neither needs the other's fields.
 /// One request forwarded to the real API and what it answered, as the recorder receives it.
 package struct RecordedExchange: Sendable {
-    package var method: String
+    package var method: HTTPRequest.Method
     /// Decoded, without the query.
     package var path: String
     /// The request's as RequestHead holds them.
@@ -19,7 +19,7 @@ package struct RecordedExchange: Sendable {
     /// Decoded (gzip undone by the client that fetched it).
     package var responseBody: Data
 
-    package init(method: String, path: String, query: [QueryItem], requestHeaders: HTTPFields,
+    package init(method: HTTPRequest.Method, path: String, query: [QueryItem], requestHeaders: HTTPFields,
                 requestBody: Data, status: Int, responseHeaders: HTTPFields, responseBody: Data) {
         self.method = method
         self.path = path

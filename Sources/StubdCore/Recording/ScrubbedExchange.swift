@@ -4,7 +4,7 @@ import HTTPTypes
 /// An exchange with every secret replaced (not deleted, so matching still works), reduced to what
 /// a stub needs: the request's pattern and conditions, and the answer's status, headers and body.
 struct ScrubbedExchange {
-    var method: String
+    var method: HTTPRequest.Method
     /// `/api/{key}/conditions/q/CA/San_Francisco.json` once `--secret key=…` took the key out.
     var path: String
     /// `"*"` for a secret value: present, any value.
@@ -22,7 +22,7 @@ struct ScrubbedExchange {
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
-        var text = method + " " + path + "\n"
+        var text = method.rawValue + " " + path + "\n"
         for q in query.sorted(by: { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }) { text += q.name + "=" + (q.value ?? "") + "&" }
         text += "\n" + headers.map { $0.name.rawName + ":" + $0.value }.sorted().joined(separator: "\n")
         text += "\n" + (requestJSON?.serialized ?? "")

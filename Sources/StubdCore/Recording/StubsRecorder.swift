@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
@@ -128,7 +129,7 @@ package final class StubsRecorder: Sendable {
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
         // The manifest knows these methods only (and `ANY` would mean every method).
-        guard ConventionScanner.methods.contains(exchange.method) else {
+        guard ConventionScanner.methods.contains(exchange.method.rawValue) else {
             return .skipped("stubd routes answer \(ConventionScanner.methods.sorted().joined(separator: ", ")), not \(exchange.method)")
         }
         let scrubbed = ExchangeScrubber.scrub(exchange, rules: rules)
@@ -208,7 +209,7 @@ package final class StubsRecorder: Sendable {
         guard scanner.problems.isEmpty, let route = scanner.routes.first else {
             throw RecorderError("\(file) would not load: \(CatalogLoadError(root: root.path, problems: scanner.problems.items))")
         }
-        let method = request.method == "HEAD" ? "GET" : request.method
+        let method: HTTPRequest.Method = request.method == .head ? .get : request.method
         guard route.method == .only(method), route.responses.allSatisfy({ $0.template == nil }) else {
             throw RecorderError("\(file) would be read as \(route.method) \(route.pattern.text)\(route.responses.first?.template != nil ? " (a template)" : "")")
         }
@@ -248,7 +249,7 @@ package final class StubsRecorder: Sendable {
               ExchangeScrubber.normalizedContentType(ContentType.forExtension(ext)) == ExchangeScrubber.normalizedContentType(sent)
         else { return nil }
         if ConventionScanner.isJSONExtension(ext), (try? JSONParser.parse(s.responseBody)) == nil { return nil }
-        return RecordedNames.conventionFile(method: s.method, path: s.path, ext: ext, secretNames: secretNames)
+        return RecordedNames.conventionFile(method: s.method.rawValue, path: s.path, ext: ext, secretNames: secretNames)
     }
 
     /// The answer as a manifest response, its body (if any) named under `__files/` (written only
@@ -259,7 +260,7 @@ package final class StubsRecorder: Sendable {
             var ext = StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
             // A .json file must parse to load; the route's own Content-Type still says JSON.
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
-            file = RecordedNames.bodyFile(method: s.method, path: s.path, key: key, index: index, ext: ext)
+            file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
         return Answer(status: s.status, headers: headers, file: file, body: s.responseBody)
@@ -267,7 +268,7 @@ package final class StubsRecorder: Sendable {
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
         var lines = [StubsRecorder.marker + key, "  - name: \(StubsRecorder.quoted("rec-\(key)"))", "    request:",
-                     "      method: \(StubsRecorder.quoted(s.method))", "      path: \(StubsRecorder.quoted(s.path))"]
+                     "      method: \(StubsRecorder.quoted(s.method.rawValue))", "      path: \(StubsRecorder.quoted(s.path))"]
         if !s.query.isEmpty {
             lines.append("      query: { " + s.query.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value ?? ""))" }.joined(separator: ", ") + " }")
         }

@@ -5,7 +5,7 @@ import StubdProtocol
 /// One request as the journal remembers it.
 package struct JournalEntry: Sendable {
     package let time: Date
-    package let method: String
+    package let method: HTTPRequest.Method
     package let path: String
     /// The request's, as RequestHead holds them.
     package let query: [QueryItem]
@@ -24,7 +24,7 @@ package struct JournalEntry: Sendable {
     /// The quota state the request saw, formatted when the journal is read.
     let quota: JournalQuotaNote?
 
-    init(time: Date, method: String, path: String, query: [QueryItem],
+    init(time: Date, method: HTTPRequest.Method, path: String, query: [QueryItem],
          headers: HTTPFields, status: Int, route: String?, misses: [String], notes: [String]? = nil,
          contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
         self.contract = contract
@@ -57,7 +57,7 @@ package struct JournalEntry: Sendable {
         }
         let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
         return JournalReport.Entry(
-            time: JournalEntry.timeFormat(time), method: method, path: masker.mask(path), status: status,
+            time: JournalEntry.timeFormat(time), method: method.rawValue, path: masker.mask(path), status: status,
             query: Dictionary(query.map { q in
                 (q.name, SecretNames.isSecretParameter(q.name) && q.value?.isEmpty == false ? "<masked>" : masker.mask(q.value ?? ""))
             }, uniquingKeysWith: { a, _ in a }),

@@ -1,12 +1,14 @@
+import HTTPTypes
+
 /// One worker's hits per concrete path and method. Requests mostly repeat the path and method of
 /// the one before, so that pair's slot is remembered and the two hash lookups skipped.
 struct PathCounts {
     /// Path → method → index into `counts`.
-    private var slots: [String: [String: Int]] = [:]
+    private var slots: [String: [HTTPRequest.Method: Int]] = [:]
     private var counts: [Int] = []
-    private var last: (path: String, method: String, slot: Int)?
+    private var last: (path: String, method: HTTPRequest.Method, slot: Int)?
 
-    mutating func add(path: String, method: String) {
+    mutating func add(path: String, method: HTTPRequest.Method) {
         if let last, last.path == path, last.method == method {
             counts[last.slot] += 1
             return
@@ -24,5 +26,5 @@ struct PathCounts {
     }
 
     /// Path → method → hits.
-    var table: [String: [String: Int]] { slots.mapValues { $0.mapValues { counts[$0] } } }
+    var table: [String: [HTTPRequest.Method: Int]] { slots.mapValues { $0.mapValues { counts[$0] } } }
 }

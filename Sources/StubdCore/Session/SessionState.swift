@@ -141,7 +141,7 @@ package final class SessionState: Sendable {
     }
 
     /// Adds up `count(table)` over every worker's table of path → method → hits.
-    private func sumOfPathCounts(_ count: ([String: [String: Int]]) -> Int) -> Int {
+    private func sumOfPathCounts(_ count: ([String: [HTTPRequest.Method: Int]]) -> Int) -> Int {
         pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0.table) } }
     }
 

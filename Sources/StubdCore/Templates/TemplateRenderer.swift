@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Renders a parsed `Template` for one request. A value the request lacks renders empty and is
 /// noted (the journal shows the notes), so a test can see why a field came out blank.
@@ -120,7 +121,7 @@ struct TemplateRenderer {
         guard let field = parts.first else { return nil }
         let name = parts.count > 1 ? parts[1] : nil
         switch field {
-        case "method": return .string(request.method)
+        case "method": return .string(request.method.rawValue)
         case "url":
             let query = request.query.map { item in item.value.map { "\(item.name)=\($0)" } ?? item.name }.joined(separator: "&")
             return .string(query.isEmpty ? request.path : request.path + "?" + query)
