@@ -6,7 +6,7 @@ import StubdTestSupport
 
 /// What `stubd drift` reports for a recorded answer and two live ones, decided without a socket.
 @Suite struct DriftComparisonTests {
-    private func answer(_ body: String, status: Int = 200, type: String = "application/json",
+    private func answer(_ body: String, status: HTTPResponse.Status = 200, type: String = "application/json",
                         headers: HTTPFields = [:]) -> DriftAnswer {
         DriftAnswer(status: status, headers: fields(["Content-Type": type]) + headers, body: Data(body.utf8))
     }

@@ -24,8 +24,8 @@ import StubdTestSupport
         func answer(_ session: SessionState) -> (status: Int, headers: [String]) {
             let outcome = engine.respond(to: RequestHead(method: .get, path: "/weather/now.json"), in: session)
             switch outcome.answer {
-            case .canned(_, let extra): return (outcome.status, extra.list.map { "\($0.name): \($0.value)" })
-            case .generated(let g): return (outcome.status, g.headers.map { "\($0.name): \($0.value)" } + [String(decoding: g.body, as: UTF8.self)])
+            case .canned(_, let extra): return (outcome.status.code, extra.list.map { "\($0.name): \($0.value)" })
+            case .generated(let g): return (outcome.status.code, g.headers.map { "\($0.name): \($0.value)" } + [String(decoding: g.body, as: UTF8.self)])
             }
         }
         var statuses: [Int] = []
@@ -62,7 +62,7 @@ import StubdTestSupport
         let engine = StubEngine(catalog: try stubs.load())
         let s = engine.defaultSession
         func status(_ path: String, _ session: SessionState? = nil) -> Int {
-            engine.respond(to: RequestHead(method: .get, path: path), in: session ?? s).status
+            engine.respond(to: RequestHead(method: .get, path: path), in: session ?? s).status.code
         }
         #expect((0..<5).map { _ in status("/flaky") } == [503, 503, 200, 200, 200])
         #expect((0..<4).map { _ in status("/cycle") } == [200, 201, 200, 201])
@@ -92,7 +92,7 @@ import StubdTestSupport
         let stubs = try TempStubs(["w/now.json": "{}", "stubd.yml": manifest("ietf")])
         let engine = StubEngine(catalog: try stubs.load())
         let sessions = [engine.defaultSession, engine.session("named")]
-        func status(_ session: SessionState) -> Int { engine.respond(to: RequestHead(method: .get, path: "/w/now.json"), in: session).status }
+        func status(_ session: SessionState) -> Int { engine.respond(to: RequestHead(method: .get, path: "/w/now.json"), in: session).status.code }
         #expect(sessions.map(status) == [200, 200])
         #expect(sessions.map(status) == [429, 429])
         try stubs.write("stubd.yml", manifest("github"))

@@ -142,7 +142,7 @@ import StubdTestSupport
             let ledger = QuotaLedger(quota: quota(["1/minute"], profile: profile))
             _ = ledger.consume(key: "k", at: start)
             let answer = QuotaAnswers.rejection(ledger.consume(key: "k", at: start))
-            #expect(answer.status == status, "\(profile)")
+            #expect(answer.status.code == status, "\(profile)")
             let body = try JSONParser.parse(answer.body)
             switch profile {
             case .ietf:

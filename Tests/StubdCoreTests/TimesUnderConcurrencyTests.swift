@@ -16,7 +16,7 @@ import StubdTestSupport
         let engine = StubEngine(catalog: try stubs.load(), journalCapacity: 10)
         let statuses = await withTaskGroup(of: [Int].self) { group in
             for _ in 0..<8 {
-                group.addTask { (0..<200).map { _ in engine.respond(to: RequestHead(method: .get, path: "/x"), in: engine.defaultSession).status } }
+                group.addTask { (0..<200).map { _ in engine.respond(to: RequestHead(method: .get, path: "/x"), in: engine.defaultSession).status.code } }
             }
             return await group.reduce(into: []) { $0 += $1 }
         }

@@ -187,7 +187,7 @@ package struct DriftRunner: Sendable {
                 throw Stop(reason: "the real API answered 429 Too Many Requests to \(shown)\(retry), so nothing more was sent; "
                            + "run again later, or with a lower --rate")
             }
-            return DriftAnswer(status: status, headers: headers, body: body)
+            return DriftAnswer(status: HTTPResponse.Status(code: status), headers: headers, body: body)
         case .streamed(let status, let bytes, _):
             throw RouteFailure(reason: "the API answered \(status) with more than \(settings.maxBodyBytes) bytes (\(bytes) taken); not compared")
         case let .refused(title, detail):

@@ -21,7 +21,7 @@ extension RequestRouter {
                 kept.append(HTTPField(name: name, value: h.value))
             }
         }
-        return GeneratedResponse(status: status, headers: kept, body: body)
+        return GeneratedResponse(status: HTTPResponse.Status(code: status), headers: kept, body: body)
     }
 
     // MARK: Forwarding
@@ -50,7 +50,7 @@ extension RequestRouter {
                                          contract: engine.contract)
             if case let .streamed(status, bytes, cut) = result {
                 let note = policy.streamed(bytes: bytes, cut: cut)
-                engine.journalForwarded(request, status: status, note: note, in: session)
+                engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
                 noteForward(request, status: status, note: note, options)
                 writeLog(line, status: status, note: note, started: context.started)
                 return
@@ -62,7 +62,7 @@ extension RequestRouter {
             case let .answered(status, headers, body):
                 answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
                 let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
-                                                requestHeaders: request.headers, requestBody: request.body, status: status,
+                                                requestHeaders: request.headers, requestBody: request.body, status: HTTPResponse.Status(code: status),
                                                 responseHeaders: headers, responseBody: body)
                 let recorded: Route?
                 (note, recorded) = policy.answered(exchange)
@@ -81,7 +81,7 @@ extension RequestRouter {
                 note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
             }
             engine.journalForwarded(request, status: answer.status, note: note, in: session)
-            noteForward(request, status: answer.status, note: note, options)
+            noteForward(request, status: answer.status.code, note: note, options)
             var logged = line
             logged.note = note
             context.logLine = logged

@@ -46,7 +46,7 @@ extension RequestRouter {
         case .throttled(let rate):
             return dribble(canned, extra, rate: rate, connection, line: line)
         case .fault(let fault):
-            writeLog(line, status: fault == .truncatedBody ? canned.status : 0, note: "fault \(fault.rawValue)", started: context.started)
+            writeLog(line, status: fault == .truncatedBody ? canned.status.code : 0, note: "fault \(fault.rawValue)", started: context.started)
             switch fault {
             case .connectionReset:
                 // SO_LINGER with a zero timeout turns the close into an RST.
@@ -57,7 +57,7 @@ extension RequestRouter {
                 return .NO
             case .truncatedBody:
                 let r = TruncatedBody.response(for: canned, extraHeaders: extra.list)
-                let result = MHD_queue_response(connection, UInt32(canned.status), r)
+                let result = MHD_queue_response(connection, UInt32(canned.status.code), r)
                 MHD_destroy_response(r)
                 return result
             case .malformedJSON:
@@ -74,9 +74,9 @@ extension RequestRouter {
         let handle = Unmanaged.passRetained(source).toOpaque()
         let r = MHD_create_response_from_callback(UInt64(canned.body.count), 64 * 1024, Dribble.reader, handle, Dribble.release)!
         for h in canned.headers + extra.list { MHD_add_response_header(r, h.name.rawName, h.value) }
-        let result = MHD_queue_response(connection, UInt32(canned.status), r)
+        let result = MHD_queue_response(connection, UInt32(canned.status.code), r)
         MHD_destroy_response(r)
-        writeLog(line, status: canned.status, note: "throttled \(rate) B/s", started: nil)
+        writeLog(line, status: canned.status.code, note: "throttled \(rate) B/s", started: nil)
         return result
     }
 

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import StubdCore
 import StubdProtocol
 import Synchronization
@@ -89,7 +90,7 @@ final class RequestRouter: @unchecked Sendable {
                 conCls.pointee = RequestSlot.tracked(context).raw
                 let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
                                           session: "", latencyMicroseconds: 0, isAdmin: false)
-                return send(.generated(.problem(problem.status, title: problem.title, detail: problem.detail)), context, connection, line: line)
+                return send(.generated(.problem(HTTPResponse.Status(code: problem.status), title: problem.title, detail: problem.detail)), context, connection, line: line)
             } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16) {
                 // Far past the limit (up to 2^64): answered before reading a byte of it. Queueing now
                 // makes libmicrohttpd close after the answer; a client still sending may see a reset
@@ -208,22 +209,22 @@ final class RequestRouter: @unchecked Sendable {
         switch answer {
         case .canned(let canned, let extra):
             let prepared = responses.prepared(canned)
-            status = canned.status
+            status = canned.status.code
             if extra.isEmpty {
-                result = MHD_queue_response(connection, UInt32(canned.status), prepared.response)
+                result = MHD_queue_response(connection, UInt32(canned.status.code), prepared.response)
             } else if let state = shim_socket_context(connection) {
                 // The connection keeps the response for its next request (see ConnectionState).
                 let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
-                result = MHD_queue_response(connection, UInt32(canned.status), r)
+                result = MHD_queue_response(connection, UInt32(canned.status.code), r)
             } else {
                 let r = prepared.variant(adding: extra.list)
-                result = MHD_queue_response(connection, UInt32(canned.status), r)
+                result = MHD_queue_response(connection, UInt32(canned.status.code), r)
                 MHD_destroy_response(r)
             }
         case .generated(let generated):
-            status = generated.status
+            status = generated.status.code
             let r = makeResponse(generated)
-            result = MHD_queue_response(connection, UInt32(generated.status), r)
+            result = MHD_queue_response(connection, UInt32(generated.status.code), r)
             MHD_destroy_response(r)
         }
         if let context { writeLog(line, status: status, started: context.started) }

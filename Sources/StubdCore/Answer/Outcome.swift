@@ -69,7 +69,7 @@ package struct Outcome: Sendable {
         return ascii.count > 300 ? String(ascii.prefix(297)) + "..." : ascii
     }
 
-    package var status: Int {
+    package var status: HTTPResponse.Status {
         switch answer {
         case .canned(let r, _): return r.status
         case .generated(let g): return g.status

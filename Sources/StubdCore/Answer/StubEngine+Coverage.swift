@@ -63,9 +63,9 @@ extension StubEngine {
         let count = route.responses.count
         var items = route.responses.enumerated().map { i, response -> CoverageReport.Item in
             let behaviours = Self.behaviours(of: response)
-            let what = ([String(response.status)] + behaviours).joined(separator: ", ")
+            let what = ([String(response.status.code)] + behaviours).joined(separator: ", ")
             let title = count == 1 ? "answer (\(what))" : "answer \(i + 1) of \(count) (\(what))"
-            return CoverageReport.Item(kind: .answer, id: "answer \(i + 1)", title: title, step: i + 1, status: response.status,
+            return CoverageReport.Item(kind: .answer, id: "answer \(i + 1)", title: title, step: i + 1, status: response.status.code,
                                        behaviours: behaviours.isEmpty ? nil : behaviours,
                                        hits: i < (tally?.answers.count ?? 0) ? tally!.answers[i] : 0,
                                        hint: Self.answerHint(route, step: i + 1))
@@ -126,7 +126,7 @@ extension StubEngine {
         case .profile(.ietf), .profile(.openweathermap): return 429
         case .profile(.github): return 403
         case .profile(.wunderground): return 200
-        case .custom(let status, _, _, _): return status
+        case .custom(let status, _, _, _): return status.code
         }
     }
 }

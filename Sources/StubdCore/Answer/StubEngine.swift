@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 import Synchronization
 
@@ -318,7 +319,7 @@ package final class StubEngine: Sendable {
     // MARK: Forwarding
 
     /// Journals a request passed on to the real API, under the route `proxy`, with what became of it.
-    package func journalForwarded(_ request: RequestHead, status: Int, note: String, in session: SessionState) {
+    package func journalForwarded(_ request: RequestHead, status: HTTPResponse.Status, note: String, in session: SessionState) {
         // A hit of the path it went to, as a stubbed one would be: `stubd hits` and hit waits see it.
         session.recordForwardedHit(request)
         session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,

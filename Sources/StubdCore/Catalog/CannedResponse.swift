@@ -4,7 +4,7 @@ import HTTPTypes
 
 /// An answer built once at load time and served many times.
 package final class CannedResponse: Sendable {
-    package let status: Int
+    package let status: HTTPResponse.Status
     /// Every header but Content-Length and Date, which the transport adds.
     package let headers: HTTPFields
     package let body: Data
@@ -23,14 +23,14 @@ package final class CannedResponse: Sendable {
     /// prepared form of each answer under this. Nil for a runtime stub's answers.
     package let slot: ResponseSlot?
 
-    package convenience init(status: Int, headers: HTTPFields, body: Data,
+    package convenience init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil) {
         self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
                   bodySource: bodySource, quotaStatus: quotaStatus, template: template, slot: nil)
     }
 
-    private init(status: Int, headers: HTTPFields, body: Data, delay: Delay?, fault: Fault?,
+    private init(status: HTTPResponse.Status, headers: HTTPFields, body: Data, delay: Delay?, fault: Fault?,
                  bytesPerSecond: Int?, bodySource: String?, quotaStatus: QuotaStatusStyle?, template: ResponseTemplate?,
                  slot: ResponseSlot?) {
         self.template = template

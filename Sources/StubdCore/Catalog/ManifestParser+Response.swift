@@ -103,7 +103,7 @@ extension ManifestParser {
             template = responseTemplate(body: body, headers: headers, parameters: parameters, json: json,
                                         origin: templateOrigin, headersAt: map["headers"] ?? node)
         }
-        return CannedResponse(status: status, headers: headers, body: body, delay: responseDelay, fault: fault,
+        return CannedResponse(status: HTTPResponse.Status(code: status), headers: headers, body: body, delay: responseDelay, fault: fault,
                               bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template)
     }
 

@@ -1,17 +1,18 @@
 import Foundation
+import HTTPTypes
 
 /// Holds one answer (status, headers, body) against its operation's response in the spec: the one
 /// rule set a stub in the folder (`StubContractCheck`) and a live answer of the real API
 /// (`stubd drift --spec`) are both judged by.
 package enum AnswerConformance {
     /// `headerNames` lower-case; `contentType` as sent, nil when there is none.
-    package static func violations(status: Int, headerNames: Set<String>, contentType: String?, body: Data,
+    package static func violations(status: HTTPResponse.Status, headerNames: Set<String>, contentType: String?, body: Data,
                                    of operation: ContractOperation, in contract: APIContract) -> [AnswerViolation] {
         guard let response = operation.response(for: status) else {
             let declared = operation.responses.map(\.status).joined(separator: ", ")
-            return [AnswerViolation(pointer: nil, message: "the spec declares no \(status) response for \(operation.signature)"
+            return [AnswerViolation(pointer: nil, message: "the spec declares no \(status.code) response for \(operation.signature)"
                                         + (declared.isEmpty ? "" : " (it declares \(declared))"),
-                                    hint: "answer a status the spec declares, or add \(status) under \(operation.location)/responses")]
+                                    hint: "answer a status the spec declares, or add \(status.code) under \(operation.location)/responses")]
         }
         var found: [AnswerViolation] = []
         for header in response.requiredHeaders where !headerNames.contains(header.lowercased()) && header.lowercased() != "content-type" {

@@ -17,7 +17,7 @@ package struct ContractOperation: Sendable {
     package var signature: String { "\(method) \(path.text)" }
 
     /// The response key that covers `status`, the most exact one first.
-    package func response(for status: Int) -> ContractResponse? {
-        responses.compactMap { r in r.covers(status).map { (r, $0) } }.max { $0.1 < $1.1 }?.0
+    package func response(for status: HTTPResponse.Status) -> ContractResponse? {
+        responses.compactMap { r in r.covers(status.code).map { (r, $0) } }.max { $0.1 < $1.1 }?.0
     }
 }

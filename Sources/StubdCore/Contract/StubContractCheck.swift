@@ -40,7 +40,7 @@ package struct StubContractCheck: Sendable {
 
     private static func check(_ answer: CannedResponse, of route: Route, against operation: ContractOperation,
                               in contract: APIContract, place: String) -> [LoadProblem] {
-        let label = "\(operation.signature) \(answer.status)\(place)"
+        let label = "\(operation.signature) \(answer.status.code)\(place)"
         let violations = AnswerConformance.violations(status: answer.status, headerNames: Set(answer.headers.map { $0.name.canonicalName }),
                                                       contentType: answer.headers[.contentType], body: answer.body,
                                                       of: operation, in: contract)

@@ -4,11 +4,11 @@ import HTTPTypes
 /// An answer as `stubd drift` compares it: what the folder serves, or what the real API sent
 /// (body decoded, secrets masked as the recording masked them).
 package struct DriftAnswer: Sendable {
-    package var status: Int
+    package var status: HTTPResponse.Status
     package var headers: HTTPFields
     package var body: Data
 
-    package init(status: Int, headers: HTTPFields, body: Data) {
+    package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data) {
         self.status = status
         self.headers = headers
         self.body = body

@@ -11,10 +11,10 @@ package enum DriftComparison {
         var findings: [DriftFinding] = []
         // An answer of another status is another answer: its body is not compared with this one.
         if live.status != again.status {
-            return [DriftFinding(.volatile, "status", "\(live.status), then \(again.status)")]
+            return [DriftFinding(.volatile, "status", "\(live.status.code), then \(again.status.code)")]
         }
         if recorded.status != live.status {
-            return [DriftFinding(.shape, "status", "\(recorded.status) → \(live.status)")]
+            return [DriftFinding(.shape, "status", "\(recorded.status.code) → \(live.status.code)")]
         }
 
         let types = [recorded, live, again].map { $0.header(.contentType).map(ExchangeScrubber.normalizedContentType) ?? "(none)" }

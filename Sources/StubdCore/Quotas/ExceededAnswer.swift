@@ -4,5 +4,5 @@ import HTTPTypes
 /// What a rejected request gets.
 package enum ExceededAnswer: Sendable {
     case profile(QuotaProfile)
-    case custom(status: Int, headers: HTTPFields, body: Data, contentType: String)
+    case custom(status: HTTPResponse.Status, headers: HTTPFields, body: Data, contentType: String)
 }

@@ -13,14 +13,14 @@ package struct RecordedExchange: Sendable {
     package var query: [QueryItem]
     package var requestHeaders: HTTPFields
     package var requestBody: Data
-    package var status: Int
+    package var status: HTTPResponse.Status
     /// As received, hop-by-hop headers included; the recorder keeps only those that matter.
     package var responseHeaders: HTTPFields
     /// Decoded (gzip undone by the client that fetched it).
     package var responseBody: Data
 
     package init(method: HTTPRequest.Method, path: String, query: [QueryItem], requestHeaders: HTTPFields,
-                requestBody: Data, status: Int, responseHeaders: HTTPFields, responseBody: Data) {
+                requestBody: Data, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: Data) {
         self.method = method
         self.path = path
         self.query = query

@@ -12,7 +12,7 @@ struct ScrubbedExchange {
     var query: [QueryItem]
     var headers: HTTPFields
     var requestJSON: JSONValue?
-    var status: Int
+    var status: HTTPResponse.Status
     var responseHeaders: HTTPFields
     var responseBody: Data
     /// The body's type, without parameters (`application/json`).

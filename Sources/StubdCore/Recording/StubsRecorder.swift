@@ -263,7 +263,7 @@ package final class StubsRecorder: Sendable {
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
-        return Answer(status: s.status, headers: headers, file: file, body: s.responseBody)
+        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody)
     }
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {

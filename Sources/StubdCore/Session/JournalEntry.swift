@@ -10,7 +10,7 @@ package struct JournalEntry: Sendable {
     /// The request's, as RequestHead holds them.
     package let query: [QueryItem]
     package let headers: HTTPFields
-    package let status: Int
+    package let status: HTTPResponse.Status
     /// The route that answered, or nil.
     package let route: String?
     /// For an unmatched request: the nearest routes and why each missed.
@@ -25,7 +25,7 @@ package struct JournalEntry: Sendable {
     let quota: JournalQuotaNote?
 
     init(time: Date, method: HTTPRequest.Method, path: String, query: [QueryItem],
-         headers: HTTPFields, status: Int, route: String?, misses: [String], notes: [String]? = nil,
+         headers: HTTPFields, status: HTTPResponse.Status, route: String?, misses: [String], notes: [String]? = nil,
          contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
         self.contract = contract
         self.tookMicroseconds = tookMicroseconds
@@ -57,7 +57,7 @@ package struct JournalEntry: Sendable {
         }
         let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
         return JournalReport.Entry(
-            time: JournalEntry.timeFormat(time), method: method.rawValue, path: masker.mask(path), status: status,
+            time: JournalEntry.timeFormat(time), method: method.rawValue, path: masker.mask(path), status: status.code,
             query: Dictionary(query.map { q in
                 (q.name, SecretNames.isSecretParameter(q.name) && q.value?.isEmpty == false ? "<masked>" : masker.mask(q.value ?? ""))
             }, uniquingKeysWith: { a, _ in a }),
