@@ -87,6 +87,18 @@ import StubdTestSupport
         #expect(problems.contains { $0.message == "'Bad:Name' is not a header name" && $0.line == 7 })
     }
 
+    /// A request header condition no request could meet (its name is not a token) is a load error
+    /// at its key, not a route that silently never answers.
+    @Test func aRequestHeaderConditionThatIsNotAHeaderNameIsALoadError() throws {
+        let problems = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /a, headers: { "X Team": blue, x-ok: "*" } }
+                response: { status: 200 }
+            """]).problems()
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.contains { $0.message == "'X Team' is not a header name" && $0.line == 2 }, "\(problems)")
+    }
+
     @Test func aRouteThatCanNeverMatchIsReported() throws {
         let problems = try TempStubs(["stubd.yml": """
             routes:
