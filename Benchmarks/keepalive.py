@@ -8,7 +8,11 @@
     workers used poll, libmicrohttpd's epoll mode stalled from about 256 connections (~1k req/s).
   - Tail latency at 32 connections (wrk --latency -d4s), stubd and nginx on the same file in
     alternating rounds: stubd's p99 (median of ROUNDS) must be at most nginx's.
-Environment: STUBD_BIN, RUNS (3), ROUNDS (3). Loopback only; every process it starts is stopped.
+  - With PIN=1, the tail rounds run with each server pinned to CPU 0 (all its threads) and wrk to
+    CPU 1 (`taskset`), so the load generator does not take the server's CPU: what is left is the
+    server's own waiting (on 2026-11-26 the two tied this way, and differed by a scheduler slice
+    unpinned).
+Environment: STUBD_BIN, RUNS (3), ROUNDS (3), PIN (0). Loopback only; every process it starts is stopped.
 """
 import os, re, resource, statistics, subprocess, sys
 from stubd_process import StubdProcess
@@ -22,8 +26,11 @@ PATH = "/bench/payload.json"
 failed = []
 
 
-def wrk(url, connections, duration):
-    out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{duration}", "--latency", url + PATH],
+PIN = os.environ.get("PIN") == "1"
+
+
+def wrk(url, connections, duration, pinned=False):
+    out = subprocess.run((["taskset", "-c", "1"] if pinned else []) + ["wrk", "-t2", f"-c{connections}", f"-d{duration}", "--latency", url + PATH],
                          capture_output=True, text=True, check=True).stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     def ms(label):
@@ -50,11 +57,16 @@ def main():
                     failed.append(f"run {run}: {c} connections at {ratio:.2f}x of 128")
             print(f"  run {run}: " + ", ".join(cells), flush=True)
 
-        print(f"tail latency, wrk -t2 -c32 -d4s --latency, {ROUNDS} alternating rounds (bar: stubd p99 <= nginx p99)")
+        if PIN:
+            for pid in [stubd.proc.pid, nginx.proc.pid] + [int(p) for p in subprocess.run(
+                    ["pgrep", "-P", str(nginx.proc.pid)], capture_output=True, text=True).stdout.split()]:
+                subprocess.run(["taskset", "-a", "-p", "-c", "0", str(pid)], capture_output=True, check=True)
+        print(f"tail latency, wrk -t2 -c32 -d4s --latency, {ROUNDS} alternating rounds (bar: stubd p99 <= nginx p99)"
+              + (": servers on CPU 0, wrk on CPU 1" if PIN else ""))
         figures = {"stubd": [], "nginx": []}
         for _ in range(ROUNDS):
             for name, server in (("stubd", stubd), ("nginx", nginx)):
-                figures[name].append(wrk(server.url, 32, "4s"))
+                figures[name].append(wrk(server.url, 32, "4s", pinned=PIN))
         for name, rows in figures.items():
             print(f"  {name}: req/s {statistics.median(r[0] for r in rows):,.0f}, p50 {statistics.median(r[1] for r in rows):.3f} ms, "
                   f"p99 {statistics.median(r[2] for r in rows):.2f} ms  (p99 per round: {', '.join(f'{r[2]:.2f}' for r in rows)})")
