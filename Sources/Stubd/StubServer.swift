@@ -101,7 +101,6 @@ public final class StubServer: Sendable {
     private let leaves: LeafCertificates?
     private let router: RequestRouter
     private let routerHandle: CPointer
-    private let responses: ResponseStore
     private let watcher: (any FolderWatcher)?
     private let stopped = Atomic<Bool>(false)
     private let connections: ConnectionBudget
@@ -161,8 +160,7 @@ public final class StubServer: Sendable {
                 $0 = (forwarding.scope == .everything ? "record" : "proxy", forwarding.target.absoluteString, forwarding.recorder != nil)
             }
         }
-        responses = ResponseStore()
-        responses.install(catalog) {}
+        catalog.prepareAnswers()
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
@@ -181,7 +179,7 @@ public final class StubServer: Sendable {
         }
         self.leaves = leaves
         certificateAuthorityDirectory = options.tls?.caDirectory
-        router = RequestRouter(engine: engine, responses: responses, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
+        router = RequestRouter(engine: engine, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
                                hosts: hosts, tunnels: tunnels, passUnknownHosts: options.passUnknownHosts,
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding
@@ -194,13 +192,11 @@ public final class StubServer: Sendable {
         var sockets: [ListeningSocket] = []
         var started: [OpaquePointer] = []
         var startedTLS: [OpaquePointer] = []
-        let responses = self.responses
         func undo() {
             for d in started + startedTLS { MHD_stop_daemon(d) }
             for socket in sockets { close(socket.fd) }
             leaves?.releaseAll()
             Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
-            responses.releaseAll()
         }
         do {
             // A port that speaks TLS needs the CA now: a folder that cannot be written stops the start, saying so.
@@ -269,10 +265,10 @@ public final class StubServer: Sendable {
         httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
-            let engine = self.engine, responses = self.responses, log = options.reloadLog, contract = options.contract
+            let engine = self.engine, log = options.reloadLog, contract = options.contract
             watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
-                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contract, engine, responses) }
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contract, engine) }
                 log?(result)
             }
         } else {
@@ -283,7 +279,7 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        try StubServer.reload(stubsDirectory, contract, engine, responses)
+        try StubServer.reload(stubsDirectory, contract, engine)
     }
 
     /// A catalog, held to the contract when there is one: its violations are load problems.
@@ -297,9 +293,10 @@ public final class StubServer: Sendable {
     }
 
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
-    private static func reload(_ stubs: URL, _ contract: APIContract?, _ engine: StubEngine, _ responses: ResponseStore) throws(CatalogLoadError) -> StubCatalog {
+    private static func reload(_ stubs: URL, _ contract: APIContract?, _ engine: StubEngine) throws(CatalogLoadError) -> StubCatalog {
         let catalog = try load(stubs, contract: contract)
-        responses.install(catalog) { engine.install(catalog) }
+        catalog.prepareAnswers()
+        engine.install(catalog)
         return catalog
     }
 
@@ -330,7 +327,6 @@ public final class StubServer: Sendable {
             LeafCertificates.unregister(OpaquePointer(daemon.raw))
         }
         leaves?.releaseAll()
-        responses.releaseAll()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }
 

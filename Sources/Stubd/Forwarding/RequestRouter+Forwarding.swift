@@ -97,7 +97,8 @@ extension RequestRouter {
     private func serveFromNowOn(_ route: Route) {
         RequestRouter.amending.withLock { _ in
             let amended = engine.catalog.amended(with: route)
-            responses.install(amended) { engine.install(amended) }
+            amended.prepareAnswers()
+            engine.install(amended)
         }
     }
 

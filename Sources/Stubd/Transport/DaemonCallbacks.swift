@@ -19,7 +19,7 @@ enum DaemonCallbacks {
         if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
         RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
-        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { $0.active.subtract(1, ordering: .relaxed) }
+        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { _ = $0.active.subtract(1, ordering: .relaxed) }
     }
 
     /// Sees the URI before libmicrohttpd decodes it: a `%00` would cut the decoded C string short

@@ -13,6 +13,8 @@ struct IncomingRequest {
     let target: RequestTarget
     /// The log line so far; a responder adds what it learns (the session an admin call used).
     var logLine: RequestLogLine
+    /// The catalog in force when the request was read: the one that answers it, read once.
+    let catalog: StubCatalog
 
     /// Why a request is answered before any responder sees it.
     enum Refusal: Error {
@@ -25,7 +27,8 @@ struct IncomingRequest {
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
     static func read(_ connection: OpaquePointer, method methodText: String, rawPath: String, body: Data,
-                     readClientAddress: Bool, hosts: HostScope, hostFolders: [String: String]) -> Result<IncomingRequest, Refusal> {
+                     catalog: StubCatalog, hosts: HostScope) -> Result<IncomingRequest, Refusal> {
+        let hostFolders = catalog.hostFolders
         guard let method = HTTPRequest.Method(methodText) else {
             // libmicrohttpd takes any run of bytes up to the space; a method is a token (RFC 9110 §9.1).
             return .failure(.refused(.problem(400, title: "Bad method", detail: "a request method is a token such as GET or POST"),
@@ -33,6 +36,8 @@ struct IncomingRequest {
                                                     latencyMicroseconds: 0, isAdmin: false)))
         }
         var headers = HTTPFields()
+        // Room for all of them at once: appending one by one grew the storage per header.
+        headers.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
         _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
         var query: [QueryItem] = []
         _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
@@ -73,8 +78,8 @@ struct IncomingRequest {
             return .failure(.refused(problem, line))
         }
         let head = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
-                               clientAddress: readClientAddress ? describeAddress(shim_client_address(connection)) : "")
-        return .success(IncomingRequest(head: head, target: target, logLine: line))
+                               clientAddress: catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
+        return .success(IncomingRequest(head: head, target: target, logLine: line, catalog: catalog))
     }
 }
 

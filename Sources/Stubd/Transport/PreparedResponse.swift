@@ -12,9 +12,9 @@ import HTTPTypes
 /// free callback frees the body once the last connection is done. A variant (the same body with
 /// rate-limit headers) holds a retain on this object until libmicrohttpd frees the variant, so the
 /// shared body outlives every response that points into it. A request holds this object from lookup
-/// to queueing, so a reload can drop it at any moment.
+/// to queueing, so a reload can drop it at any moment. It does not hold its `CannedResponse`,
+/// which holds it (`CannedResponse.prepared`).
 final class PreparedResponse: @unchecked Sendable {
-    let canned: CannedResponse
     let response: OpaquePointer
     private let body: UnsafeMutableRawPointer
     private let length: Int
@@ -22,7 +22,6 @@ final class PreparedResponse: @unchecked Sendable {
     private let cHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
 
     init(_ canned: CannedResponse) {
-        self.canned = canned
         let length = canned.body.count
         let body = UnsafeMutableRawPointer.allocate(byteCount: max(1, length), alignment: 16)
         canned.body.withUnsafeBytes { if length > 0 { body.copyMemory(from: $0.baseAddress!, byteCount: length) } }

@@ -10,7 +10,6 @@ import Synchronization
 /// built before the daemon starts, handed to MHD as the handler's context.
 final class RequestRouter: @unchecked Sendable {
     let engine: StubEngine
-    let responses: ResponseStore
     let maxBodyBytes: Int
     let log: (@Sendable (RequestLogLine) -> Void)?
     let adminAccess: AdminAccess
@@ -30,7 +29,7 @@ final class RequestRouter: @unchecked Sendable {
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     let departures: any DispatchSourceTimer
 
-    init(engine: StubEngine, responses: ResponseStore, maxBodyBytes: Int, adminAccess: AdminAccess,
+    init(engine: StubEngine, maxBodyBytes: Int, adminAccess: AdminAccess,
          hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, passUnknownHosts: Bool = false, forwarding: ForwardingOptions? = nil,
          contract: APIContract? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
@@ -53,7 +52,6 @@ final class RequestRouter: @unchecked Sendable {
         self.hosts = hosts
         self.tunnels = tunnels
         self.passUnknownHosts = passUnknownHosts
-        self.responses = responses
         self.maxBodyBytes = maxBodyBytes
         self.log = log
         departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
@@ -152,9 +150,8 @@ final class RequestRouter: @unchecked Sendable {
                 line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
         }
         var request: IncomingRequest
-        let catalog = engine.catalog
         switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: existing?.body ?? Data(),
-                                    readClientAddress: catalog.usesClientAddress, hosts: hosts, hostFolders: catalog.hostFolders) {
+                                    catalog: engine.catalog, hosts: hosts) {
         case .success(let read): request = read
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
         case .failure(.unknownHost(let authority, let head, let session, let line)):
@@ -208,7 +205,7 @@ final class RequestRouter: @unchecked Sendable {
         var status = 0
         switch answer {
         case .canned(let canned, let extra):
-            let prepared = responses.prepared(canned)
+            let prepared = canned.prepared
             status = canned.status.code
             if extra.isEmpty {
                 result = MHD_queue_response(connection, UInt32(canned.status.code), prepared.response)

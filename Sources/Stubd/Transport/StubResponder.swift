@@ -20,8 +20,8 @@ struct StubResponder: Responder {
         // The session's `PUT /__stubd/prefer`, when its requests send no Prefer of their own.
         if let preferred = session.applyingPreference(to: request.head) { request.head = preferred }
         if passesMisses {
-            return engine.respondIfStubbed(to: request.head, in: session, contractProblems: problems).map(Reply.stub)
+            return engine.respondIfStubbed(to: request.head, in: session, catalog: request.catalog, contractProblems: problems).map(Reply.stub)
         }
-        return .stub(engine.respond(to: request.head, in: session, contractProblems: problems))
+        return .stub(engine.respond(to: request.head, in: session, catalog: request.catalog, contractProblems: problems))
     }
 }

@@ -112,22 +112,26 @@ package final class StubEngine: Sendable {
     // MARK: Answering
 
     /// One request, in four steps: match it, take the route's next answer (counting the hit),
-    /// charge its quotas, fill its template; then journal what came of it.
-    package func respond(to request: RequestHead, in session: SessionState, contractProblems: [String]? = nil) -> Outcome {
-        respond(to: request, in: session, passingMisses: false, contractProblems: contractProblems)!
+    /// charge its quotas, fill its template; then journal what came of it. `catalog`: the one in
+    /// force when the transport read the request, so the request reads it once (nil: read it now).
+    package func respond(to request: RequestHead, in session: SessionState, catalog: StubCatalog? = nil,
+                         contractProblems: [String]? = nil) -> Outcome {
+        respond(to: request, in: session, catalog: catalog, passingMisses: false, contractProblems: contractProblems)!
     }
 
     /// `respond` for `serve --proxy`: nil when no stub of the session answers, with nothing counted
     /// or journaled, so the request goes on to the real API. The request is matched once either way.
-    package func respondIfStubbed(to request: RequestHead, in session: SessionState, contractProblems: [String]? = nil) -> Outcome? {
-        respond(to: request, in: session, passingMisses: true, contractProblems: contractProblems)
+    package func respondIfStubbed(to request: RequestHead, in session: SessionState, catalog: StubCatalog? = nil,
+                                  contractProblems: [String]? = nil) -> Outcome? {
+        respond(to: request, in: session, catalog: catalog, passingMisses: true, contractProblems: contractProblems)
     }
 
     /// `contractProblems`: how the request breaks the spec (`serve --spec`, report mode), nil when it
     /// keeps to it; the outcome carries them to the journal, the log line and a response header.
-    private func respond(to request: RequestHead, in session: SessionState, passingMisses: Bool, contractProblems: [String]?) -> Outcome? {
+    private func respond(to request: RequestHead, in session: SessionState, catalog: StubCatalog?, passingMisses: Bool,
+                         contractProblems: [String]?) -> Outcome? {
         let wall = Date()
-        guard let (decided, misses) = decide(request, in: session, wall, passingMisses: passingMisses) else { return nil }
+        guard let (decided, misses) = decide(request, in: session, catalog ?? self.catalog, wall, passingMisses: passingMisses) else { return nil }
         let outcome = contractProblems.map { decided.reporting($0) } ?? decided
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
@@ -142,11 +146,11 @@ package final class StubEngine: Sendable {
 
     /// The outcome, and for a miss the nearest routes with why each missed; nil for a miss when
     /// `passingMisses`.
-    private func decide(_ request: RequestHead, in session: SessionState, _ wall: Date,
+    private func decide(_ request: RequestHead, in session: SessionState, _ first: StubCatalog, _ wall: Date,
                         passingMisses: Bool) -> (Outcome, misses: [String])? {
+        var catalog = first
         while true {
             // One catalog for the pass: a reload meanwhile must not pair a route with another catalog's state.
-            let catalog = self.catalog
             switch match(request, in: session, catalog) {
             case .matched(let route, let parameters):
                 // Nil when a concurrent request took the last of the route's `times` since matching:
@@ -162,6 +166,8 @@ package final class StubEngine: Sendable {
                 session.unmatched.add(1, ordering: .relaxed)
                 return (noStubMatches(request, near: near), near.map(\.description))
             }
+            // The route ran out of `times` meanwhile: the next pass reads the catalog in force now.
+            catalog = self.catalog
         }
     }
 

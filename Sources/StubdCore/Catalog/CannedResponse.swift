@@ -1,6 +1,7 @@
 import Foundation
 import StubdProtocol
 import HTTPTypes
+import Synchronization
 
 /// An answer built once at load time and served many times.
 package final class CannedResponse: Sendable {
@@ -19,20 +20,12 @@ package final class CannedResponse: Sendable {
     package let quotaStatus: QuotaStatusStyle?
     /// `template: true`: the body and headers are rendered per request (see `ResponseTemplate`).
     package let template: ResponseTemplate?
-    /// Where this answer sits in its catalog (`StubCatalog.responses`): the transport keeps its
-    /// prepared form of each answer under this. Nil for a runtime stub's answers.
-    package let slot: ResponseSlot?
+    /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
+    private let madeForm = Atomic<UInt>(0)
 
-    package convenience init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
+    package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil) {
-        self.init(status: status, headers: headers, body: body, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
-                  bodySource: bodySource, quotaStatus: quotaStatus, template: template, slot: nil)
-    }
-
-    private init(status: HTTPResponse.Status, headers: HTTPFields, body: Data, delay: Delay?, fault: Fault?,
-                 bytesPerSecond: Int?, bodySource: String?, quotaStatus: QuotaStatusStyle?, template: ResponseTemplate?,
-                 slot: ResponseSlot?) {
         self.template = template
         self.status = status
         self.headers = headers
@@ -42,21 +35,32 @@ package final class CannedResponse: Sendable {
         self.bytesPerSecond = bytesPerSecond
         self.bodySource = bodySource
         self.quotaStatus = quotaStatus
-        self.slot = slot
-    }
-
-    /// The same answer, filed at `slot` of a catalog being built (the body is shared, not copied).
-    func placed(at slot: ResponseSlot) -> CannedResponse {
-        CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template,
-                       slot: slot)
     }
 
     /// A template's answer for one request: this one's status, delay, fault and throttle, with the
     /// rendered body and headers, outside any catalog (the transport makes it a one-off response).
     func rendered(body: Data, headers: HTTPFields) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, slot: nil)
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil)
+    }
+
+    /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and
+    /// freed with the answer: a request finds it with one load and no lock, and a reload that keeps
+    /// the answer keeps it too. One transport, so always the same `Form`. Two threads making it at
+    /// once keep the first one stored.
+    package func transportForm<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form {
+        if let made = UnsafeRawPointer(bitPattern: madeForm.load(ordering: .acquiring)) {
+            return Unmanaged<Form>.fromOpaque(made).takeUnretainedValue()
+        }
+        let fresh = Unmanaged.passRetained(make()).toOpaque()
+        let (stored, existing) = madeForm.compareExchange(expected: 0, desired: UInt(bitPattern: fresh), ordering: .acquiringAndReleasing)
+        if stored { return Unmanaged<Form>.fromOpaque(fresh).takeUnretainedValue() }
+        Unmanaged<Form>.fromOpaque(fresh).release()
+        return Unmanaged<Form>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    }
+
+    deinit {
+        if let made = UnsafeRawPointer(bitPattern: madeForm.load(ordering: .acquiring)) { Unmanaged<AnyObject>.fromOpaque(made).release() }
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault or throttle.

@@ -48,14 +48,11 @@ public final class Route: Sendable, CustomStringConvertible {
         quotaPlans = quotas.map { QuotaPlan($0, routeName: name, pattern: pattern) }
     }
 
-    /// The same route as a catalog files it: at `index`, with the quotas covering it, and its answers
-    /// at their slots (`firstSlot` and on).
-    func placed(index: Int, quotas: [QuotaDefinition], firstSlot: ResponseSlot?) -> Route {
-        let answers = firstSlot.map { first in
-            responses.enumerated().map { $1.placed(at: ResponseSlot(generation: first.generation, index: first.index + $0)) }
-        } ?? responses
-        return Route(name: name, method: method, pattern: pattern, conditions: conditions, responses: answers, cycle: cycle,
-                     times: times, priority: priority, source: source, index: index, quotas: quotas)
+    /// The same route as a catalog files it: at `index`, with the quotas covering it. The answers are
+    /// shared, so a reload that keeps them keeps what the transport prepared of them.
+    func placed(index: Int, quotas: [QuotaDefinition]) -> Route {
+        Route(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
+              times: times, priority: priority, source: source, index: index, quotas: quotas)
     }
 
     /// The quotas whose selectors cover this route.

@@ -12,7 +12,7 @@ public final class StubCatalog: Sendable {
     package let generation: UInt64
     /// Manifest routes first, then convention files in path order; `routes[i].index == i`.
     public let routes: [Route]
-    /// Every route's answers in one list; `responses[i].slot?.index == i`.
+    /// Every route's answers in one list (the transport prepares each before the catalog is in force).
     package let responses: [CannedResponse]
     /// Named routes by name.
     private let named: [String: Route]
@@ -37,13 +37,9 @@ public final class StubCatalog: Sendable {
          queryNamesIgnoreCase: Bool = false, driftIgnore: [DriftIgnoreRule] = []) {
         self.root = root
         self.driftIgnore = driftIgnore
-        let generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
-        self.generation = generation
-        var nextSlot = 0
+        generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
         self.routes = routes.enumerated().map { i, route in
-            defer { nextSlot += route.responses.count }
-            return route.placed(index: i, quotas: StubCatalog.quotas(in: quotas, covering: route),
-                                firstSlot: ResponseSlot(generation: generation, index: nextSlot))
+            route.placed(index: i, quotas: StubCatalog.quotas(in: quotas, covering: route))
         }
         self.responses = self.routes.flatMap(\.responses)
         self.named = Dictionary(self.routes.compactMap { r in r.name.map { ($0, r) } }, uniquingKeysWith: { first, _ in first })
@@ -159,7 +155,7 @@ public final class StubCatalog: Sendable {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty
                 ? [LoadProblem(file: "stub", message: "not a route")] : parser.problems.items)
         }
-        return route.placed(index: index, quotas: StubCatalog.quotas(in: quotas, covering: route), firstSlot: nil)
+        return route.placed(index: index, quotas: StubCatalog.quotas(in: quotas, covering: route))
     }
 
     /// The quotas whose selectors cover `route`, set on each route before it is published.

@@ -44,13 +44,6 @@ package struct RequestHead: Sendable {
         return segments.isEmpty ? "/" : "/" + segments.joined(separator: "/")
     }
 
-    /// The first path segment, without splitting the rest.
-    var firstSegment: Substring {
-        let trimmed = normalizedPath.utf8.dropFirst()
-        let end = trimmed.firstIndex(of: UInt8(ascii: "/")) ?? trimmed.endIndex
-        return Substring(normalizedPath[trimmed.startIndex..<end])
-    }
-
     /// The first value sent under `name` (any case), as matching has always read a header.
     package func header(_ name: HTTPField.Name) -> String? { headers.firstValue(of: name) }
 
