@@ -149,9 +149,3 @@ struct LineFormatter {
         out.append(UInt8(ascii: "\""))
     }
 }
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

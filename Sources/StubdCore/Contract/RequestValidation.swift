@@ -12,7 +12,7 @@ extension APIContract {
             switch parameter.place {
             case .path: value = pathValues[parameter.name]
             case .query: value = request.query.first { $0.name == parameter.name }.map { $0.value ?? "" }
-            case .header: value = request.header(parameter.name.lowercased())
+            case .header: value = request.header(parameter.canonicalName)
             case .cookie: continue
             }
             guard let value else {

@@ -69,7 +69,7 @@ enum ExchangeScrubber {
         for h in exchange.requestHeaders where SecretNames.isSecretHeader(h.name.canonicalName) {
             add(h.value, "<redacted>")
             // `Bearer abc`: the token alone may be echoed back.
-            if let space = h.value.firstIndex(of: " ") { add(String(h.value[h.value.index(after: space)...]), "<redacted>") }
+            if let token = SecretNames.credential(afterScheme: h.value) { add(token, "<redacted>") }
             if h.name == .cookie {
                 for (_, value) in cookiePairs(h.value) { add(value, "<redacted>", atLeast: cookieMinimum) }
             }

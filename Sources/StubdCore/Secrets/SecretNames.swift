@@ -9,6 +9,13 @@ package enum SecretNames {
                                                  "password", "sig", "signature"]
 
     package static func isSecretHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
+    /// `Bearer abc` → `abc`: the credential of an `Authorization`-style value without its scheme,
+    /// which an answer or a path may show alone; nil when the value has no scheme.
+    package static func credential(afterScheme value: String) -> String? {
+        guard let space = value.firstIndex(of: " ") else { return nil }
+        return String(value[value.index(after: space)...])
+    }
+
     package static func isSecretParameter(_ name: String) -> Bool { parameters.contains(name.lowercased()) }
 
     /// A plain identifier (`key`, `wu_key`, `api-token`): what `--secret NAME=…` and a `{NAME}` path

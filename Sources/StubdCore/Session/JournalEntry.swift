@@ -51,9 +51,8 @@ package struct JournalEntry: Sendable {
         }
         for h in headers where masking.headers.contains(h.name.canonicalName) {
             found.append((h.value, "<masked>"))
-            if let space = h.value.firstIndex(of: " "), h.value.distance(from: space, to: h.value.endIndex) > 3 {
-                found.append((String(h.value[h.value.index(after: space)...]), "<masked>"))
-            }
+            // `Bearer abc`: the token alone may show up elsewhere.
+            if let token = SecretNames.credential(afterScheme: h.value), token.count >= 3 { found.append((token, "<masked>")) }
         }
         let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
         return JournalReport.Entry(

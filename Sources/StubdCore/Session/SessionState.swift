@@ -273,7 +273,7 @@ package final class SessionState: Sendable {
     /// `request` as this session matches it, with the session's `Prefer`, when the session has one
     /// and the request sends none; nil when it is to be matched as it is (no copy made).
     package func applyingPreference(to request: RequestHead) -> RequestHead? {
-        guard let prefer = preferredAnswer, request.header("prefer") == nil else { return nil }
+        guard let prefer = preferredAnswer, request.header(.prefer) == nil else { return nil }
         var copy = request
         copy.headers.append(HTTPField(name: .prefer, value: prefer))
         return copy

@@ -109,6 +109,8 @@ struct ExpressionLexer {
             current.append(c); text.append(c); step()
         }
         if !current.isEmpty { parts.append(String(decoding: current, as: UTF8.self)) }
+        // Header names compare in any case: lower-cased once here, not on every request.
+        if parts.count == 3, parts[0] == "request", parts[1] == "headers" { parts[2] = parts[2].lowercased() }
         let whole = String(decoding: text, as: UTF8.self)
         guard !parts.isEmpty else { throw TemplateError(line: at.line, column: at.column, message: "expected a value", hint: nil) }
         if parts.count == 1 {

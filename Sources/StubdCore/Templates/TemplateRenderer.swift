@@ -138,7 +138,8 @@ struct TemplateRenderer {
             return found.map { .string($0.value ?? "") }
         case "headers":
             guard let name else { return nil }
-            return request.header(name.lowercased()).map { .string($0) }
+            // Lower-cased when the template was parsed (ExpressionLexer).
+            return request.header(name).map { .string($0) }
         case "body":
             return .string(String(decoding: request.body, as: UTF8.self))
         default: return nil

@@ -24,14 +24,3 @@ public enum StubdLaunchEnvironment {
     /// user name), absent for the default session.
     public static let session = "STUBD_SESSION"
 }
-
-extension StubControl {
-    /// `STUBD_BASE_URL`, `STUBD_PROXY` and (for a session) `STUBD_SESSION`, to merge into
-    /// `XCUIApplication.launchEnvironment` (or a `Process`'s environment) before launching the app.
-    public var launchEnvironment: [String: String] {
-        var environment = [StubdLaunchEnvironment.baseURL: baseURL.absoluteString,
-                           StubdLaunchEnvironment.proxy: proxyURL.absoluteString]
-        if let sessionID { environment[StubdLaunchEnvironment.session] = sessionID }
-        return environment
-    }
-}
