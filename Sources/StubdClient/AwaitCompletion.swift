@@ -12,7 +12,7 @@ import StubdProtocol
 /// returns the moment the block is called.
 public func awaitCompletion<T: Sendable>(timeout: Duration = .seconds(2),
                                          _ start: (@escaping @Sendable (T) -> Void) -> Void) async throws -> T {
-    let once = Once<T>()
+    let once = OnceContinuation<T>()
     return try await withCheckedThrowingContinuation { continuation in
         once.install(continuation)
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
@@ -20,22 +20,5 @@ public func awaitCompletion<T: Sendable>(timeout: Duration = .seconds(2),
             once.finish(.failure(CompletionTimeout(timeout: timeout)))
         }
         start { value in once.finish(.success(value)) }
-    }
-}
-
-/// Resumes a continuation exactly once, whichever of the callback and the deadline comes first.
-private final class Once<T: Sendable>: Sendable {
-    private let state = Locked<(continuation: CheckedContinuation<T, any Error>?, done: Bool)>((nil, false))
-
-    func install(_ c: CheckedContinuation<T, any Error>) { state.withLock { $0.continuation = c } }
-
-    func finish(_ result: Result<T, any Error>) {
-        let c: CheckedContinuation<T, any Error>? = state.withLock { s in
-            guard !s.done else { return nil }
-            s.done = true
-            defer { s.continuation = nil }
-            return s.continuation
-        }
-        c?.resume(with: result)
     }
 }

@@ -47,17 +47,3 @@ public struct StubsFingerprint: Sendable, Equatable, Codable, CustomStringConver
         return StubsFingerprint(digest: hash.hex, files: files.count)
     }
 }
-
-/// 64-bit FNV-1a: stable across runs and platforms, unlike `Hasher`.
-private struct FNV1a {
-    private var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-    mutating func add(_ data: Data) {
-        for byte in data { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    }
-
-    var hex: String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}

@@ -136,7 +136,7 @@ import Testing
             quotas:
               - name: q
                 routes: ["GET /items/{id}"]
-                limits: ["2/minute"]
+                limits: ["2/hour"]  # windows start at :00; a minute's could turn over mid-test
             routes:
               - request: { path: "/items/{id}" }
                 responses:

@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 import Synchronization
 
 /// The folder watcher where there is no inotify (macOS, and any other platform): it looks at the
@@ -51,11 +52,7 @@ final class PollingWatcher: FolderWatcher, Sendable {
     /// Every name under `root` (dot-files left out, as stubd never serves them) with its size and
     /// modification time, folded into one number: any edit, addition, removal or rename changes it.
     static func signature(of root: URL) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            var v = value
-            for _ in 0..<8 { hash = (hash ^ (v & 0xff)) &* 0x100_0000_01b3; v >>= 8 }
-        }
+        var hash = FNV1a()
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isDirectoryKey]
         guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys,
                                                           options: [.skipsHiddenFiles]) else { return 0 }
@@ -69,10 +66,10 @@ final class PollingWatcher: FolderWatcher, Sendable {
         // The walker's order is not promised; the signature must not depend on it.
         entries.sort { $0.0 < $1.0 }
         for (path, size, modified) in entries {
-            for byte in path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            mix(size)
-            mix(modified)
+            hash.add(path.utf8)
+            hash.add(size)
+            hash.add(modified)
         }
-        return hash
+        return hash.value
     }
 }

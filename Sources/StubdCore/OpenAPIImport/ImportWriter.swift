@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// Writes an import into a Stubs folder without losing the user's edits.
 ///
@@ -78,11 +79,6 @@ package struct ImportWriter {
 
     /// FNV-1a 64 over the bytes and their length: enough to tell an edited file from the one written.
     static func digest(_ data: Data) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in data {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        return String(hash, radix: 16) + "-" + String(data.count)
+        String(FNV1a(data).value, radix: 16) + "-" + String(data.count)
     }
 }

@@ -1,15 +1,12 @@
+import StubdProtocol
+
 /// SplitMix64 seeded from a text (FNV-1a): the same route gives the same numbers on every import,
 /// on every machine, so a re-import writes the same bytes.
 struct SeededRandom {
     private var state: UInt64
 
     init(seed text: String) {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x100_0000_01b3
-        }
-        state = hash
+        state = FNV1a(text.utf8).value
     }
 
     mutating func next() -> UInt64 {

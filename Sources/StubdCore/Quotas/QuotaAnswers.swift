@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// What quotas look like on the wire: advertised headers on success, the profile's answer on rejection.
 enum QuotaAnswers {
@@ -79,9 +80,8 @@ enum QuotaAnswers {
         if v.quota.key == .ip {
             return "API rate limit exceeded for \(v.key). (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across runs, unlike Hasher.
-        for byte in v.key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return "API rate limit exceeded for user ID \(hash % 100_000_000)."
+        // FNV-1a: stable across runs, unlike Hasher.
+        return "API rate limit exceeded for user ID \(FNV1a(v.key.utf8).value % 100_000_000)."
     }
 
     /// A `quotaStatus: github` answer: GitHub's `GET /rate_limit`, from the live quotas of the

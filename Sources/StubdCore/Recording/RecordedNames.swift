@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// How a recorded request becomes names that mean exactly that request to the catalog, and no
 /// more: the convention gives meaning to parts of a file name (a method infix `.POST`, a `.tmpl`
@@ -73,7 +74,6 @@ enum RecordedNames {
 
     /// 8 hex digits of FNV-1a: stable from one run (and machine) to the next, unlike `hashValue`.
     static func hash(_ text: String) -> String {
-        let value = text.utf8.reduce(0xcbf29ce484222325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100000001b3 }
-        return String(String(value, radix: 16).suffix(8)).leftPadded(to: 8)
+        String(String(FNV1a(text.utf8).value, radix: 16).suffix(8)).leftPadded(to: 8)
     }
 }

@@ -57,7 +57,7 @@ package final class SessionState: Sendable {
         self.takesShortcuts = takesShortcuts
         self.clock = SessionClock(clock)
         self.journal = RequestJournal(capacity: journalCapacity)
-        seed = id.utf8.reduce(0xcbf29ce484222325 as UInt64) { ($0 ^ UInt64($1)) &* 0x100000001b3 }
+        seed = FNV1a(id.utf8).value
     }
 
     /// The next of the session's random numbers (SplitMix64 over the draw count).
