@@ -12,8 +12,10 @@ let package = Package(
     // async/await and Duration, so an iOS 16 app's test bundle can use them.
     platforms: [.macOS(.v15), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
-        .executable(name: "stubd", targets: ["stubd"]),
-        .library(name: "Stubd", targets: ["Stubd"]),
+        .executable(name: "stubd", targets: ["StubdCLI"]),
+        // Named apart from the `stubd` executable: a Mac's file system and Xcode's schemes do not tell
+        // names apart by case. The module a test imports is still `Stubd`.
+        .library(name: "StubdServer", targets: ["Stubd"]),
         .library(name: "StubdClient", targets: ["StubdClient"]),
         .library(name: "StubdXCTest", targets: ["StubdXCTest"]),
         .library(name: "StubdTesting", targets: ["StubdTesting"]),
@@ -79,7 +81,9 @@ let package = Package(
         .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
         .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
 
-        .executableTarget(name: "stubd",
+        // The `stubd` binary. The folder is Sources/StubdCLI, not Sources/stubd: on a case-insensitive
+        // file system (a Mac, Windows) that would be the same folder as Sources/Stubd.
+        .executableTarget(name: "StubdCLI",
                           dependencies: ["Stubd",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "Logging", package: "swift-log")],
