@@ -10,11 +10,16 @@ Prints one line per bar with the figure, the bar, and PASS/FAIL:
     against the same server without, in one run (wrk, interleaved rounds);
   - a YAML alias bomb posted as a runtime stub: refused, and how long it took;
   - a 1 MiB JSON body of escapes to an admin call: how long it took;
-  - RSS of 3,000 sessions, and of 100,000 session-creating requests under --max-sessions 1000.
-Environment: STUBD_BIN, RUNS (3), WRK_DURATION (3s), ROUNDS (3). Loopback only; every process it
+  - RSS of 3,000 sessions, and of 100,000 session-creating requests under --max-sessions 1000;
+  - issue 38 item 9: new requests (admin health, the dashboard, a stub) served in 5 s while 1,000
+    slow clients hold every connection with half-sent heads (slowloris);
+  - issue 38 item 10: pass-through tunnels to a host that stops reading, and the server's threads
+    after the idle limit (--tunnel-idle 3): every relay thread gone, every slot back.
+Environment: STUBD_BIN, RUNS (3), WRK_DURATION (3s), ROUNDS (3), ONLY (comma-separated parts:
+parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels). Loopback only; every process it
 starts is stopped before it exits.
 """
-import json, os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib.request
+import json, os, re, resource, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
 from stubd_process import StubdProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -178,13 +183,117 @@ def sessions(stubs):
            "bounded by the cap", marks[-1] <= marks[0] + 20)
 
 
+def raw_status(port, path, timeout=3):
+    """The status of one `Connection: close` request on a new socket, or why there was none."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+            head = s.recv(64)
+            return int(head.split(b" ")[1]) if head.startswith(b"HTTP/1.1 ") else "no answer"
+    except OSError as e:
+        return f"no answer ({type(e).__name__})"
+
+
+def slow_heads(stubs):
+    server = Server(stubs, "--max-connections", "1000")
+    slow = connections(server.port, 1000, b"GET /bench/payload.json HTTP/1.1\r\nHost: x\r\n")
+    stop = time.time() + 20
+    def trickle():
+        # One header line every 10 s on each, as issue 38 describes.
+        while time.time() < stop:
+            time.sleep(10)
+            for s in slow:
+                try:
+                    s.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass
+    threading.Thread(target=trickle, daemon=True).start()
+    time.sleep(1.5)  # past the grace period a slow head gives its place up
+    counts, seconds_end = {}, time.time() + 5
+    paths = ["/__stubd/health", "/__stubd/ui", "/bench/payload.json"]
+    i = 0
+    while time.time() < seconds_end:
+        status = raw_status(server.port, paths[i % 3])
+        counts[status] = counts.get(status, 0) + 1
+        i += 1
+    stop = 0
+    server.stop()
+    for s in slow:
+        s.close()
+    served = counts.get(200, 0)
+    report("new requests while 1,000 slow clients hold connections",
+           f"{served} of {i} served in 5 s (admin health, dashboard, stub; others: "
+           f"{ {k: v for k, v in counts.items() if k != 200} })", "every one served", served == i and served > 0)
+
+
+def deaf_host():
+    """A host that takes connections and never reads: returns its port."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    held = []
+    def run():
+        while True:
+            c, _ = listener.accept()
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            held.append(c)
+    threading.Thread(target=run, daemon=True).start()
+    return listener.getsockname()[1]
+
+
+def threads_of(pid):
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(l for l in f if l.startswith("Threads:")).split()[1])
+
+
+def stuck_tunnels(stubs, count=50, idle=3):
+    port = deaf_host()
+    server = Server(stubs, "--proxy-unknown", "pass", "--tunnel-idle", str(idle))
+    before = threads_of(server.proc.pid)
+    clients = []
+    for _ in range(count):
+        c = socket.create_connection(("127.0.0.1", server.port))
+        # [::ffff:127.0.0.1] is loopback, but not a name stubd answers itself: a host it passes through.
+        c.sendall(f"CONNECT [::ffff:127.0.0.1]:{port} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert c.recv(64).startswith(b"HTTP/1.1 200"), "the tunnel did not open"
+        c.setblocking(False)
+        clients.append(c)
+    chunk = b"a" * 65536
+    fill_until = time.time() + 2
+    while time.time() < fill_until:  # fill every buffer between the clients and the host
+        for c in clients:
+            try:
+                c.send(chunk)
+            except BlockingIOError:
+                pass
+    stuck = threads_of(server.proc.pid)
+    start = time.time()
+    while threads_of(server.proc.pid) > before and time.time() - start < idle + 10:
+        time.sleep(0.1)
+    after, seconds = threads_of(server.proc.pid), time.time() - start
+    closed = 0
+    for c in clients:
+        try:
+            closed += c.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except OSError:
+            closed += 1
+        c.close()
+    server.stop()
+    report(f"{count} tunnels to a host that stops reading (--tunnel-idle {idle})",
+           f"threads {before} → {stuck} while stuck → {after} {seconds:.1f} s later; {closed} of {count} clients closed",
+           f"back to {before} within idle + 2 s", after <= before and seconds <= idle + 2)
+
+
 if __name__ == "__main__":
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit[1], limit[1]))
     stubs = stubs_folder()
-    parsers(stubs)
-    sessions(stubs)
-    long_polls(stubs)
-    floods(stubs)
+    parts = [parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels]
+    only = [p for p in os.environ.get("ONLY", "").split(",") if p]
+    for part in parts:
+        if not only or part.__name__ in only:
+            part(stubs)
     print(f"{results.count(True)} passed, {results.count(False)} failed")
     sys.exit(0 if all(results) else 1)

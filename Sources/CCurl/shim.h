@@ -57,3 +57,17 @@ static inline int shim_curl_multi_done(CURLM *multi, CURL *easy, CURLcode *resul
     }
     return 0;
 }
+
+/// Who opens the transfer's sockets: the forwarder looks at each address before it is connected to
+/// (a target that is stubd itself is a loop).
+static inline CURLcode shim_curl_opensocket(CURL *handle, curl_opensocket_callback callback, void *context)
+{
+    CURLcode code = curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+    return code != CURLE_OK ? code : curl_easy_setopt(handle, CURLOPT_OPENSOCKETDATA, context);
+}
+
+/// What an open-socket callback returns to refuse an address.
+static inline curl_socket_t shim_curl_socket_bad(void)
+{
+    return CURL_SOCKET_BAD;
+}

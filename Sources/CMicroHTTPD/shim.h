@@ -47,6 +47,24 @@ static inline struct MHD_Daemon *shim_connection_daemon(struct MHD_Connection *c
     return info ? info->daemon : NULL;
 }
 
+/// libmicrohttpd's messages (`MHD_OPTION_EXTERNAL_LOGGER`) passed on without their arguments:
+/// Swift cannot take a `va_list` in a C callback, and only the format says which message it is.
+typedef void (*shim_message_callback)(void *cls, const char *format);
+struct shim_message_sink { shim_message_callback callback; void *cls; };
+
+static inline void shim_message_forward(void *cls, const char *format, va_list arguments)
+{
+    (void) arguments;
+    struct shim_message_sink *sink = (struct shim_message_sink *) cls;
+    sink->callback(sink->cls, format);
+}
+
+/// `shim_message_forward` as the logger option's value.
+static inline intptr_t shim_message_forwarder(void)
+{
+    return (intptr_t) &shim_message_forward;
+}
+
 /// Whether a connection speaks TLS (a CONNECT inside one cannot be turned into a tunnel).
 static inline int shim_connection_is_tls(struct MHD_Connection *connection)
 {

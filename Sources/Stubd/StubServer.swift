@@ -67,6 +67,12 @@ public final class StubServer: Sendable {
         public var tls: TLSOptions?
         /// `stubd record` / `stubd serve --proxy`: pass requests on to a real API (and record them).
         public var forwarding: ForwardingOptions?
+        /// How forwards and pass-throughs reach real hosts: `--upstream-proxy` (none by default:
+        /// `http_proxy` and the like are ignored) and the pass-through's `--timeout`.
+        public var upstream = UpstreamSettings()
+        /// A pass-through tunnel with no byte either way, or with an end that takes none, for this
+        /// long is closed (its thread and its place freed).
+        package var tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds
         /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
         public var reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
         /// `--spec`: every load and reload holds the stubs to this contract; a violation fails it like
@@ -104,6 +110,8 @@ public final class StubServer: Sendable {
     private let watcher: (any FolderWatcher)?
     private let stopped = Atomic<Bool>(false)
     private let connections: ConnectionBudget
+    /// Each worker's reader of libmicrohttpd's messages, alive while the workers are.
+    private let workerMessages: [WorkerMessages]
 
     /// 1,000, or half the descriptors this process may open when that is fewer.
     public static var defaultMaxConnections: Int {
@@ -164,9 +172,10 @@ public final class StubServer: Sendable {
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
-        let connections = ConnectionBudget(cap: max(1, options.maxConnections))
+        let connections = ConnectionBudget(cap: max(1, options.maxConnections), headDeadlineSeconds: options.connectionTimeoutSeconds)
         self.connections = connections
         let hosts = HostScope(asHosts: options.asHosts)
+        let loop = ForwardingLoop()
         var leaves: LeafCertificates?
         var tunnels: TunnelHandOff?
         if let tls = options.tls {
@@ -179,14 +188,16 @@ public final class StubServer: Sendable {
         }
         self.leaves = leaves
         certificateAuthorityDirectory = options.tls?.caDirectory
-        router = RequestRouter(engine: engine, maxBodyBytes: options.maxBodyBytes, adminAccess: access,
+        router = RequestRouter(engine: engine, maxBodyBytes: options.maxBodyBytes, connectionMemoryBytes: options.connectionMemoryBytes, adminAccess: access,
                                hosts: hosts, tunnels: tunnels, passUnknownHosts: options.passUnknownHosts,
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes
                                    return forwarding
-                               }, contract: options.contract, validation: options.requestValidation, log: options.requestLog)
+                               }, upstream: options.upstream, loop: loop, tunnelIdleSeconds: options.tunnelIdleSeconds,
+                               contract: options.contract, validation: options.requestValidation, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
+        let router = self.router
         self.routerHandle = routerHandle
 
         var sockets: [ListeningSocket] = []
@@ -196,6 +207,7 @@ public final class StubServer: Sendable {
             for d in started + startedTLS { MHD_stop_daemon(d) }
             for socket in sockets { close(socket.fd) }
             leaves?.releaseAll()
+            connections.heads.stop()
             Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
         }
         do {
@@ -207,10 +219,16 @@ public final class StubServer: Sendable {
             undo()
             throw error
         }
+        for socket in sockets { loop.listen(on: socket.fd) }
         let tlsOnMain = options.tls?.onMainPort == true
         // One daemon per worker thread, fed by our acceptor (see Acceptor for why not MHD's pool).
+        var messages: [WorkerMessages] = []
         func startWorker(tls: Bool) -> OpaquePointer? {
+            let said = WorkerMessages(router: router, heads: connections.heads)
+            messages.append(said)
             var items: [MHD_OptionItem] = [
+                // First, as libmicrohttpd asks, so that no message goes to stderr instead.
+                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: shim_message_forwarder(), ptr_value: UnsafeMutableRawPointer(said.sink)),
                 MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
                 MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryBytes, ptr_value: nil),
                 MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(DaemonCallbacks.requestCompleted, to: Int.self),
@@ -220,7 +238,7 @@ public final class StubServer: Sendable {
                     : MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.connectionNotice, to: Int.self),
                                      ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
                 MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections.perWorkerLimit, ptr_value: nil),
-                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(DaemonCallbacks.rawURIInspector, to: Int.self), ptr_value: nil),
+                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(DaemonCallbacks.rawURIInspector, to: Int.self), ptr_value: routerHandle.raw),
             ]
             if tls {
                 // The leaf is picked per handshake by the name the client asks for (SNI).
@@ -229,11 +247,13 @@ public final class StubServer: Sendable {
             }
             items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
-                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue
+                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ERROR_LOG.rawValue
             if tls { flags |= MHD_USE_TLS.rawValue }
-            return items.withUnsafeMutableBufferPointer {
+            let daemon = items.withUnsafeMutableBufferPointer {
                 shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
             }
+            said.daemon.store(UInt(bitPattern: daemon.map { UnsafeRawPointer($0) }), ordering: .relaxed)
+            return daemon
         }
         for _ in 0..<max(1, options.threads) {
             if !tlsOnMain {
@@ -259,6 +279,7 @@ public final class StubServer: Sendable {
                                    : Acceptor(listener: sockets[0].fd, daemons: started, budget: connections)]
         if sockets.count > 1 { acceptors.append(Acceptor(listener: sockets[1].fd, daemons: startedTLS, budget: connections, tls: true)) }
         self.acceptors = acceptors
+        workerMessages = messages
         self.host = sockets[0].host
         self.port = sockets[0].port
         baseURL = URL(string: "\(tlsOnMain ? "https" : "http")://\(sockets[0].host):\(sockets[0].port)")!
@@ -327,6 +348,7 @@ public final class StubServer: Sendable {
             LeafCertificates.unregister(OpaquePointer(daemon.raw))
         }
         leaves?.releaseAll()
+        connections.heads.stop()
         Unmanaged<RequestRouter>.fromOpaque(routerHandle.raw).release()
     }
 

@@ -30,6 +30,7 @@ struct Record: ParsableCommand {
         let logger = makeLogger(writer: writer, level: .info)
         var options = StubServer.Options()
         options.maskedSecrets = recording.secrets
+        options.upstream = recording.upstream
         options.forwarding = try recording.forwarding(target: try RecordingOptions.target(target), scope: .everything,
                                                       record: stubs.url, logger: logger)
         let server: StubServer

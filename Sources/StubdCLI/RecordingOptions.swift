@@ -31,6 +31,9 @@ struct RecordingOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not verify the target's certificate (a local HTTPS upstream).")
     var insecure = false
 
+    @Option(name: .long, help: ArgumentHelp("Reach the API (and pass-through hosts) through this HTTP proxy. Without it stubd goes direct and ignores http_proxy, https_proxy and ALL_PROXY, which may name stubd itself.", valueName: "url"))
+    var upstreamProxy: String?
+
     @Flag(name: .long, help: "Write JSON bodies indented with sorted keys, instead of the API's bytes as sent.")
     var prettyJson = false
 
@@ -52,6 +55,23 @@ struct RecordingOptions: ParsableArguments {
         guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
         guard maxDecoded > 0 else { throw ValidationError("--max-decoded must be more than 0 bytes") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
+        if let upstreamProxy { _ = try Self.proxyURL(upstreamProxy) }
+    }
+
+    /// `--upstream-proxy`, checked: an http:// URL with a host (libcurl and the tunnels speak plain HTTP to it).
+    static func proxyURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme == "http", url.host != nil, url.path.isEmpty || url.path == "/" else {
+            throw ValidationError("--upstream-proxy '\(text)' is not a proxy URL like http://proxy.example.com:3128")
+        }
+        return url
+    }
+
+    /// How stubd reaches real hosts: the upstream proxy, and the pass-through's timeout.
+    var upstream: UpstreamSettings {
+        var settings = UpstreamSettings()
+        settings.proxy = upstreamProxy.flatMap { try? Self.proxyURL($0) }
+        settings.passThroughTimeoutSeconds = timeout
+        return settings
     }
 
     /// The flags set away from their defaults, by name: `serve` refuses those it would ignore.
@@ -65,6 +85,7 @@ struct RecordingOptions: ParsableArguments {
         if maxDecoded != ForwardingOptions.defaultMaxDecodedBytes { given.append("--max-decoded") }
         if caFile != nil { given.append("--ca-file") }
         if insecure { given.append("--insecure") }
+        if upstreamProxy != nil { given.append("--upstream-proxy") }
         if allowCi { given.append("--allow-ci") }
         if prettyJson { given.append("--pretty-json") }
         return given

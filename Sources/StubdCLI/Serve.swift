@@ -53,6 +53,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("In proxy mode, what a request for a host the folder does not serve gets: refuse (a 502 naming the host and how to serve it; the default) or pass (passed through to the real host: CONNECT as a blind tunnel, plain HTTP forwarded).", valueName: "refuse|pass"))
     var proxyUnknown: String = "refuse"
 
+    @Option(name: .long, help: ArgumentHelp("With --proxy-unknown pass, a tunnel with no byte either way, or whose one end takes none, for this many seconds is closed.", valueName: "seconds"))
+    var tunnelIdle: Int32 = 300
+
     @Flag(name: .long, help: "Serve HTTPS on --port instead of HTTP, with certificates from the local CA (see `stubd ca`).")
     var tls = false
 
@@ -85,8 +88,12 @@ struct Serve: ParsableCommand {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         // A recording flag without forwarding would change nothing, silently: a --secret the user
         // believes protects a key would protect nothing.
-        if proxy == nil, let flag = recording.flagsGiven.first {
-            throw ValidationError("\(flag) applies to forwarding, and this serve forwards nothing: add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
+        // `--proxy-unknown pass` forwards too: it takes the flags that say how to reach a host.
+        let passThroughFlags: Set<String> = proxyUnknown == "pass" ? ["--timeout", "--upstream-proxy"] : []
+        if proxy == nil, let flag = recording.flagsGiven.first(where: { !passThroughFlags.contains($0) }) {
+            let forwards = proxyUnknown == "pass" ? "this serve forwards only hosts the folder does not serve (--proxy-unknown pass), which takes --timeout and --upstream-proxy alone"
+                                                  : "this serve forwards nothing"
+            throw ValidationError("\(flag) applies to forwarding, and \(forwards): add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
         }
         if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci", "--pretty-json"].contains($0) }) {
             throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
@@ -101,6 +108,7 @@ struct Serve: ParsableCommand {
         guard proxyUnknown == "refuse" || proxyUnknown == "pass" else {
             throw ValidationError("--proxy-unknown takes refuse or pass, got \(proxyUnknown)")
         }
+        guard tunnelIdle >= 1, tunnelIdle <= 86_400 else { throw ValidationError("--tunnel-idle must be between 1 and 86400 seconds, got \(tunnelIdle)") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
         guard maxSessions >= 1, maxSessions <= 1_000_000 else {
             throw ValidationError("--max-sessions must be between 1 and 1000000, got \(maxSessions)")
@@ -124,6 +132,8 @@ struct Serve: ParsableCommand {
         options.allowedHosts = allowHost
         options.asHosts = asHost
         options.passUnknownHosts = proxyUnknown == "pass"
+        options.upstream = recording.upstream
+        options.tunnelIdleSeconds = tunnelIdle
         // Always set: a CONNECT (a client's HTTPS_PROXY) is answered with TLS from the CA, which is made
         // then, on first use, unless a port speaks TLS from the start.
         options.tls = TLSOptions(caDirectory: ca.directory, onMainPort: tls, extraPort: tlsPort)

@@ -107,6 +107,9 @@ import Testing
     @Test(arguments: [
         (["--secret", "key=abc123"], "--secret applies to forwarding, and this serve forwards nothing: add --proxy URL"),
         (["--timeout", "5"], "--timeout applies to forwarding"),
+        (["--proxy-unknown", "pass", "--secret", "key=abc123"], "--secret applies to forwarding, and this serve forwards only hosts the folder does not serve (--proxy-unknown pass)"),
+        (["--upstream-proxy", "http://127.0.0.1:3128"], "--upstream-proxy applies to forwarding"),
+        (["--proxy-unknown", "pass", "--upstream-proxy", "socks5://127.0.0.1:1080"], "--upstream-proxy 'socks5://127.0.0.1:1080' is not a proxy URL"),
         (["--proxy", "http://127.0.0.1:9", "--match-header", "X-Tenant"], "--match-header applies to recording, and this serve writes nothing: add --record-missing"),
     ])
     func serveRefusesARecordingFlagItWouldIgnore(flags: [String], message: String) throws {
@@ -114,6 +117,13 @@ import Testing
         #expect(r.status != 0, "\(r.output)")
         #expect(r.error.contains(message), "\(r.error)")
         #expect(!r.error.contains("abc123"), "a secret's value is never echoed: \(r.error)")
+    }
+
+    /// `--proxy-unknown pass` forwards: it takes `--timeout` and `--upstream-proxy` (issue 38).
+    @Test func servePassingUnknownHostsTakesATimeout() throws {
+        let serve = try ServeProcess(["--stubs", exampleStubs.path, "--proxy-unknown", "pass", "--timeout", "5",
+                                      "--upstream-proxy", "http://127.0.0.1:9"])
+        #expect(serve.port != 0, "\(serve.log)")
     }
 
     @Test func serveNamesABadHost() throws {

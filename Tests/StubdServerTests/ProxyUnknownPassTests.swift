@@ -67,6 +67,28 @@ import Testing
         }
     }
 
+    /// `--timeout` bounds a pass-through as it bounds a forward (issue 38, item 13).
+    @Test func aPassThroughHonoursTheTimeout() async throws {
+        let slow = try PythonUpstream(script: """
+        import http.server, time
+        class H(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a): pass
+            def do_GET(self):
+                time.sleep(10)
+        s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        print(s.server_address[1], flush=True)
+        s.serve_forever()
+        """)
+        var options = Self.passing()
+        options.upstream.passThroughTimeoutSeconds = 1
+        try await withServer(exampleStubs, options: options) { server in
+            let started = Date()
+            let r = try curl(["-x", server.baseURL.absoluteString, "-w", "\n%{http_code}", "http://\(Self.host):\(slow.port)/slow"])
+            #expect(r.output.hasSuffix("\n504") && r.output.contains("within 1 s"), "\(r.output)")
+            #expect(Date().timeIntervalSince(started) < bound(3), "took \(Date().timeIntervalSince(started)) s")
+        }
+    }
+
     @Test func aTunnelToAPortNothingListensOnIsA502NamingTheHost() async throws {
         try await withServer(exampleStubs, options: Self.passing()) { server in
             let raw = rawExchange(port: server.port, Array("CONNECT [::ffff:127.0.0.1]:1 HTTP/1.1\r\nHost: [::ffff:127.0.0.1]:1\r\n\r\n".utf8))

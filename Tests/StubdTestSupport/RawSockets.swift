@@ -30,3 +30,17 @@ public func rawExchange(port: UInt16, _ bytes: [UInt8], timeout: Double = 2) -> 
     }
     return String(decoding: received, as: UTF8.self)
 }
+
+/// A loopback port free a moment ago, for a server that must know its own port before it starts
+/// (a target or proxy that is the server itself).
+public func freeLoopbackPort() -> UInt16 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { p in
+        bind(fd, p, length) == 0 ? getsockname(fd, p, &length) : -1 } }
+    return UInt16(bigEndian: addr.sin_port)
+}

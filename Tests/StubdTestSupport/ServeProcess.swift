@@ -15,13 +15,15 @@ public final class ServeProcess {
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
     }
 
-    public init(_ arguments: [String]) throws {
+    /// `environment` is added to this process's own (`http_proxy`, say).
+    public init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
         process.executableURL = stubdBinary
         process.arguments = ["serve", "--port", "0", "--no-watch"] + arguments
         var environment = ProcessInfo.processInfo.environment
         // Under AddressSanitizer freed memory waits in a quarantine of 256 MB by default: it would
         // count toward the peak these tests bound, and it is not stubd's.
         environment["ASAN_OPTIONS"] = (environment["ASAN_OPTIONS"].map { $0 + ":" } ?? "") + "quarantine_size_mb=16"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = Pipe()
         process.standardOutput = out

@@ -174,6 +174,8 @@ package struct DriftRunner: Sendable {
         forwarding.connectionMemoryBytes = Int.max / 2
         forwarding.caFile = settings.caFile
         forwarding.insecure = settings.insecure
+        // Not a server: nothing of its own to loop back to, and a proxy the shell names is how it reaches the API.
+        forwarding.environmentProxies = true
         let forwarder = Forwarder(forwarding)
         let answer = await withCheckedContinuation { (continuation: CheckedContinuation<Forwarder.Result, Never>) in
             forwarder.forward(method: request.method, path: path, query: request.query, headers: request.headers, body: request.body,
@@ -196,6 +198,8 @@ package struct DriftRunner: Sendable {
             throw Stop(reason: "cannot reach \(settings.target.absoluteString): \(masker.mask(why))")
         case .timedOut:
             throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed while waiting for \(shown)")
+        case .loop(let why):
+            throw Stop(reason: "cannot compare with \(settings.target.absoluteString): \(why)")
         }
     }
 

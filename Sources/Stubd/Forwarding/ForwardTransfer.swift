@@ -27,6 +27,8 @@ final class ForwardTransfer {
     /// Why a stream was stopped short.
     private var cut: String?
     private var timedOut = false
+    /// Why the transfer would have reached this server itself (`ForwardingLoop`).
+    private var loop: String?
     /// When the target last sent body bytes that were taken (or the transfer was last unpaused).
     private var lastProgress = DispatchTime.now().uptimeNanoseconds
     private var handle: UnsafeMutableRawPointer?
@@ -89,6 +91,20 @@ final class ForwardTransfer {
         return n
     }
 
+    /// Opens each socket libcurl connects on, after refusing an address that is this server's own:
+    /// whatever spelling the target, the proxy or a name's resolution used, this is the address.
+    private static let onOpenSocket: curl_opensocket_callback = { context, _, address in
+        guard let address else { return shim_curl_socket_bad() }
+        let transfer = Unmanaged<ForwardTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let socketAddress = UnsafeRawPointer(address).advanced(by: MemoryLayout<curl_sockaddr>.offset(of: \.addr)!)
+            .assumingMemoryBound(to: sockaddr.self)
+        if let loop = transfer.settings.loop, loop.reachesThisServer(socketAddress) {
+            transfer.loop = "\(describeAddress(socketAddress)) port \(ForwardingLoop.port(of: socketAddress)) is where this stubd listens"
+            return shim_curl_socket_bad()
+        }
+        return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+    }
+
     private func takeHeader(_ data: UnsafeMutablePointer<CChar>?, _ n: Int) -> Int {
         guard let data else { return n }
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: n), as: UTF8.self)
@@ -100,6 +116,11 @@ final class ForwardTransfer {
             // A name that is not an HTTP token could not be passed on, nor recorded: left out.
             guard let name = HTTPField.Name(String(line[..<colon])) else { return n }
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            if name == .via, let loop = settings.loop, value.contains(loop.token) {
+                // This server's own answer, come back through some other proxy: not the API's.
+                self.loop = "the answer came back through this stubd (Via: \(value.prefix(200)))"
+                return 0
+            }
             headers.append(HTTPField(name: name, value: value))
             if !RequestRouter.notRelayed.contains(name.canonicalName) { headerBytes += name.rawName.utf8.count + value.utf8.count + 4 }
             if headerBytes > headerRoom {
@@ -154,6 +175,14 @@ final class ForwardTransfer {
                             // No CURLOPT_TIMEOUT_MS: it would count the time paused for a slow client too (`drive` keeps the time).
                             _ = shim_curl_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.timeoutSeconds * 1000))
                             _ = shim_curl_long(handle, CURLOPT_NOSIGNAL, 1)
+                            // "" goes direct: libcurl would otherwise take http_proxy, https_proxy or
+                            // ALL_PROXY from the environment, and they may name stubd itself.
+                            if let proxy = settings.upstreamProxy {
+                                _ = shim_curl_pointer(handle, CURLOPT_PROXY, proxy.absoluteString)
+                            } else if !settings.environmentProxies {
+                                _ = shim_curl_pointer(handle, CURLOPT_PROXY, "")
+                            }
+                            _ = shim_curl_opensocket(handle, ForwardTransfer.onOpenSocket, context.toOpaque())
                             _ = shim_curl_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
                             if settings.insecure {
                                 _ = shim_curl_long(handle, CURLOPT_SSL_VERIFYPEER, 0)
@@ -181,6 +210,7 @@ final class ForwardTransfer {
             stream.finish(failed: cut != nil)
             return .streamed(status: status, bytes: decodedBytes, cut: cut)
         }
+        if let loop { return .loop(loop) }
         if let refusal { return .refused(title: refusal.title, detail: refusal.detail) }
         if timedOut { return .timedOut }
         switch code {

@@ -25,6 +25,14 @@ final class Forwarder: Sendable {
         var caFile: String?
         /// `--insecure`: do not verify the target's certificate.
         var insecure = false
+        /// `--upstream-proxy`: the proxy forwards go through. Nil goes direct, whatever `http_proxy`,
+        /// `https_proxy` or `ALL_PROXY` say (they may well name stubd itself).
+        var upstreamProxy: URL?
+        /// This server's own addresses and `Via` token, so a forward never reaches stubd itself.
+        var loop: ForwardingLoop?
+        /// With no `upstreamProxy`: take `http_proxy` and the like from the environment (`stubd drift`,
+        /// which serves nothing that could loop), rather than go direct.
+        var environmentProxies = false
     }
 
     enum Result: Sendable {
@@ -39,6 +47,8 @@ final class Forwarder: Sendable {
         case unreachable(String)
         /// 504: `--timeout` passed.
         case timedOut
+        /// 508: the forward would have reached this server itself (`ForwardingLoop`); why.
+        case loop(String)
     }
 
     let settings: Settings
@@ -70,7 +80,8 @@ final class Forwarder: Sendable {
                  body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: HTTPFields, StreamedBody) -> Void,
                  done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
-        let forwardedHeaders = HTTPFields(headers.filter { !Forwarder.notForwarded.contains($0.name.canonicalName) })
+        let kept = HTTPFields(headers.filter { !Forwarder.notForwarded.contains($0.name.canonicalName) })
+        let forwardedHeaders = settings.loop.map { $0.stamped(kept) } ?? kept
         let headerRoom = settings.connectionMemoryBytes - Forwarder.requestHeadCost(method: method, path: path, query: query, headers: headers)
         // A thread of its own, not a Dispatch queue: a transfer blocks for as long as the target takes,
         // and blocked Dispatch workers (two on two cores) would starve the server's timers (delays,

@@ -34,6 +34,10 @@ extension RequestRouter {
         forwardedLine.isForwarded = true
         let line = forwardedLine
         context.logLine = line
+        if loop.isOwn(request.headers) {
+            return send(.generated(loop.refusal("\(request.method) \(request.path) has passed through this stubd already (its Via header carries \(loop.token))")),
+                        context, connection, line: line)
+        }
         guard suspend(context, connection) else {
             return send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
         }
@@ -75,6 +79,9 @@ extension RequestRouter {
             case let .refused(title, detail):
                 answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
                 note = policy.refused(detail)
+            case .loop(let why):
+                answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
+                note = "not forwarded: a loop (\(why))"
             case .timedOut:
                 answer = .problem(504, title: "Target timed out",
                                   detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")

@@ -15,15 +15,21 @@ final class ConnectionBudget: Sendable {
 
     /// TLS connections still in their handshake: the first to go when the server is full.
     let handshakes = HandshakeWatch()
+    /// Connections waiting for a request's head: cut past its deadline, and the next to go.
+    let heads: HeadWatch
 
-    init(cap: Int) { self.cap = cap }
+    init(cap: Int, headDeadlineSeconds: Int = 30) {
+        self.cap = cap
+        heads = HeadWatch(deadlineSeconds: headDeadlineSeconds)
+    }
 
     var count: Int { inTransit.load(ordering: .relaxed) + open.load(ordering: .relaxed) }
 
     /// Takes a place for a new connection; false when the server is full.
     func admit() -> Bool {
-        // Full: a TLS handshake stalled past a second gives its place up (it closes in a moment).
-        guard count < cap || handshakes.evictOldest() else { return false }
+        // Full: a TLS handshake stalled past a second gives its place up (it closes in a moment), or
+        // else the connection that has waited longest for a request's head (a slowloris, an idle keep-alive).
+        guard count < cap || handshakes.evictOldest() || heads.evictLongestWaiting() else { return false }
         inTransit.add(1, ordering: .relaxed)
         return true
     }

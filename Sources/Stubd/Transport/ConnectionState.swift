@@ -20,8 +20,13 @@ final class ConnectionState {
     /// server is full (see `HandshakeWatch`).
     var handshake: (watch: HandshakeWatch, fd: Int32)?
 
-    /// The connection's first request is in: its handshake is over.
+    /// Its place in the watch for slow heads (see `HeadWatch`), and the watch.
+    var head: HeadWatch.Entry?
+    var heads: HeadWatch?
+
+    /// A request's head is in: the connection is inside a request, and its handshake is over.
     func requestArrived() {
+        if let head { HeadWatch.arrived(head) }
         guard let handshake else { return }
         handshake.watch.ended(handshake.fd)
         self.handshake = nil

@@ -8,13 +8,17 @@ import Synchronization
 enum DaemonCallbacks {
     // The router outlives every daemon (StubServer releases it after stopping them), so a call
     // borrows it without a retain: both workers retaining one object write to one cache line.
-    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, conCls in
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef {
-            $0.handle(connection!, url!, method!, uploadData, uploadSize!, conCls!)
+            $0.handle(connection!, url!, method!, version, uploadData, uploadSize!, conCls!)
         }
     }
 
-    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
+        // Its connection waits for the next head from now (see `HeadWatch`).
+        if let connection, let state = shim_socket_context(connection) {
+            Unmanaged<ConnectionState>.fromOpaque(state)._withUnsafeGuaranteedRef { if let head = $0.head { $0.heads?.waiting(head) } }
+        }
         guard let conCls, conCls.pointee != nil else { return }
         if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
         RequestSlot.release(conCls.pointee)
@@ -22,32 +26,78 @@ enum DaemonCallbacks {
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { _ = $0.active.subtract(1, ordering: .relaxed) }
     }
 
-    /// Sees the URI before libmicrohttpd decodes it: a `%00` would cut the decoded C string short
-    /// (`/a.json%00.png` would read as `/a.json`), so such a request is marked to get a 400.
-    static let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { _, uri, _ in
+    /// Sees the request target before libmicrohttpd decodes it or splits its query (`cls` is the router).
+    ///
+    /// A NUL, as `%00` or as a raw byte, would cut the decoded C string short: in the path
+    /// `/a.json%00.png` would read as `/a.json`, in the query `q=a%00b` as `q=a`. Both are refused,
+    /// naming the part: a stub matches text, and libmicrohttpd hands each query value over as a C
+    /// string, so a NUL in one cannot reach a route whole; a 400 says so where a cut value would
+    /// quietly match something else. A raw NUL ends the string libmicrohttpd gives here early: the
+    /// real end is followed by the version (`HTTP/1.1` and the end of the line), any other is a NUL
+    /// inside the target.
+    ///
+    /// libmicrohttpd records each query parameter in the connection's memory (`connectionMemoryBytes`,
+    /// 16 KiB), and 0.9.75 closes the connection without a word when they do not fit (issue 38:
+    /// ~236 parameters; 230 got its 431 with the status line twice). So a query with more than
+    /// `RequestRouter.maxQueryParameters` allows for a target of its length is cut here,
+    /// before libmicrohttpd parses it (a NUL written over the byte after `?`, in the buffer it reads
+    /// the request from and is about to cut itself), and the request answered 414 naming the limit.
+    static let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let uri else { return nil }
-        var p = uri
-        while p.pointee != 0 {
-            if p.pointee == 0x25, p[1] == 0x30, p[2] == 0x30 { return RequestSlot.nulInPath.raw } // "%00"
-            p += 1
+        // libc's scans (vectorised) rather than a loop of ours over each byte: every request passes here.
+        let length = strlen(uri)
+        let end = uri + length
+        let query = UnsafePointer(memchr(uri, 0x3F, length)?.assumingMemoryBound(to: CChar.self)) // "?"
+        if let nul = strstr(uri, "%00") {
+            return (query.map { $0 < UnsafePointer(nul) } == true ? RequestSlot.nulInQuery : RequestSlot.nulInPath).raw
+        }
+        if !isVersionAfter(end) { return (query != nil ? RequestSlot.nulInQuery : RequestSlot.nulInPath).raw }
+        // More than 16 parameters take more than 32 bytes: a shorter query is not counted.
+        guard let query, end - query > 32, let cls else { return nil }
+        var parameters = 1
+        var p = query + 1
+        while let amp = strchr(p, 0x26) { parameters += 1; p = UnsafePointer(amp) + 1 } // "&"
+        if parameters > Unmanaged<RequestRouter>.fromOpaque(cls)._withUnsafeGuaranteedRef({ $0.maxQueryParameters(targetLength: length) }) {
+            UnsafeMutablePointer(mutating: query)[1] = 0
+            return RequestSlot.tooManyParameters(parameters, targetLength: length).raw
         }
         return nil
     }
 
+    /// Whether the NUL at `end` is where libmicrohttpd cut the target from ` HTTP/1.x` and the line's end.
+    private static func isVersionAfter(_ end: UnsafePointer<CChar>) -> Bool {
+        // Compared byte by byte, each read only after the one before matched: past a real end lie
+        // the version and its own NUL, all inside the line libmicrohttpd has read.
+        end[1] == 0x48 && end[2] == 0x54 && end[3] == 0x54 && end[4] == 0x50 && end[5] == 0x2F // "HTTP/"
+            && end[6] >= 0x30 && end[6] <= 0x39 && end[7] == 0x2E && end[8] >= 0x30 && end[8] <= 0x39 && end[9] == 0
+    }
+
     /// Creates and releases each connection's `ConnectionState`.
-    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, _, socketContext, code in
+    static let connectionNotice: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
         let budget = Unmanaged<ConnectionBudget>.fromOpaque(cls!).takeUnretainedValue()
         guard let socketContext else { return }
         if code == .CONNECTION_NOTIFY_STARTED {
             budget.started()
-            socketContext.pointee = Unmanaged.passRetained(ConnectionState()).toOpaque()
+            let state = ConnectionState()
+            watchHead(state, connection, budget)
+            socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         } else {
-            budget.closed()
             if let raw = socketContext.pointee {
-                Unmanaged<ConnectionState>.fromOpaque(raw).release()
+                let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+                if let head = state.head { budget.heads.ended(head) }
                 socketContext.pointee = nil
             }
+            budget.closed()
         }
+    }
+
+    /// Puts a new connection in the watch for slow heads.
+    private static func watchHead(_ state: ConnectionState, _ connection: OpaquePointer?, _ budget: ConnectionBudget) {
+        guard let connection else { return }
+        let fd = shim_connection_fd(connection)
+        guard fd >= 0 else { return }
+        state.head = budget.heads.began(fd: fd, connection: UInt(bitPattern: UnsafeRawPointer(connection)))
+        state.heads = budget.heads
     }
 
     /// As `connectionNotice`, for the TLS workers: a tunnel's connection also takes the session its
@@ -58,6 +108,7 @@ enum DaemonCallbacks {
         if code == .CONNECTION_NOTIFY_STARTED {
             handOff.budget.started()
             let state = ConnectionState()
+            watchHead(state, connection, handOff.budget)
             if let connection {
                 let fd = shim_connection_fd(connection)
                 state.tunnelSession = handOff.claimSession(fd: fd)
@@ -66,12 +117,13 @@ enum DaemonCallbacks {
             }
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         } else {
-            if let raw = socketContext.pointee { Unmanaged<ConnectionState>.fromOpaque(raw).takeUnretainedValue().requestArrived() }
-            handOff.budget.closed()
             if let raw = socketContext.pointee {
-                Unmanaged<ConnectionState>.fromOpaque(raw).release()
+                let state = Unmanaged<ConnectionState>.fromOpaque(raw).takeRetainedValue()
+                state.requestArrived()
+                if let head = state.head { handOff.budget.heads.ended(head) }
                 socketContext.pointee = nil
             }
+            handOff.budget.closed()
         }
     }
 }

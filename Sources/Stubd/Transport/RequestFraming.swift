@@ -14,6 +14,8 @@ struct RequestFraming {
         case lengthWithTransferEncoding
         case unsupportedTransferEncoding(String)
         case foldedHeader(String)
+        /// An HTTP/1.1 request with no `Host`, or with more than one (RFC 9112 §3.2: a 400).
+        case hostCount(Int)
 
         var status: Int {
             if case .unsupportedTransferEncoding = self { return 501 }
@@ -25,6 +27,8 @@ struct RequestFraming {
             case .conflictingLengths, .lengthWithTransferEncoding: return "Ambiguous request length"
             case .unsupportedTransferEncoding: return "Transfer-Encoding not supported"
             case .foldedHeader: return "Folded header"
+            case .hostCount(0): return "Missing Host"
+            case .hostCount: return "More than one Host"
             }
         }
 
@@ -38,6 +42,8 @@ struct RequestFraming {
                 return "Transfer-Encoding '\(coding)' is not supported; send 'chunked' or a Content-Length"
             case .foldedHeader(let name):
                 return "header '\(name)' continues on a line starting with a space (obs-fold, RFC 9112 §5.2); send each header on one line"
+            case .hostCount(let count):
+                return "an HTTP/1.1 request carries exactly one Host header (RFC 9112 §3.2); this one has \(count)"
             }
         }
     }
@@ -48,11 +54,13 @@ struct RequestFraming {
     private var encodings: [String] = []
     private var folded: String?
 
-    /// Reads the head libmicrohttpd parsed. Requests with neither header nor a fold cost one pass
-    /// over the header list and no allocation.
-    static func problem(in connection: OpaquePointer) -> Problem? {
+    /// Reads the head libmicrohttpd parsed (`version` as the request line gave it). Requests with
+    /// neither header nor a fold cost one pass over the header list and no allocation.
+    static func problem(in connection: OpaquePointer, version: UnsafePointer<CChar>?) -> Problem? {
         var scan = Scan()
         _ = withUnsafeMutablePointer(to: &scan) { MHD_get_connection_values_n(connection, .HEADER_KIND, scanHeader, $0) }
+        // HTTP/1.1 and later 1.x (HTTP/1.0 may leave Host out).
+        if scan.hosts != 1, let version, version[5] == 0x31, version[6] == 0x2E, version[7] != 0x30 { return .hostCount(scan.hosts) }
         var framing = RequestFraming()
         if scan.sawLengthOrEncoding {
             _ = withUnsafeMutablePointer(to: &framing) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectFraming, $0) }
@@ -89,6 +97,7 @@ struct RequestFraming {
     /// The cheap first pass: is there anything to look at, and is any header folded?
     private struct Scan {
         var sawLengthOrEncoding = false
+        var hosts = 0
         var folded: UnsafePointer<CChar>?
         var previousValueEnd: UnsafePointer<CChar>?
     }
@@ -99,6 +108,8 @@ struct RequestFraming {
         if (keySize == 14 && strncasecmp(key, "content-length", 14) == 0)
             || (keySize == 17 && strncasecmp(key, "transfer-encoding", 17) == 0) {
             scan.pointee.sawLengthOrEncoding = true
+        } else if keySize == 4, strncasecmp(key, "host", 4) == 0 {
+            scan.pointee.hosts += 1
         }
         if libmicrohttpdGluesFoldedLines, scan.pointee.folded == nil, !isInPlace(key: key, keySize, value: value, after: scan.pointee.previousValueEnd) {
             scan.pointee.folded = key

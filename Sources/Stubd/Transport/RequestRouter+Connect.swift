@@ -15,9 +15,20 @@ extension RequestRouter {
         let session = AbsoluteForm.proxySession(authorization)
         let line = RequestLogLine(method: "CONNECT", path: authority, status: 0, session: session ?? "",
                                   latencyMicroseconds: 0, isAdmin: false)
+        guard BlindTunnel.split(authority) != nil else {
+            // Whatever the host: no tunnel, to the folder or past it, goes to port 0 or 99999.
+            return send(.generated(.problem(400, title: "Bad CONNECT target",
+                detail: "CONNECT takes host:port, a host and a port from 1 to 65535 (CONNECT api.example.com:443); got '\(authority.prefix(260))'")),
+                context, connection, line: line)
+        }
         let served: Bool
         if case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) { served = true } else { served = false }
         if !served, passUnknownHosts, shim_connection_is_tls(connection) == 0 {
+            let via = MHD_lookup_connection_value(connection, .HEADER_KIND, "Via").map { String(cString: $0) } ?? ""
+            if via.contains(loop.token) {
+                return send(.generated(loop.refusal("CONNECT \(authority.prefix(260)) has passed through this stubd already (its Via header carries \(loop.token))")),
+                            context, connection, line: line)
+            }
             return passTunnel(connection, authority: authority, context: context, line: line)
         }
         guard let tunnels else {
@@ -62,8 +73,9 @@ extension RequestRouter {
         }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         let started = context.started
-        BlindTunnel.open(client: client, authority: authority) { [self] outcome in
-            writeLog(line, status: outcome.hasPrefix("passed through") ? 200 : 502, note: outcome, started: started)
+        let route = BlindTunnel.Route(upstream: upstream, loop: loop, idleSeconds: tunnelIdleSeconds)
+        BlindTunnel.open(client: client, authority: authority, route: route) { [self] status, outcome in
+            writeLog(line, status: status, note: outcome, started: started)
         }
         return .NO
     }
@@ -76,9 +88,12 @@ extension RequestRouter {
         guard let target = URL(string: "http://\(authority)") else {
             return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
         }
-        let options = ForwardingOptions(target: target, scope: .everything)
+        var options = ForwardingOptions(target: target, scope: .everything)
+        options.timeoutSeconds = upstream.passThroughTimeoutSeconds
         var settings = Forwarder.Settings(target: target)
         settings.timeoutSeconds = options.timeoutSeconds
+        settings.upstreamProxy = upstream.proxy
+        settings.loop = loop
         settings.maxBodyBytes = options.maxBodyBytes
         settings.maxDecodedBytes = options.maxDecodedBytes
         settings.connectionMemoryBytes = options.connectionMemoryBytes

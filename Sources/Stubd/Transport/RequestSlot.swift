@@ -7,8 +7,13 @@
 enum RequestSlot {
     /// First call for the request: nothing stored yet.
     case empty
-    /// The raw URI held `%00` (set by `DaemonCallbacks.rawURIInspector` before decoding): a 400.
+    /// The raw URI's path held `%00` or a NUL byte (set by `DaemonCallbacks.rawURIInspector` before decoding): a 400.
     case nulInPath
+    /// The raw URI's query held `%00` or a NUL byte: a 400 (see `rawURIInspector` for why not passed on).
+    case nulInQuery
+    /// The query has more parameters than a connection's memory holds (this many): a 414, and
+    /// libmicrohttpd was kept from parsing them (see `rawURIInspector`).
+    case tooManyParameters(Int, targetLength: Int)
     /// The head is read and the request needs no state of ours.
     case plain
     /// The request has a context: a body, a log line, something pending while suspended.
@@ -16,12 +21,18 @@ enum RequestSlot {
 
     private static let nulInPathMarker = UInt(0x2)
     private static let plainMarker = UInt(0x1)
+    private static let nulInQueryMarker = UInt(0x3)
+    /// Odd, so never an object's address: the count sits in the 24 bits above the low four, the target's length above them.
+    private static let tooManyParametersTag = UInt(0x5)
 
     init(_ raw: UnsafeMutableRawPointer?) {
         switch raw.map(UInt.init(bitPattern:)) {
         case nil: self = .empty
         case Self.plainMarker: self = .plain
         case Self.nulInPathMarker: self = .nulInPath
+        case Self.nulInQueryMarker: self = .nulInQuery
+        case let tagged? where tagged & 0xF == Self.tooManyParametersTag:
+            self = .tooManyParameters(Int((tagged >> 4) & 0xFFFFFF), targetLength: Int(tagged >> 28))
         case let address?:
             self = .tracked(Unmanaged<RequestContext>.fromOpaque(UnsafeMutableRawPointer(bitPattern: address)!).takeUnretainedValue())
         }
@@ -33,6 +44,9 @@ enum RequestSlot {
         case .empty: return nil
         case .plain: return UnsafeMutableRawPointer(bitPattern: Self.plainMarker)
         case .nulInPath: return UnsafeMutableRawPointer(bitPattern: Self.nulInPathMarker)
+        case .nulInQuery: return UnsafeMutableRawPointer(bitPattern: Self.nulInQueryMarker)
+        case let .tooManyParameters(count, length):
+            return UnsafeMutableRawPointer(bitPattern: UInt(min(length, 1 << 24)) << 28 | UInt(min(count, 0xFFFFFF)) << 4 | Self.tooManyParametersTag)
         case .tracked(let context): return Unmanaged.passRetained(context).toOpaque()
         }
     }

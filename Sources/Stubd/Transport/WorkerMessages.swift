@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CMicroHTTPD
+import Foundation
+import StubdCore
+import Synchronization
+
+/// What libmicrohttpd says about one worker's connections (`MHD_USE_ERROR_LOG`), where it answers
+/// a request itself, and answers it wrong.
+///
+/// libmicrohttpd 0.9.75 refuses a `Content-Length` that is not a number (`abc`, `+5`, `5, 5`) or
+/// past 2^64 before our handler sees the request, and then writes its status line and headers
+/// twice (its state machine carries on as if nothing had been answered): the client reads the
+/// second copy as the body, or as garbage after it (curl: "Excess found in a read"), and nothing
+/// is logged. Its message names no connection, but it comes on the worker's own thread, while the
+/// head it refuses is still waiting in the worker (see `HeadWatch`). So the worker's waiting
+/// connections whose `Content-Length` is malformed are answered here, with a problem naming it,
+/// and their socket shut for writing: libmicrohttpd's own answer then fails to go out, and it
+/// closes the connection.
+final class WorkerMessages: Sendable {
+    let router: RequestRouter
+    let heads: HeadWatch
+    /// The worker's daemon, once started: a connection of another worker is not looked at.
+    let daemon = Atomic<UInt>(0)
+
+    init(router: RequestRouter, heads: HeadWatch) {
+        self.router = router
+        self.heads = heads
+        sink = .allocate(capacity: 1)
+        sink.initialize(to: shim_message_sink(callback: WorkerMessages.callback, cls: nil))
+        sink.pointee.cls = Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// What libmicrohttpd's logger option is given (`shim_message_forward`, and this), alive as long as this is.
+    nonisolated(unsafe) let sink: UnsafeMutablePointer<shim_message_sink>
+
+    deinit { sink.deallocate() }
+
+    static let callback: shim_message_callback = { cls, format in
+        // "Failed to parse `Content-Length' header. Closing connection." and "Too large value of
+        // 'Content-Length' header. Closing connection.": every other message is left alone.
+        guard let cls, let format, strstr(format, "Content-Length' header. Closing") != nil else { return }
+        Unmanaged<WorkerMessages>.fromOpaque(cls).takeUnretainedValue().answerMalformedLengths()
+    }
+
+    /// Answers each of this worker's waiting connections whose `Content-Length` libmicrohttpd cannot read.
+    private func answerMalformedLengths() {
+        let daemon = daemon.load(ordering: .relaxed)
+        // Under the watch's lock: no connection in it can close (and its socket be reused) meanwhile.
+        let answered: [(status: Int, note: String)] = heads.withWaiting { waiting in
+            var answered: [(Int, String)] = []
+            for entry in waiting {
+                guard let connection = OpaquePointer(bitPattern: entry.connection),
+                      UInt(bitPattern: shim_connection_daemon(connection).map { UnsafeRawPointer($0) }) == daemon,
+                      MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil,
+                      let raw = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { continue }
+                let value = String(cString: raw)
+                let digits = !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                guard !digits || UInt64(value) == nil else { continue }
+                let problem: GeneratedResponse = digits
+                    ? .problem(413, title: "Body too large",
+                               detail: "Content-Length \(value.prefix(40)) is past 2^64 bytes; request bodies are limited to \(router.maxBodyBytes) bytes")
+                    : .problem(400, title: "Bad Content-Length",
+                               detail: "Content-Length '\(value.prefix(40))' is not a number of bytes: send one value, digits only (RFC 9110 §8.6), e.g. Content-Length: 5")
+                WorkerMessages.write(problem, to: entry.fd)
+                HeadWatch.arrived(entry)
+                answered.append((problem.status.code, digits ? "Content-Length past 2^64" : "bad Content-Length '\(value.prefix(40))'"))
+            }
+            return answered
+        }
+        for (status, note) in answered {
+            // libmicrohttpd gives no way to the request's method and path before its handler runs.
+            router.writeLog(RequestLogLine(method: "-", path: "-", status: status, session: "", latencyMicroseconds: 0, isAdmin: false),
+                            status: status, note: note, started: nil)
+        }
+    }
+
+    /// Writes `problem` as a whole answer that closes the connection, shuts the socket for writing,
+    /// and reads what the client sent after the head, so the close is a FIN it reads the answer before.
+    private static func write(_ problem: GeneratedResponse, to fd: Int32) {
+        var head = "HTTP/1.1 \(problem.status.code) \(problem.status.reasonPhrase)\r\nConnection: close\r\nContent-Length: \(problem.body.count)\r\n"
+        for field in problem.headers { head += "\(field.name.rawName): \(field.value)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + Array(problem.body)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Sockets.noSignal | Int32(MSG_DONTWAIT)) }
+        shutdown(fd, Int32(SHUT_WR))
+        var scratch = [UInt8](repeating: 0, count: 16_384)
+        while recv(fd, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+    }
+}
