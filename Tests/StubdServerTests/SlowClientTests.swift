@@ -80,6 +80,23 @@ import Testing
         }
     }
 
+    /// What nginx answers with its 497: a bare close says nothing of what went wrong (issue 38, item 14).
+    @Test func plainHTTPSentToTheHTTPSPortIsToldSoInPlainHTTP() async throws {
+        let ca = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ca-\(UUID().uuidString)")
+        let lines = Lines()
+        var options = StubServer.Options()
+        options.tls = TLSOptions(caDirectory: ca, onMainPort: true)
+        options.requestLog = { lines.add($0) }
+        try await withServer(try Self.stubs().url, options: options) { server in
+            let reply = rawExchange(port: server.port, Array("GET /ok.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), timeout: 3)
+            #expect(reply.hasPrefix("HTTP/1.1 400") && reply.contains("this port speaks HTTPS"), "\(reply)")
+            #expect(await eventually { lines.all.contains { $0.status == 400 && $0.note == "plain HTTP sent to an HTTPS port" } })
+            // HTTPS still works.
+            let https = try curl(["--cacert", ca.appendingPathComponent("ca.pem").path, "-w", "\n%{http_code}", server.baseURL.absoluteString + "/ok.json"])
+            #expect(https.output.hasSuffix("\n200"), "\(https.output)")
+        }
+    }
+
     @Test func aTunnelWhoseHostStopsReadingIsClosedAtTheIdleLimit() async throws {
         // Takes the connection and never reads from it.
         let deaf = try PythonUpstream(script: """

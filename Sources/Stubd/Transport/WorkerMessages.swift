@@ -42,8 +42,42 @@ final class WorkerMessages: Sendable {
     static let callback: shim_message_callback = { cls, format in
         // "Failed to parse `Content-Length' header. Closing connection." and "Too large value of
         // 'Content-Length' header. Closing connection.": every other message is left alone.
-        guard let cls, let format, strstr(format, "Content-Length' header. Closing") != nil else { return }
-        Unmanaged<WorkerMessages>.fromOpaque(cls).takeUnretainedValue().answerMalformedLengths()
+        guard let cls, let format else { return }
+        if strstr(format, "Content-Length' header. Closing") != nil {
+            Unmanaged<WorkerMessages>.fromOpaque(cls).takeUnretainedValue().answerMalformedLengths()
+        } else if strstr(format, "received handshake message out of context") != nil {
+            Unmanaged<WorkerMessages>.fromOpaque(cls).takeUnretainedValue().answerPlainHTTP()
+        }
+    }
+
+    /// A TLS worker's handshake failed: if it was plain HTTP (what GnuTLS left unread of the
+    /// request line ends in ` HTTP/1.x`), the client is told in plain HTTP, as nginx's 497 does,
+    /// instead of seeing a bare close.
+    private func answerPlainHTTP() {
+        let daemon = daemon.load(ordering: .relaxed)
+        let answered: Int = heads.withWaiting { waiting in
+            var answered = 0
+            for entry in waiting {
+                guard let connection = OpaquePointer(bitPattern: entry.connection),
+                      UInt(bitPattern: shim_connection_daemon(connection).map { UnsafeRawPointer($0) }) == daemon,
+                      shim_connection_is_tls(connection) != 0 else { continue }
+                var peeked = [UInt8](repeating: 0, count: 2048)
+                let n = recv(entry.fd, &peeked, peeked.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+                guard n > 0 else { continue }
+                let text = String(decoding: peeked[0..<n], as: UTF8.self)
+                guard let line = text.split(separator: "\r\n", maxSplits: 1).first ?? text.split(separator: "\n").first,
+                      line.range(of: " HTTP/1.") != nil else { continue }
+                WorkerMessages.write(.problem(400, title: "Plain HTTP to an HTTPS port",
+                                              detail: "this port speaks HTTPS (TLS): send the request as https://, or to stubd's plain HTTP port"), to: entry.fd)
+                HeadWatch.arrived(entry)
+                answered += 1
+            }
+            return answered
+        }
+        for _ in 0..<answered {
+            router.writeLog(RequestLogLine(method: "-", path: "-", status: 400, session: "", latencyMicroseconds: 0, isAdmin: false),
+                            status: 400, note: "plain HTTP sent to an HTTPS port", started: nil)
+        }
     }
 
     /// Answers each of this worker's waiting connections whose `Content-Length` libmicrohttpd cannot read.
