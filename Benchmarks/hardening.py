@@ -14,9 +14,11 @@ Prints one line per bar with the figure, the bar, and PASS/FAIL:
   - issue 38 item 9: new requests (admin health, the dashboard, a stub) served in 5 s while 1,000
     slow clients hold every connection with half-sent heads (slowloris);
   - issue 38 item 10: pass-through tunnels to a host that stops reading, and the server's threads
-    after the idle limit (--tunnel-idle 3): every relay thread gone, every slot back.
+    after the idle limit (--tunnel-idle 3): every relay thread gone, every slot back;
+  - issue 38 item 8: RSS and the quotas report after 50,000 distinct quota keys, then the clock
+    moved past every window (no key left).
 Environment: STUBD_BIN, RUNS (3), WRK_DURATION (3s), ROUNDS (3), ONLY (comma-separated parts:
-parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels). Loopback only; every process it
+parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys). Loopback only; every process it
 starts is stopped before it exits.
 """
 import json, os, re, resource, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
@@ -286,11 +288,49 @@ def stuck_tunnels(stubs, count=50, idle=3):
            f"back to {before} within idle + 2 s", after <= before and seconds <= idle + 2)
 
 
+def quota_keys(stubs):
+    """Issue 38, item 8: 50,000 distinct keys of a quota keyed by a query parameter, then the clock
+    moved past every window."""
+    d = tempfile.mkdtemp(prefix="stubd-hardening-quota-")
+    with open(os.path.join(d, "q.json"), "w") as f:
+        f.write("{}")
+    with open(os.path.join(d, "stubd.yml"), "w") as f:
+        f.write('clock: { virtual: "2016-08-30T00:00:20Z" }\n'
+                'quotas:\n  - { name: keyed, routes: ["GET /q.json"], key: { query: k }, limits: ["10/minute"] }\n')
+    server = Server(d)
+    before = server.rss_mb()
+    s = socket.create_connection(("127.0.0.1", server.port))
+    f = s.makefile("rb")
+    for i in range(50_000):
+        s.sendall(f"GET /q.json?k=key{i} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        length = 0
+        while True:
+            line = f.readline()
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+            if line in (b"\r\n", b""):
+                break
+        f.read(length)
+    s.close()
+    grown = server.rss_mb()
+    code, page, took = request(server.url + "/__stubd/quotas")
+    keys = json.loads(page)["quotas"][0].get("keyCount")
+    request(server.url + "/__stubd/clock/advance", "POST", b'{"seconds": 61}', {"Content-Type": "application/json"})
+    after = server.rss_mb()
+    _, page_after, _ = request(server.url + "/__stubd/quotas")
+    left = json.loads(page_after)["quotas"][0]
+    server.stop()
+    report("50,000 distinct quota keys, then the clock past every window",
+           f"RSS {before:.0f} → {grown:.0f} → {after:.0f} MB; GET /__stubd/quotas {len(page) / 1e6:.2f} MB in {took * 1000:.0f} ms "
+           f"(keyCount {keys}); keys left after the move: {left.get('keyCount', len(left['keys']))}",
+           "report page < 1 MB, no key left", len(page) < 1e6 and left.get("keyCount", len(left["keys"])) == 0)
+
+
 if __name__ == "__main__":
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit[1], limit[1]))
     stubs = stubs_folder()
-    parts = [parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels]
+    parts = [parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys]
     only = [p for p in os.environ.get("ONLY", "").split(",") if p]
     for part in parts:
         if not only or part.__name__ in only:

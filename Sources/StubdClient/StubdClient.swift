@@ -117,9 +117,27 @@ public struct StubdClient: StubControl {
         return (count, nearest)
     }
 
-    /// The session's quotas and how each key stands.
+    /// The session's quotas and how each key stands: every page (see `quotas(limit:cursor:)`), joined.
     public func quotas() async throws -> QuotasReport {
-        try await get(QuotasReport.self, "quotas")
+        var report = try await quotas(limit: QuotasReport.maxPageSize, cursor: nil)
+        var keys = Dictionary(uniqueKeysWithValues: report.quotas.map { ($0.name, $0.keys) })
+        while let cursor = report.next {
+            let page = try await quotas(limit: QuotasReport.maxPageSize, cursor: cursor)
+            for quota in page.quotas { keys[quota.name, default: []] += quota.keys }
+            report = QuotasReport(session: page.session, now: report.now, quotas: report.quotas, next: page.next)
+        }
+        return QuotasReport(session: report.session, now: report.now, quotas: report.quotas.map { q in
+            QuotasReport.Quota(name: q.name, algorithm: q.algorithm, key: q.key, limits: q.limits, routes: q.routes,
+                               keys: keys[q.name] ?? [], keyCount: q.keyCount, maxKeys: q.maxKeys)
+        })
+    }
+
+    /// One page of `quotas()`: at most `limit` keys over all quotas, from `cursor` (the `next` of
+    /// the page before) on.
+    public func quotas(limit: Int, cursor: String?) async throws -> QuotasReport {
+        var query = ["limit": String(limit)]
+        if let cursor { query["cursor"] = cursor }
+        return try await get(QuotasReport.self, "quotas", query: query)
     }
 
     /// The latest requests of the session (`limit` at most), newest last.

@@ -1,5 +1,5 @@
-/// `GET /__stubd/quotas` (and the answer to a reset or a fill): each quota and how every key it
-/// has counted stands now, on the session's clock.
+/// `GET /__stubd/quotas` (and the answer to a reset or a fill): each quota and how the keys it
+/// counts stand now, on the session's clock, a page at a time (`limit`, `cursor`; see `next`).
 public struct QuotasReport: Sendable, Equatable, Codable {
     public struct Quota: Sendable, Equatable, Codable {
         public let name: String
@@ -8,9 +8,16 @@ public struct QuotasReport: Sendable, Equatable, Codable {
         public let key: String
         public let limits: [String]
         public let routes: [String]
+        /// This page's keys (see `QuotasReport.next`).
         public let keys: [KeyStanding]
-        public init(name: String, algorithm: String, key: String, limits: [String], routes: [String], keys: [KeyStanding]) {
+        /// Keys the quota counts now, on every page; keys whose windows have all passed are forgotten.
+        public let keyCount: Int?
+        /// The most keys it counts at once (`maxKeys:`); a new key past it gets a 503.
+        public let maxKeys: Int?
+        public init(name: String, algorithm: String, key: String, limits: [String], routes: [String], keys: [KeyStanding],
+                    keyCount: Int? = nil, maxKeys: Int? = nil) {
             self.name = name; self.algorithm = algorithm; self.key = key; self.limits = limits; self.routes = routes; self.keys = keys
+            self.keyCount = keyCount; self.maxKeys = maxKeys
         }
     }
 
@@ -43,8 +50,15 @@ public struct QuotasReport: Sendable, Equatable, Codable {
     /// The session clock's time, ISO 8601.
     public let now: String
     public let quotas: [Quota]
+    /// Set when keys are left after this page: `GET /__stubd/quotas?cursor=NEXT` (with the same
+    /// `limit`) reads on. A page holds at most `limit` keys over all quotas (default 1000).
+    public let next: String?
 
-    public init(session: String, now: String, quotas: [Quota]) {
-        self.session = session; self.now = now; self.quotas = quotas
+    public init(session: String, now: String, quotas: [Quota], next: String? = nil) {
+        self.session = session; self.now = now; self.quotas = quotas; self.next = next
     }
+
+    /// Keys a page holds when the call names no `limit`, and the most it may name.
+    public static let defaultPageSize = 1000
+    public static let maxPageSize = 10_000
 }

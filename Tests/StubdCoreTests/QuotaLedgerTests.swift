@@ -62,13 +62,13 @@ import StubdTestSupport
         #expect(ledger.consume(key: "k", at: start.addingTimeInterval(0.5)).accepted)
     }
 
-    @Test func prefilledUsageRejectsTheNextCall() {
+    @Test func prefilledUsageRejectsTheNextCall() throws {
         let ledger = QuotaLedger(quota: quota(["10/minute", "500/day"]))
-        #expect(ledger.setUsed(key: "k", used: ["day": 500], at: start).isEmpty)
+        #expect(try ledger.setUsed(key: "k", used: ["day": 500], at: start).isEmpty)
         let v = ledger.consume(key: "k", at: start)
         #expect(!v.accepted)
         #expect(v.violated.map(\.limit.name) == ["day"])
-        #expect(ledger.setUsed(key: "k", used: ["week": 1], at: start) == ["week"])
+        #expect(try ledger.setUsed(key: "k", used: ["week": 1], at: start) == ["week"])
     }
 
     /// Through the general path (`consume`) and the request path's fixed-window shortcut (`charge`).
@@ -78,7 +78,7 @@ import StubdTestSupport
             for _ in 0..<64 {
                 group.addTask {
                     (0..<20).reduce(0) { n, _ in
-                        n + ((shortcut ? ledger.charge(key: "k", at: start).accepted : ledger.consume(key: "k", at: start).accepted) ? 1 : 0)
+                        n + ((shortcut ? try! ledger.charge(key: "k", at: start).accepted : ledger.consume(key: "k", at: start).accepted) ? 1 : 0)
                     }
                 }
             }
@@ -87,11 +87,11 @@ import StubdTestSupport
         #expect(accepted == 500)
     }
 
-    @Test func ietfHeadersNameThePolicyNearestToRunningOut() {
+    @Test func ietfHeadersNameThePolicyNearestToRunningOut() throws {
         let weather = quota(["10/minute", "500/day"])
         let ledger = QuotaLedger(quota: weather)
-        for _ in 0..<7 { _ = ledger.charge(key: "k", at: start) }
-        let charge = ledger.charge(key: "k", at: start)
+        for _ in 0..<7 { _ = try ledger.charge(key: "k", at: start) }
+        let charge = try ledger.charge(key: "k", at: start)
         #expect(charge.accepted && charge.verdict == nil)
         let headers = QuotaAnswers.ietf(weather, charge.tightest.map { LimitStatus($0, of: weather) })
         #expect(headers.first { $0.name.rawName == "RateLimit-Policy" }?.value == #""minute";q=10;w=60, "day";q=500;w=86400"#)
@@ -114,7 +114,7 @@ import StubdTestSupport
         var accepted = 0
         for step in 0..<3000 {
             let date = Date(timeIntervalSince1970: t)
-            let charge = shortcut.charge(key: "k", at: date)
+            let charge = try shortcut.charge(key: "k", at: date)
             let verdict = general.consume(key: "k", at: date)
             try #require(charge.accepted == verdict.accepted, "step \(step) at \(date)")
             if charge.accepted {

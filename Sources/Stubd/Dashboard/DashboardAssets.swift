@@ -459,6 +459,8 @@ async function loadQuotas() {
     const card = el("div", { class: "card" }, el("h3", { text: q.name }),
       facts([["Limits", q.limits.join(", ")], ["Key", q.key], ["Algorithm", q.algorithm], ["Routes", q.routes.join(", ")]]));
     if (!q.keys.length) card.append(el("p", { text: "Nothing used yet in this session." }));
+    // The report comes a page at a time; the first is enough to look at.
+    if (q.keyCount > q.keys.length) card.append(el("p", { text: "The first " + q.keys.length + " of " + q.keyCount + " keys (at most " + q.maxKeys + " at once)." }));
     for (const k of q.keys) {
       const standing = el("div", { class: "card" }, el("strong", { text: "key " + (k.key || "(global)") }));
       for (const l of k.limits) {

@@ -69,7 +69,19 @@ extension StubEngine {
                 ? .response(GeneratedResponse(status: 204))
                 : .response(.problem(404, title: "No such stub", detail: "no runtime stub '\(parts[1])' in this session; GET /__stubd/stubs lists them"))
         case ("GET", "quotas", 1):
-            return .response(.document(200, quotasReport(session)))
+            guard let limit = Int(q("limit") ?? String(QuotasReport.defaultPageSize)), (1...QuotasReport.maxPageSize).contains(limit) else {
+                return .response(.problem(400, title: "Bad limit",
+                                          detail: "limit is the most keys a page lists, 1 to \(QuotasReport.maxPageSize), got '\(q("limit") ?? "")'"))
+            }
+            var cursor: QuotaPageCursor?
+            if let text = q("cursor") {
+                guard let parsed = QuotaPageCursor(text: text), catalog.quotas.contains(where: { $0.name == parsed.quota }) else {
+                    return .response(.problem(400, title: "Bad cursor",
+                                              detail: "cursor must be the 'next' of an earlier page of this catalog's quotas; start again without one"))
+                }
+                cursor = parsed
+            }
+            return .response(.document(200, quotasReport(session, limit: limit, after: cursor)))
         case ("POST", "quotas", 2) where parts[1] == "reset":
             session.resetQuotas()
             return .response(.document(200, quotasReport(session)))
@@ -99,6 +111,7 @@ extension StubEngine {
             do { try session.clock.advance(by: move.seconds) } catch {
                 return .response(.problem(400, title: "Bad clock move", detail: error.description))
             }
+            session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
         case ("POST", "clock", 2) where parts[1] == "set":
             guard let set = try? adminRequest(ClockSet.self, body), let date = ManifestParser.parseDate(set.time) else {
@@ -107,6 +120,7 @@ extension StubEngine {
             do { try session.clock.set(to: date) } catch {
                 return .response(.problem(400, title: "Bad clock time", detail: error.description))
             }
+            session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
         default:
             let known = "health, routes, sessions, hits, hits/wait, coverage, contract, prefer, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
@@ -165,18 +179,40 @@ extension StubEngine {
                          times: route.times, templated: route.responses.contains { $0.template != nil } ? true : nil)
     }
 
-    private func quotasReport(_ session: SessionState) -> QuotasReport {
+    /// One page of the session's quotas: every quota, with up to `limit` keys over all of them,
+    /// from the key after `cursor` on, in catalog order, then key order.
+    private func quotasReport(_ session: SessionState, limit: Int = QuotasReport.defaultPageSize,
+                              after cursor: QuotaPageCursor? = nil) -> QuotasReport {
         let now = session.clock.now()
         let ledgers = session.existingLedgers()
-        return QuotasReport(session: session.id, now: JournalEntry.timeFormat(now), quotas: catalog.quotas.map { quota in
-            let keys = ledgers[quota.name]?.snapshot(at: now) ?? []
+        let quotas = catalog.quotas
+        let first = cursor.flatMap { c in quotas.firstIndex { $0.name == c.quota } } ?? 0
+        var room = limit
+        var next: QuotaPageCursor?
+        let report = quotas.indices.map { i -> QuotasReport.Quota in
+            let quota = quotas[i]
+            let ledger = ledgers[quota.name]
+            var keys: [(key: String, statuses: [LimitStatus])] = []
+            if i >= first, next == nil, let ledger {
+                if room > 0 {
+                    let page = ledger.snapshot(at: now, after: i == first ? cursor?.after : nil, limit: room)
+                    keys = page.keys
+                    room -= keys.count
+                    if page.more, let last = keys.last { next = QuotaPageCursor(quota: quota.name, after: last.key) }
+                } else if ledger.keyCount > 0 {
+                    // The page filled up on the quotas before: the next one starts with this quota.
+                    next = QuotaPageCursor(quota: quota.name, after: nil)
+                }
+            }
             return QuotasReport.Quota(
                 name: quota.name, algorithm: quota.algorithm.rawValue, key: quota.key.description,
                 limits: quota.limits.map(\.description), routes: quota.selectors.map(\.text),
                 keys: keys.map { entry in QuotasReport.KeyStanding(key: entry.key, limits: entry.statuses.map { s in
                     QuotasReport.LimitStanding(policy: s.limit.name, limit: s.limit.count, used: s.used,
-                                               remaining: s.remaining, resetsIn: s.resetsIn) }) })
-        })
+                                               remaining: s.remaining, resetsIn: s.resetsIn) }) },
+                keyCount: ledger?.keyCount ?? 0, maxKeys: ledger?.maxKeys.load(ordering: .relaxed) ?? quota.maxKeys)
+        }
+        return QuotasReport(session: session.id, now: JournalEntry.timeFormat(now), quotas: report, next: next?.text)
     }
 
     private func prefill(_ session: SessionState, quota name: String, body: Data) -> GeneratedResponse {
@@ -197,7 +233,10 @@ extension StubEngine {
             counts[policy] = Int(n)
         }
         let key = fill.key ?? ""
-        let unknown = session.ledger(for: quota).setUsed(key: key, used: counts, at: session.clock.now())
+        let unknown: [String]
+        do { unknown = try session.ledger(for: quota).setUsed(key: key, used: counts, at: session.clock.now()) } catch {
+            return .problem(409, title: "Too many quota keys", detail: error.description)
+        }
         guard unknown.isEmpty else {
             return .problem(400, title: "Unknown policy", detail: "quota '\(name)' has no policy \(unknown.joined(separator: ", ")); its policies: " + quota.limits.map(\.name).joined(separator: ", "))
         }

@@ -285,10 +285,11 @@ package final class StubEngine: Sendable {
             let quota = plan.quota
             let now = session.clock.now(wall: wall)
             let ledger = state.ledgers[i]
-            let charge = if let cell = state.cells[i], key == plan.constantKey {
-                ledger.charge(cell, key: key, at: now)
+            let charge: QuotaCharge
+            if let cell = state.cells[i], key == plan.constantKey {
+                charge = ledger.charge(cell, key: key, at: now)
             } else {
-                ledger.charge(key: key, at: now)
+                do { charge = try ledger.charge(key: key, at: now) } catch { return keyCapReached(error, ledger, route) }
             }
             if !charge.accepted, let verdict = charge.verdict {
                 state.counter.outcomes.refused(answer: route.responses.firstIndex { $0 === response }, by: quota.name,
@@ -301,6 +302,14 @@ package final class StubEngine: Sendable {
             headers = headers.adding(quota, charge.tightest, now: now)
         }
         return Outcome(answer: .canned(response, extraHeaders: headers), route: route, quota: notes.isEmpty ? nil : .used(notes))
+    }
+
+    /// A new key past its quota's `maxKeys`: a 503 that names the cap (a 429 would be a verdict on
+    /// the key, which was never counted), and one log line while the quota stays at its cap.
+    private func keyCapReached(_ error: QuotaKeyCapReached, _ ledger: QuotaLedger, _ route: Route) -> Outcome {
+        if ledger.shouldNoticeCap() { notice?(error.description) }
+        return Outcome(answer: .generated(.problem(503, title: "Too many quota keys", detail: error.description)),
+                       route: route, notes: ["quota key refused: " + error.description])
     }
 
     /// A `quotaStatus:` answer: the session's quotas as they stand for the key this request carries.

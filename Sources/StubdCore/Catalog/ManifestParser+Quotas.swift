@@ -5,7 +5,7 @@ import HTTPTypes
 extension ManifestParser {
     mutating func parseQuota(_ node: Node) -> QuotaDefinition? {
         guard let map = mapping(node, "a quota") else { return nil }
-        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone", "resource"], in: "a quota")
+        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone", "resource", "maxKeys"], in: "a quota")
         let before = problems.items.count
         guard let nameNode = map["name"], let name = string(nameNode, "name") else {
             add(node, "a quota needs a 'name'", hint: "name: weather-api")
@@ -92,10 +92,15 @@ extension ManifestParser {
                     hint: "add exceeded: { profile: github } or advertise: github, or remove 'resource'")
             }
         }
+        var maxKeys = QuotaDefinition.defaultMaxKeys
+        if let m = map["maxKeys"], let n = int(m, "maxKeys") {
+            if n >= 1, n <= QuotaDefinition.maxKeysCeiling { maxKeys = n }
+            else { add(m, "maxKeys must be from 1 to \(QuotaDefinition.maxKeysCeiling), got \(n)", hint: "keys counted at once; the default is \(QuotaDefinition.defaultMaxKeys)") }
+        }
         guard problems.items.count == before else { return nil }
         return QuotaDefinition(name: name, selectors: selectors, key: key, limits: limits, algorithm: algorithm,
                                exceeded: exceeded, advertise: advertise, timeZone: timeZone, resource: resource,
-                               source: "\(file):\(node.mark?.line ?? 0)")
+                               maxKeys: maxKeys, source: "\(file):\(node.mark?.line ?? 0)")
     }
 
     private mutating func selector(_ text: String, _ node: Node) -> RouteSelector? {

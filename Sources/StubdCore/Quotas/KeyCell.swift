@@ -10,6 +10,12 @@ final class KeyCell: Sendable {
         /// Whether the last request charged here was refused: the next accepted one is a recovery
         /// by the clock (coverage's `reset-by-clock`). A fill or reset clears it, being no clock.
         var exhausted = false
+        /// Held by a route (see `RouteState.cells`), which charges it without the table: never dropped.
+        var pinned = false
+        /// Dropped from its ledger's table once every window passed (`QuotaLedger.sweep`). A request
+        /// that fetched the cell before that must not count here, where no one would see it again:
+        /// it fetches the key's cell anew.
+        var retired = false
     }
     let state: Locked<State>
 

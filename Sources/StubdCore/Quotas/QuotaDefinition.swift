@@ -5,7 +5,7 @@ import Foundation
 package final class QuotaDefinition: Sendable {
     package init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
                 exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, resource: String = "core",
-                source: String) {
+                maxKeys: Int = QuotaDefinition.defaultMaxKeys, source: String) {
         self.name = name
         self.selectors = selectors
         self.key = key
@@ -15,6 +15,7 @@ package final class QuotaDefinition: Sendable {
         self.advertise = advertise
         self.timeZone = timeZone
         self.resource = resource
+        self.maxKeys = max(1, maxKeys)
         self.source = source
         shape = limits.map(\.description).joined(separator: ",") + " " + algorithm.rawValue + " " + timeZone.identifier
         ietfPolicy = limits.map { "\"\($0.name)\";q=\($0.count);w=\($0.windowSeconds)" }.joined(separator: ", ")
@@ -37,6 +38,12 @@ package final class QuotaDefinition: Sendable {
     /// The GitHub resource this quota stands for (`core`, `search`, `graphql`…): what the github
     /// profile sends as `x-ratelimit-resource` and files it under in a `quotaStatus: github` answer.
     package let resource: String
+    /// Keys counted at once (`maxKeys:`): each request may name a new one, and each holds memory
+    /// until every one of its windows has passed. Past it a new key's request gets a 503 naming it.
+    package let maxKeys: Int
+    package static let defaultMaxKeys = 100_000
+    /// The most a manifest may raise `maxKeys` to.
+    package static let maxKeysCeiling = 10_000_000
     package let source: String
 
     /// Whether it answers in GitHub's words: the github profile, or GitHub's headers.

@@ -12,24 +12,99 @@ package final class QuotaLedger: Sendable {
     /// asking the zone database is slow, and offsets only change on hour boundaries.
     private let zoneOffset = Atomic<Int>(Int.min)
 
-    /// Every key's cell. Cells are never removed (a reset empties them in place), so a route may
-    /// keep one. Requests mostly repeat the key before them, so the last one skips the hash lookup.
+    /// Every key's cell. A cell whose windows have all passed is dropped (`sweep`), so keys a client
+    /// invents do not pile up; routes keep theirs (`pinnedCell`). Requests mostly repeat the key
+    /// before them, so the last one skips the hash lookup.
     private struct CellTable {
         var byKey: [String: KeyCell] = [:]
         var lastKey: String?
         var last: KeyCell?
+        /// Adding a key at this size sweeps first: twice what the last sweep left, so sweeping
+        /// costs a constant per key added.
+        var sweepAtCount = QuotaLedger.sweepFloor
+        /// Adding a key at or after this time sweeps first too: keys expire though few new ones come.
+        var sweepAfter = -Double.infinity
     }
 
-    /// The cell of `key`, created empty if need be.
-    func cell(for key: String) -> KeyCell {
-        cells.withLock { table in
+    /// Below this many keys a table is not swept when a key is added: small, and sweeping would
+    /// cost more than it frees.
+    static let sweepFloor = 1024
+
+    /// The quota's `maxKeys`, from the catalog in force: a reload that keeps the counts may change it.
+    let maxKeys: Atomic<Int>
+    /// Whether the cap has been told of since the table was last below it: one log line, not one
+    /// per refused request.
+    private let capNoticed = Atomic<Bool>(false)
+
+    /// The cell of `key`, created empty if need be. Throws when the key is new and the quota counts
+    /// `maxKeys` keys even after dropping those whose windows have passed.
+    private func cell(for key: String, at t: Double) throws(QuotaKeyCapReached) -> KeyCell {
+        let cap = maxKeys.load(ordering: .relaxed)
+        let found: KeyCell? = cells.withLock { table in
             if let last = table.last, table.lastKey == key { return last }
-            let cell = table.byKey[key] ?? KeyCell(limitCount: quota.limits.count)
+            if let known = table.byKey[key] {
+                (table.lastKey, table.last) = (key, known)
+                return known
+            }
+            let count = table.byKey.count
+            if count >= cap || (count >= QuotaLedger.sweepFloor && (count >= table.sweepAtCount || t >= table.sweepAfter)) {
+                sweep(&table, at: t, evenExhausted: count >= cap)
+            }
+            guard table.byKey.count < cap else { return nil }
+            let cell = KeyCell(limitCount: quota.limits.count)
             table.byKey[key] = cell
             (table.lastKey, table.last) = (key, cell)
             return cell
         }
+        guard let found else { throw QuotaKeyCapReached(quota: quota.name, cap: cap, source: quota.source) }
+        return found
     }
+
+    /// The cell of `key` for a route to keep (a key the same on every request of the route): never
+    /// dropped, and never refused for the cap, as there are only as many as routes.
+    func pinnedCell(for key: String) -> KeyCell {
+        cells.withLock { table in
+            let cell = table.byKey[key] ?? KeyCell(limitCount: quota.limits.count)
+            table.byKey[key] = cell
+            cell.state.withLock { $0.pinned = true }
+            return cell
+        }
+    }
+
+    /// True the first time the cap refuses a key since the table was last below it: the caller logs it.
+    func shouldNoticeCap() -> Bool {
+        !capNoticed.exchange(true, ordering: .relaxed)
+    }
+
+    /// Drops every key whose windows have all passed at `t`: its next request would find it empty,
+    /// as a new key's is. A key whose last request was refused is kept (its next accepted request is
+    /// a recovery, which coverage counts) unless `evenExhausted`: at the cap, memory comes first.
+    private func sweep(_ table: inout CellTable, at t: Double, evenExhausted: Bool) {
+        table.byKey = table.byKey.filter { _, cell in
+            cell.state.withLock { state in
+                guard !state.pinned, evenExhausted || !state.exhausted else { return true }
+                for i in quota.limits.indices {
+                    refresh(&state.limits[i], quota.limits[i], t)
+                    if state.limits[i].used > 0 { return true }
+                }
+                state.retired = true
+                return false
+            }
+        }
+        if let last = table.last, table.lastKey.map({ table.byKey[$0] === last }) != true { (table.lastKey, table.last) = (nil, nil) }
+        table.sweepAtCount = max(QuotaLedger.sweepFloor, 2 * table.byKey.count)
+        // The shortest window: no key can expire sooner than that after it was last seen.
+        table.sweepAfter = t + Double(quota.limits.map(\.windowSeconds).min() ?? 1)
+        if table.byKey.count < maxKeys.load(ordering: .relaxed) { capNoticed.store(false, ordering: .relaxed) }
+    }
+
+    /// `sweep` for the admin API and the clock: after a move of the session's clock, and before a report.
+    func sweep(at date: Date) {
+        cells.withLock { sweep(&$0, at: date.timeIntervalSince1970, evenExhausted: false) }
+    }
+
+    /// How many keys the quota counts now (pinned ones included).
+    var keyCount: Int { cells.withLock { $0.byKey.count } }
 
     /// For a `fixed` quota without a month limit: each limit's count and window as plain numbers, so an
     /// accepted request is settled without copying `QuotaLimit`s (their names are strings) or going
@@ -42,6 +117,7 @@ package final class QuotaLedger: Sendable {
 
     init(quota: QuotaDefinition) {
         self.quota = quota
+        maxKeys = Atomic(quota.maxKeys)
         fixedWindows = quota.algorithm == .fixed && !quota.limits.contains { $0.unit == .month }
             ? quota.limits.map { FixedWindow(count: Double($0.count), seconds: Double($0.windowSeconds)) }
             : []
@@ -60,25 +136,35 @@ package final class QuotaLedger: Sendable {
     }
 
     /// Checks every limit and, only if all pass, consumes one from each (rejected calls are free).
-    /// The whole verdict, every limit's standing included: for the admin API and tests.
+    /// The whole verdict, every limit's standing included: for tests, below the key cap.
     func consume(key: String, at date: Date) -> QuotaVerdict {
-        settle(cell(for: key), key: key, at: date, wholeVerdict: true).verdict!
+        try! charge(key: key, at: date, wholeVerdict: true).verdict!
     }
 
     /// `consume` for the request path: an accepted request learns only the limit nearest to
     /// running out (what the headers show), so nothing is allocated for the others.
-    func charge(key: String, at date: Date) -> QuotaCharge {
-        settle(cell(for: key), key: key, at: date, wholeVerdict: false)
+    func charge(key: String, at date: Date) throws(QuotaKeyCapReached) -> QuotaCharge {
+        try charge(key: key, at: date, wholeVerdict: false)
     }
 
-    /// `charge` on a cell the caller kept (see `KeyCell`).
+    private func charge(key: String, at date: Date, wholeVerdict: Bool) throws(QuotaKeyCapReached) -> QuotaCharge {
+        let t = date.timeIntervalSince1970
+        // Again when a sweep retired the cell between the lookup and the charge.
+        while true {
+            if let charge = settle(try cell(for: key, at: t), key: key, at: date, wholeVerdict: wholeVerdict) { return charge }
+        }
+    }
+
+    /// `charge` on a cell the caller kept (see `KeyCell`): a pinned one, never retired.
     func charge(_ cell: KeyCell, key: String, at date: Date) -> QuotaCharge {
-        settle(cell, key: key, at: date, wholeVerdict: false)
+        settle(cell, key: key, at: date, wholeVerdict: false)!
     }
 
-    private func settle(_ cell: KeyCell, key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge {
+    /// Nil, with nothing counted, when the cell was retired meanwhile.
+    private func settle(_ cell: KeyCell, key: String, at date: Date, wholeVerdict: Bool) -> QuotaCharge? {
         let t = date.timeIntervalSince1970
         return cell.state.withLock { state in
+            if state.retired { return nil }
             state.touched = true
             // An exhausted key takes the general path, which notes its recovery.
             if !wholeVerdict, !fixedWindows.isEmpty, !state.exhausted, let tightest = chargeFixed(&state.limits, t) {
@@ -173,17 +259,27 @@ package final class QuotaLedger: Sendable {
         return QuotaCharge(accepted: accepted, tightest: nil, verdict: verdict)
     }
 
-    /// The current standing of every key, for the admin API.
-    func snapshot(at date: Date) -> [(key: String, statuses: [LimitStatus])] {
+    /// The standing of keys after `cursor` (all when nil) in key order, at most `limit` of them, for the
+    /// admin API; keys whose windows have all passed are dropped first. `more`: whether keys follow.
+    func snapshot(at date: Date, after cursor: String? = nil, limit: Int = .max) -> (keys: [(key: String, statuses: [LimitStatus])], more: Bool) {
         let t = date.timeIntervalSince1970
-        let all = cells.withLock { $0.byKey.sorted { $0.key < $1.key } }
-        return all.compactMap { key, cell in
-            cell.state.withLock { state in
-                guard state.touched else { return nil }
-                for i in quota.limits.indices { refresh(&state.limits[i], quota.limits[i], t) }
-                return (key, quota.limits.indices.map { status(state.limits[$0], quota.limits[$0], t) })
-            }
+        let candidates = cells.withLock { table in
+            sweep(&table, at: t, evenExhausted: false)
+            return cursor.map { after in table.byKey.filter { $0.key > after } } ?? table.byKey
         }
+        var page: [(key: String, statuses: [LimitStatus])] = []
+        var more = false
+        for (key, cell) in candidates.sorted(by: { $0.key < $1.key }) {
+            let statuses = cell.state.withLock { state -> [LimitStatus]? in
+                guard state.touched, !state.retired else { return nil }
+                for i in quota.limits.indices { refresh(&state.limits[i], quota.limits[i], t) }
+                return quota.limits.indices.map { status(state.limits[$0], quota.limits[$0], t) }
+            }
+            guard let statuses else { continue }
+            if page.count == limit { more = true; break }
+            page.append((key, statuses))
+        }
+        return (page, more)
     }
 
     /// How every limit stands for `key` now, without counting anything: a key never seen has
@@ -191,37 +287,52 @@ package final class QuotaLedger: Sendable {
     func statuses(of key: String, at date: Date) -> [LimitStatus] {
         let t = date.timeIntervalSince1970
         let existing = cells.withLock { $0.byKey[key] }
-        var limits = existing?.state.withLock { $0.limits } ?? Array(repeating: LimitState(), count: quota.limits.count)
+        var limits = existing?.state.withLock { $0.retired ? nil : $0.limits } ?? Array(repeating: LimitState(), count: quota.limits.count)
         for i in quota.limits.indices { refresh(&limits[i], quota.limits[i], t) }
         return quota.limits.indices.map { status(limits[$0], quota.limits[$0], t) }
     }
 
     /// Pre-fills usage (`{"day": 500}`) so a test reaches the failure path without 500 calls.
-    /// Returns the policy names that do not exist.
-    func setUsed(key: String, used: [String: Int], at date: Date) -> [String] {
+    /// Returns the policy names that do not exist; throws, filling nothing, when the key is new and
+    /// the quota is at its key cap.
+    func setUsed(key: String, used: [String: Int], at date: Date) throws(QuotaKeyCapReached) -> [String] {
         let t = date.timeIntervalSince1970
         let unknown = used.keys.filter { name in !quota.limits.contains { $0.name == name } }
         guard unknown.isEmpty else { return unknown.sorted() }
-        cell(for: key).state.withLock { state in
-            state.touched = true
-            state.exhausted = false
-            for i in quota.limits.indices {
-                refresh(&state.limits[i], quota.limits[i], t)
-                guard let n = used[quota.limits[i].name] else { continue }
-                state.limits[i].used = Double(max(0, n))
-                if quota.algorithm == .sliding {
-                    state.limits[i].times = Array(repeating: t, count: max(0, n))
-                    state.limits[i].head = 0
+        while true {
+            let filled = try cell(for: key, at: t).state.withLock { state -> Bool in
+                if state.retired { return false }
+                state.touched = true
+                state.exhausted = false
+                for i in quota.limits.indices {
+                    refresh(&state.limits[i], quota.limits[i], t)
+                    guard let n = used[quota.limits[i].name] else { continue }
+                    state.limits[i].used = Double(max(0, n))
+                    if quota.algorithm == .sliding {
+                        state.limits[i].times = Array(repeating: t, count: max(0, n))
+                        state.limits[i].head = 0
+                    }
                 }
+                return true
             }
+            if filled { return [] }
         }
-        return []
     }
 
-    /// Every key back to empty, in place: routes keep their cells.
+    /// Every key back to empty: routes' cells in place (they keep them), the others dropped.
     func reset() {
-        let all = cells.withLock { Array($0.byKey.values) }
-        for cell in all { cell.state.withLock { $0 = KeyCell.State(limits: Array(repeating: LimitState(), count: quota.limits.count)) } }
+        cells.withLock { table in
+            table.byKey = table.byKey.filter { _, cell in
+                cell.state.withLock { state in
+                    guard state.pinned else { state.retired = true; return false }
+                    state = KeyCell.State(limits: Array(repeating: LimitState(), count: quota.limits.count), pinned: true)
+                    return true
+                }
+            }
+            (table.lastKey, table.last) = (nil, nil)
+            table.sweepAtCount = QuotaLedger.sweepFloor
+        }
+        capNoticed.store(false, ordering: .relaxed)
     }
 
     // MARK: Windows

@@ -12,7 +12,7 @@ final class RouteState: Sendable {
     init(route: Route, counter: HitCounter, ledgers: [QuotaLedger], shortcut: Bool) {
         self.counter = counter
         self.ledgers = ledgers
-        cells = zip(route.quotaPlans, ledgers).map { plan, ledger in plan.constantKey.map { ledger.cell(for: $0) } }
+        cells = zip(route.quotaPlans, ledgers).map { plan, ledger in plan.constantKey.map { ledger.pinnedCell(for: $0) } }
         soleQuota = shortcut && ledgers.count == 1 ? cells[0].flatMap { SoleQuota(route, ledger: ledgers[0], cell: $0) } : nil
     }
 }

@@ -188,7 +188,11 @@ package final class SessionState: Sendable {
 
     func ledger(for quota: QuotaDefinition) -> QuotaLedger {
         ledgers.withLock { table in
-            if let l = table[quota.name], l.quota.shape == quota.shape { return l }
+            if let l = table[quota.name], l.quota.shape == quota.shape {
+                // A reload that keeps the counts may have changed the cap.
+                l.maxKeys.store(quota.maxKeys, ordering: .relaxed)
+                return l
+            }
             let l = QuotaLedger(quota: quota)
             table[quota.name] = l
             return l
@@ -199,6 +203,13 @@ package final class SessionState: Sendable {
 
     /// Emptied in place: route states hold on to their ledgers.
     func resetQuotas() { ledgers.withLock { table in for ledger in table.values { ledger.reset() } } }
+
+    /// Drops every quota key whose windows have all passed on the session's clock: after the admin
+    /// API moved it, which may have passed every window at once.
+    func sweepQuotas() {
+        let now = clock.now()
+        for ledger in existingLedgers().values { ledger.sweep(at: now) }
+    }
 
     // MARK: Runtime stubs
 

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+import StubdClient
+import StubdProtocol
+import StubdTestSupport
+import Testing
+
+/// Issue 38, item 8, over real sockets: keys a client invents are forgotten once their windows
+/// pass, a quota counts at most `maxKeys` of them, and the quotas report comes a page at a time.
+@Suite struct QuotaKeyServerTests {
+    func stubs(maxKeys: Int? = nil) throws -> URL {
+        try TempStubs([
+            "a.json": "{}",
+            "stubd.yml": """
+            clock: { virtual: "2016-08-30T00:00:20Z" }
+            quotas:
+              - name: keyed
+                routes: ["GET /a.json"]
+                key: { query: k }
+                limits: ["10/minute"]\(maxKeys.map { "\n    maxKeys: \($0)" } ?? "")
+            """,
+        ]).url
+    }
+
+    /// Every page of the report, joined by the client library.
+    func quotas(_ server: StubServer) async throws -> QuotasReport {
+        try await StubdClient(baseURL: server.baseURL).quotas()
+    }
+
+    /// Distinct keys, 32 requests at a time.
+    func request(_ base: URL, keys: Range<Int>) async throws -> [Int] {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var statuses: [Int] = []
+            for chunk in stride(from: keys.lowerBound, to: keys.upperBound, by: 32) {
+                for i in chunk..<min(chunk + 32, keys.upperBound) {
+                    group.addTask { try await get(base, "/a.json?k=key\(i)").status }
+                }
+                for try await status in group { statuses.append(status) }
+            }
+            return statuses
+        }
+    }
+
+    @Test func movingTheClockPastEveryWindowForgetsTheKeys() async throws {
+        try await withServer(try stubs()) { server in
+            #expect(try await request(server.baseURL, keys: 0..<300).allSatisfy { $0 == 200 })
+            let before = try await quotas(server).quotas[0]
+            #expect(before.keys.count == 300 && before.keyCount == 300)
+            try await server.advanceClock(by: .seconds(61))
+            let after = try await quotas(server).quotas[0]
+            #expect(after.keys.isEmpty && after.keyCount == 0, "\(after.keys.prefix(3))")
+        }
+    }
+
+    @Test func aNewKeyPastMaxKeysGets503NamingTheCapAndTheLogSaysSoOnce() async throws {
+        let notices = Locked<[String]>([])
+        var options = StubServer.Options()
+        options.notice = { line in notices.withLock { $0.append(line) } }
+        try await withServer(try stubs(maxKeys: 3), options: options) { server in
+            #expect(try await request(server.baseURL, keys: 0..<3) == [200, 200, 200])
+            for _ in 0..<2 {
+                let refused = try await get(server.baseURL, "/a.json?k=key3")
+                #expect(refused.status == 503)
+                let detail = refused.json["detail"] as? String ?? ""
+                #expect(detail.contains("quota 'keyed' counts 3 keys at once, its cap (maxKeys)") && detail.contains("stubd.yml:"), "\(detail)")
+            }
+            // A key it counts goes on; the cap was logged once.
+            #expect(try await get(server.baseURL, "/a.json?k=key0").status == 200)
+            #expect(notices.withLock { $0.filter { $0.contains("maxKeys") }.count } == 1, "\(notices.withLock { $0 })")
+            let quota = try await quotas(server).quotas[0]
+            #expect(quota.keyCount == 3 && quota.maxKeys == 3)
+            // The journal says why.
+            let last = try #require(try await server.requests().requests.first { $0.status == 503 })
+            #expect(last.notes?.contains { $0.contains("maxKeys") } == true, "\(last)")
+
+            try await server.advanceClock(by: .seconds(61))
+            #expect(try await get(server.baseURL, "/a.json?k=key3").status == 200)
+        }
+    }
+
+    @Test func theQuotasReportComesInPagesAndTheClientJoinsThem() async throws {
+        try await withServer(try stubs()) { server in
+            #expect(try await request(server.baseURL, keys: 0..<25).allSatisfy { $0 == 200 })
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                var url = server.baseURL.absoluteString + "/__stubd/quotas?limit=10"
+                if let cursor { url += "&cursor=" + cursor }
+                let page = try await http(URL(string: url)!)
+                #expect(page.status == 200)
+                let report = try JSONDecoder().decode(QuotasReport.self, from: page.body)
+                #expect(report.quotas[0].keys.count <= 10 && report.quotas[0].keyCount == 25)
+                seen += report.quotas[0].keys.map(\.key)
+                cursor = report.next
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(pages == 3)
+            #expect(seen == (0..<25).map { "key\($0)" }.sorted())
+            #expect(try await quotas(server).quotas[0].keys.map(\.key) == seen)
+            #expect(try await StubdClient(baseURL: server.baseURL).quotaTable().count == 26)
+            let bad = try await get(server.baseURL, "/__stubd/quotas?cursor=nonsense")
+            #expect(bad.status == 400 && (bad.json["detail"] as? String)?.contains("cursor") == true)
+            #expect(try await get(server.baseURL, "/__stubd/quotas?limit=0").status == 400)
+        }
+    }
+}
