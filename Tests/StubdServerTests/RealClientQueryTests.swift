@@ -20,10 +20,12 @@ import Testing
         }
     }
 
-    /// The README's way to point a Python client with its URL built in at stubd, run as written.
-    @Test func theReadmesRequestsRewriteSendsABuiltInURLToStubd() async throws {
-        let readme = try String(contentsOf: exampleStubs.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Clients with no base-URL setting").dropFirst().first)
+    /// The documented way (docs/testing-from-swift.md) to point a Python client with its URL built in
+    /// at stubd, run as written.
+    @Test func theDocumentedRequestsRewriteSendsABuiltInURLToStubd() async throws {
+        let page = exampleStubs.deletingLastPathComponent().appendingPathComponent("docs/testing-from-swift.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let section = try #require(text.components(separatedBy: "## Clients with no base-URL setting").dropFirst().first)
         let snippet = try #require(section.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
         let code = snippet.split(separator: "\n", omittingEmptySubsequences: false).map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) }
             .joined(separator: "\n")

@@ -42,7 +42,7 @@ package struct OpenAPIImporter {
     package func run() -> Output {
         var out = Output()
         var manifest = "# Written by `stubd openapi import \(specName)`. Re-import rewrites this file unless you edit it;\n"
-        manifest += "# an edited file makes re-import stop (see README, Import an OpenAPI spec).\n"
+        manifest += "# an edited file makes re-import stop (see docs/contract.md, Import an OpenAPI spec).\n"
         manifest += "# Pick an answer per request as Prism does: Prefer: code=429, Prefer: example=NAME, or both.\n"
         manifest += "routes:\n"
         let compiler = SchemaCompiler(document: spec.root, dialect: spec.dialect)
