@@ -10,7 +10,7 @@ import Synchronization
 /// Accepts connections and deals them round-robin to the libmicrohttpd daemons, one worker
 /// thread each. libmicrohttpd's own pool lets whichever worker wakes first accept up to ten
 /// connections at once, so 32 keep-alive clients split 21/11 and one core idles; dealing them
-/// out keeps the workers even (measured: see the README's figures).
+/// out keeps the workers even (measured: Benchmarks/RESULTS.md).
 final class Acceptor: @unchecked Sendable {
     private let listener: Int32
     private let daemons: [OpaquePointer]
