@@ -114,8 +114,12 @@ extension StubEngine {
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
         case ("POST", "clock", 2) where parts[1] == "set":
-            guard let set = try? adminRequest(ClockSet.self, body), let date = ManifestParser.parseDate(set.time) else {
-                return .response(.problem(400, title: "Bad clock time", detail: #"send {"time": "2016-08-30T00:00:00-04:00"} (ISO 8601)"#))
+            guard let set = try? adminRequest(ClockSet.self, body) else {
+                return .response(.problem(400, title: "Bad clock time", detail: #"send {"time": "2016-08-30T00:00:00-04:00"} (RFC 3339)"#))
+            }
+            let date: Date
+            do { date = try InternetDateTime(parsing: set.time).date } catch {
+                return .response(.problem(400, title: "Bad clock time", detail: "time: " + error.description))
             }
             do { try session.clock.set(to: date) } catch {
                 return .response(.problem(400, title: "Bad clock time", detail: error.description))

@@ -14,8 +14,9 @@ extension ManifestParser {
             add(node, "clock needs 'virtual' with a start time", hint: "clock: { virtual: \"2016-08-30T00:00:00-04:00\" }")
             return .system
         }
-        guard let date = ManifestParser.parseDate(text) else {
-            add(v, "'\(text)' is not an ISO 8601 time", hint: "like 2016-08-30T00:00:00-04:00 or 2026-01-01T00:00:00Z")
+        let date: Date
+        do { date = try InternetDateTime(parsing: text).date } catch {
+            add(v, "clock.virtual '\(text)': \(error.problem)", hint: "an RFC 3339 time like 2016-08-30T00:00:00-04:00 or 2026-01-01T00:00:00Z")
             return .system
         }
         guard SessionClock.range.contains(date) else {
@@ -42,12 +43,5 @@ extension ManifestParser {
             }
         }
         return rules
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        if let d = f.date(from: text) { return d }
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
     }
 }

@@ -29,24 +29,40 @@ package final class SessionClock: Sendable {
         time(wall: wall, offset: offset.load(ordering: .relaxed))
     }
 
+    /// The time the clock shows: a wall clock set near the end of `range` runs on into it and stops
+    /// there, rather than show a year of five digits.
     private func time(wall: Date, offset: Int64) -> Date {
-        let shift = Double(offset) / 1e6
+        min(unbounded(wall: wall, offset: offset), SessionClock.range.upperBound)
+    }
+
+    private func unbounded(wall: Date, offset: Int64) -> Date {
+        base(wall: wall).addingTimeInterval(Double(offset) / 1e6)
+    }
+
+    /// What the offset is added to.
+    private func base(wall: Date) -> Date {
         switch setting {
-        case .system: return wall.addingTimeInterval(shift)
-        case .virtual(let start): return start.addingTimeInterval(shift)
+        case .system: return wall
+        case .virtual(let start): return start
         }
     }
 
-    /// Moves the clock forward. Throws, moving nothing, when `seconds` is negative or not finite,
-    /// or when the clock would leave `range`.
+    /// Moves the clock forward from the time it shows. Throws, moving nothing, when `seconds` is
+    /// negative or not finite, or when the clock would leave `range`; a move by 0 always stands.
     package func advance(by seconds: Double) throws(ClockMoveError) {
         let span = SessionClock.range.upperBound.timeIntervalSince(SessionClock.range.lowerBound)
         guard seconds.isFinite, seconds >= 0, seconds <= span else { throw .badAdvance(seconds) }
         let step = Int64((seconds * 1e6).rounded())
         var old = offset.load(ordering: .relaxed)
         while true {
-            let new = old + step // cannot overflow: both are within a few times `span` in microseconds
-            guard SessionClock.range.contains(time(wall: Date(), offset: new)) else { throw .outOfRange(seconds) }
+            let wall = Date()
+            let shown = time(wall: wall, offset: old)
+            guard shown.addingTimeInterval(seconds) <= SessionClock.range.upperBound else { throw .outOfRange(seconds, from: shown) }
+            // A wall clock that ran into the end of the range moves on from where it stopped, not from
+            // where its offset points: else no move, not even by 0, would ever stand again.
+            let from = unbounded(wall: wall, offset: old) > shown
+                ? Int64((shown.timeIntervalSince(base(wall: wall)) * 1e6).rounded(.down)) : old
+            let new = from + step // cannot overflow: both are within a few times `span` in microseconds
             let (exchanged, original) = offset.compareExchange(expected: old, desired: new, ordering: .relaxed)
             if exchanged { return }
             old = original

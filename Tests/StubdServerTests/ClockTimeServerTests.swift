@@ -1,0 +1,66 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+import StubdTestSupport
+import Testing
+
+/// Issue 38, item 16, over real sockets: the clock takes a time exactly or refuses it naming the
+/// field, and a wall clock set near the end of its range stops there instead of getting stuck.
+@Suite struct ClockTimeServerTests {
+    func post(_ server: StubServer, _ call: String, _ body: String) async throws -> HTTPResult {
+        try await http(URL(string: server.baseURL.absoluteString + "/__stubd/" + call)!, method: "POST", body: body)
+    }
+
+    @Test func aLongFractionSetsTheTimeItSays() async throws {
+        try await withServer(try TempStubs(["a.json": "{}"]).url) { server in
+            let set = try await post(server, "clock/set", #"{"time": "2026-01-01T14:00:00.12345678912Z"}"#)
+            #expect(set.status == 200)
+            // Shown to the millisecond; the clock holds it to the microsecond.
+            #expect(set.json["now"] as? String == "2026-01-01T14:00:00.123Z", "\(set.text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("2026-01-01T14:00:00+99:00", "offset hours must be 00 to 23, got 99"),
+        ("2026-02-30T00:00:00Z", "day must be 01 to 28 in 2026-02, got 30"),
+        ("2026-01-01T25:00:00Z", "hour must be 00 to 23"),
+    ] as [(String, String)])
+    func aTimeWithAFieldOutOfRangeIsRefusedByName(time: String, words: String) async throws {
+        try await withServer(try TempStubs(["a.json": "{}"]).url) { server in
+            let before = try await get(server.baseURL, "/__stubd/clock").json["now"] as? String
+            let set = try await post(server, "clock/set", #"{"time": "\#(time)"}"#)
+            #expect(set.status == 400)
+            #expect((set.json["detail"] as? String)?.contains(words) == true, "\(set.text)")
+            let after = try await get(server.baseURL, "/__stubd/clock").json["now"] as? String
+            #expect(before?.prefix(16) == after?.prefix(16), "the clock did not move: \(before ?? "") → \(after ?? "")")
+        }
+    }
+
+    /// Set a second before the end of its range, the wall clock runs into it: it stops there, and
+    /// a move by 0 stands, one past the end is refused saying where the clock is, and setting it
+    /// back works. Before, it ran on into year 10000 and refused every move, even by 0.
+    @Test func aWallClockThatRunsIntoTheEndOfItsRangeStopsThereAndStillMoves() async throws {
+        try await withServer(try TempStubs(["a.json": "{}"]).url) { server in
+            #expect(try await post(server, "clock/set", #"{"time": "9999-12-31T23:59:58.700Z"}"#).status == 200)
+            let end = "9999-12-31T23:59:59.000Z"
+            let deadline = Date().addingTimeInterval(10)
+            var now = ""
+            while Date() < deadline {
+                now = try await get(server.baseURL, "/__stubd/clock").json["now"] as? String ?? ""
+                if now >= end || now.count > end.count { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(now == end)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await get(server.baseURL, "/__stubd/clock").json["now"] as? String == end, "it stays at the end")
+            let still = try await post(server, "clock/advance", #"{"seconds": 0}"#)
+            #expect(still.status == 200, "\(still.text)")
+            let past = try await post(server, "clock/advance", #"{"seconds": 1}"#)
+            #expect(past.status == 400 && past.text.contains("it shows \(end)"), "\(past.text)")
+            #expect(try await post(server, "clock/set", #"{"time": "2026-01-01T00:00:00Z"}"#).status == 200)
+            #expect(try await post(server, "clock/advance", #"{"seconds": 61}"#).status == 200)
+        }
+    }
+}
