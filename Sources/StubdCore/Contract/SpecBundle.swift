@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import Yams
 
@@ -20,6 +25,7 @@ package struct SpecBundle {
     package static func load(spec: URL) throws(SpecLoadError) -> SpecBundle {
         var loader = Loader(rootDirectory: spec.deletingLastPathComponent().standardizedFileURL)
         let rootName = spec.lastPathComponent
+        loader.rootName = rootName
         guard var root = loader.read(spec.standardizedFileURL, shownAs: rootName) else {
             throw SpecLoadError(problems: loader.problems)
         }
@@ -55,6 +61,8 @@ package struct SpecBundle {
 
     private struct Loader {
         let rootDirectory: URL
+        /// The root file's name, for problems found in it.
+        var rootName = ""
         var problems: [LoadProblem] = []
         /// Files referenced but not yet read, by their key (path relative to the root's folder).
         var pending: [String: URL] = [:]
@@ -76,24 +84,48 @@ package struct SpecBundle {
                     return nil
                 }
             }
+            let text = String(decoding: data, as: UTF8.self)
+            // Same rule as manifests: an alias copies what it names, so 770 bytes of nested aliases
+            // expand to gigabytes, and Yams hashes an alias used as a key in full while composing.
+            if let found = YAMLAnchors.first(in: text) {
+                problems.append(LoadProblem(
+                    file: name, line: found.line, column: found.column,
+                    message: "YAML \(found.isAlias ? "alias *" : "anchor &")\(found.name) is not allowed: stubd refuses anchors and aliases in specs, so a small file cannot expand into a huge one",
+                    hint: "put the shared part under components and point at it with $ref; quote a value that starts with '*' or '&'"))
+                return nil
+            }
             do {
-                guard let node = try Yams.compose(yaml: String(decoding: data, as: UTF8.self)) else {
+                guard let node = try Yams.compose(yaml: text) else {
                     problems.append(LoadProblem(file: name, message: "the spec file is empty"))
                     return nil
                 }
                 return Self.json(node)
             } catch let error as YamlError {
-                if case .scanner(_, let problem, let mark, _) = error {
-                    problems.append(LoadProblem(file: name, line: mark.line, column: mark.column, message: "invalid YAML: \(problem)"))
-                } else if case .parser(_, let problem, let mark, _) = error {
-                    problems.append(LoadProblem(file: name, line: mark.line, column: mark.column, message: "invalid YAML: \(problem)"))
-                } else {
-                    problems.append(LoadProblem(file: name, message: "invalid YAML: \(error)"))
-                }
+                problems.append(Self.problem(error, in: text, file: name))
                 return nil
             } catch {
-                problems.append(LoadProblem(file: name, message: "invalid YAML: \(error)"))
+                problems.append(LoadProblem(file: name, message: "invalid YAML"))
                 return nil
+            }
+        }
+
+        /// Where and what, never the text around it: Yams's own description quotes the line, and a
+        /// file that is not YAML at all (a key file, an environment) would be printed in the log.
+        static func problem(_ error: YamlError, in text: String, file: String) -> LoadProblem {
+            switch error {
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+                return LoadProblem(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(problem)")
+            case .reader(let problem, let offset, _, _):
+                guard let offset else { return LoadProblem(file: file, message: "invalid YAML: \(problem)") }
+                let before = text.utf8.prefix(offset)
+                let line = before.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+                let column = before.reversed().prefix { $0 != 0x0A }.count + 1
+                return LoadProblem(file: file, line: line, column: column, message: "invalid YAML: \(problem)")
+            case .duplicatedKeysInMapping(_, let context):
+                return LoadProblem(file: file, line: context.mark.line, column: context.mark.column,
+                                   message: "invalid YAML: a key appears more than once in one mapping")
+            default:
+                return LoadProblem(file: file, message: "invalid YAML")
             }
         }
 
@@ -135,9 +167,48 @@ package struct SpecBundle {
             let key = Self.relative(url, to: rootDirectory)
             if !seen.contains(key) {
                 seen.insert(key)
-                pending[key] = url
+                // Checked once per file: a refused one is named once, however often it is referenced.
+                if let problem = confinement(of: url, ref: ref, file: file) {
+                    problems.append(problem)
+                } else {
+                    pending[key] = url
+                }
             }
             return "#/" + SpecBundle.filesKey + "/" + JSONPointer.escape(key) + fragment
+        }
+
+        /// Why `url` may not be read for a `$ref`: a spec names schemas beside it, so a reference
+        /// that leaves its folder (`/proc/self/environ`, `../../.ssh/key`, a link pointing out) is
+        /// refused rather than read, whatever it points at.
+        func confinement(of url: URL, ref: String, file: String?) -> LoadProblem? {
+            let shown = file ?? rootName
+            let hint = "a spec's $ref may name files in \(rootDirectory.path) and below; copy the file there"
+            let lexicalBase = rootDirectory.path.hasSuffix("/") ? rootDirectory.path : rootDirectory.path + "/"
+            // Judged on the path as written first, so a missing file outside says "outside", not
+            // whether it exists.
+            guard url.path.hasPrefix(lexicalBase) else {
+                return LoadProblem(file: shown, message: "$ref \(ref) is outside the spec's folder", hint: hint)
+            }
+            guard let real = Self.realPath(url.path) else {
+                return LoadProblem(file: shown, message: "$ref \(ref): cannot read \(Self.relative(url, to: rootDirectory))",
+                                   hint: "check that the file exists and is readable")
+            }
+            let folder = Self.realPath(rootDirectory.path) ?? rootDirectory.path
+            guard real.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/") else {
+                return LoadProblem(file: shown, message: "$ref \(ref) leads through a symbolic link outside the spec's folder", hint: hint)
+            }
+            var status = stat()
+            guard stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                return LoadProblem(file: shown, message: "$ref \(ref) is not a regular file", hint: "a $ref names a YAML or JSON file")
+            }
+            return nil
+        }
+
+        /// The path with every symbolic link and `..` resolved, or nil when it does not exist.
+        static func realPath(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
 
         static func relative(_ url: URL, to directory: URL) -> String {
