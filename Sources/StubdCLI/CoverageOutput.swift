@@ -47,8 +47,10 @@ struct CoverageOutput: ParsableArguments {
             printError("stubd coverage: cannot read \(path): \(error.localizedDescription)")
             throw ExitCode(1)
         }
-        do { return try JSONDecoder().decode(CoverageReport.self, from: data) } catch {
-            printError("stubd coverage: \(path) is not a coverage report (write one with `stubd coverage --format json` or `stubd serve --coverage-out`): \(error)")
+        switch SavedCoverageReport.decode(data, file: path) {
+        case .success(let report): return report
+        case .failure(let failure):
+            printError("stubd coverage: \(failure) (write a report with `stubd coverage --format json` or `stubd serve --coverage-out`)")
             throw ExitCode(1)
         }
     }

@@ -183,6 +183,12 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         return tally.keys.sorted().map { Behaviour(behaviour: $0, answers: tally[$0]!.answers, covered: tally[$0]!.covered) }
     }
 
+    /// Counts stop at `Int.max` rather than trap: shards of a long soak can add up past it.
+    private static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b < 0 ? Int.min : Int.max) : sum
+    }
+
     /// Several reports as one (CI shards): hits added item by item. Routes and items are matched by
     /// `route` and `id`, in the order they first appear; the session is dropped.
     public static func merged(_ reports: [CoverageReport]) -> CoverageReport {
@@ -197,9 +203,9 @@ public struct CoverageReport: Sendable, Equatable, Codable {
                     routes[route.route] = route
                     continue
                 }
-                known.hits += route.hits
+                known.hits = saturatingSum(known.hits, route.hits)
                 for item in route.items {
-                    if let i = known.items.firstIndex(where: { $0.id == item.id }) { known.items[i].hits += item.hits } else { known.items.append(item) }
+                    if let i = known.items.firstIndex(where: { $0.id == item.id }) { known.items[i].hits = saturatingSum(known.items[i].hits, item.hits) } else { known.items.append(item) }
                 }
                 routes[route.route] = known
             }
