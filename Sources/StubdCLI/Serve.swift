@@ -193,10 +193,12 @@ struct Serve: ParsableCommand {
         ShutdownSignals.wait()
         // Stopped first: requests in flight finish, so the report holds what the last ones counted.
         server.stopSynchronously()
+        var coverageLost = false
         if let coverageFile {
             let report = server.engine.coverage(of: nil)
             if let failure = coverageFile.write(report) {
                 logger.error("coverage not written: \(failure)")
+                coverageLost = true
             } else {
                 logger.notice("coverage written to \(coverageOut): \(report.summary.covered) of \(report.summary.items) items (\(report.summary.percent)%)")
             }
@@ -205,5 +207,7 @@ struct Serve: ParsableCommand {
         // Bounded: with output blocked, what is still queued is lost rather than the exit.
         writer.flush(within: 0.3)
         fflush(nil)
+        // A CI job that asked for the report must not pass without it (the folder went away, the disk filled).
+        if coverageLost { throw ExitCode(1) }
     }
 }

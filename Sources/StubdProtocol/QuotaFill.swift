@@ -2,10 +2,32 @@
 /// path without making 500 calls. `used` counts are whole numbers; the server checks them.
 public struct QuotaFill: Sendable, Equatable, Codable {
     public let key: String?
-    /// Policy name → requests used (`["day": 500]`).
-    public let used: [String: Double]
+    /// Policy name → requests used (`["day": 500]`), as sent.
+    public let used: [String: Count]
+
     public init(key: String?, used: [String: Int]) {
         self.key = key
-        self.used = used.mapValues(Double.init)
+        self.used = used.mapValues(Count.whole)
+    }
+
+    /// A count as the JSON wrote it: read as an integer where one holds it, so `9007199254740993`
+    /// is that number (a Double would hold …992), and a message can echo what was sent.
+    public enum Count: Sendable, Equatable, Codable {
+        case whole(Int)
+        /// A fraction, or a number no Int holds (`2.5`, `1e19`).
+        case number(Double)
+
+        public init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let whole = try? value.decode(Int.self) { self = .whole(whole) } else { self = .number(try value.decode(Double.self)) }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var value = encoder.singleValueContainer()
+            switch self {
+            case .whole(let n): try value.encode(n)
+            case .number(let n): try value.encode(n)
+            }
+        }
     }
 }

@@ -45,6 +45,23 @@ import Testing
         }
     }
 
+    /// A count is read as the integer it is: before, 9007199254740993 went through a Double and the
+    /// refusal echoed …992, a number the client never sent (issue 38).
+    @Test func aQuotaFillIsReadAndEchoedExactly() async throws {
+        let stubs = try TempStubs(["stubd.yml": HardeningTests.manifest])
+        try await withServer(stubs.url) { server in
+            let fill = URL(string: server.baseURL.absoluteString + "/__stubd/quotas/daily")!
+            let huge = try await http(fill, method: "PUT", body: #"{"key": "K", "used": {"day": 9007199254740993}}"#)
+            #expect(huge.status == 400)
+            #expect(huge.text.contains("used.day must be a whole number from 0 to 1000000000000000, got 9007199254740993"), "\(huge.text)")
+            let half = try await http(fill, method: "PUT", body: #"{"key": "K", "used": {"day": 2.5}}"#)
+            #expect(half.text.contains("got 2.5"), "\(half.text)")
+            let fine = try await http(fill, method: "PUT", body: #"{"key": "K", "used": {"day": 499}}"#)
+            #expect(fine.status == 200, "\(fine.text)")
+            #expect(fine.text.contains(#""used":499"#), "\(fine.text)")
+        }
+    }
+
     /// The clock may be moved twice by 9.2e9 seconds only as far as 9999-12-31; the second move is refused whole.
     @Test func clockMovesThatAddUpPastTheRangeAreRefused() async throws {
         let stubs = try TempStubs(["stubd.yml": HardeningTests.manifest])

@@ -228,13 +228,17 @@ extension StubEngine {
             return .problem(400, title: "Bad quota fill", detail: #"send {"key": "abc", "used": {"day": 500}} (whole numbers); policies of this quota: "# + quota.limits.map(\.name).joined(separator: ", "))
         }
         var counts: [String: Int] = [:]
-        for (policy, n) in fill.used {
-            // Bounded before the conversion: `Int(1e19)` traps.
-            guard n >= 0, n <= QuotaLimit.maxCount, n.rounded() == n else {
+        for (policy, count) in fill.used {
+            guard case .whole(let n) = count, n >= 0, n <= Int(QuotaLimit.maxCount) else {
+                let sent: String
+                switch count {
+                case .whole(let n): sent = String(n)
+                case .number(let n): sent = n.rounded() == n && abs(n) < 1e16 ? String(Int64(n)) : String(n)
+                }
                 return .problem(400, title: "Bad quota fill",
-                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(JSONValue.number(n).serialized)")
+                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(sent)")
             }
-            counts[policy] = Int(n)
+            counts[policy] = n
         }
         let key = fill.key ?? ""
         let unknown: [String]

@@ -14,6 +14,7 @@ package struct StubContractCheck: Sendable {
         var problems: [LoadProblem] = []
         var notices: [String] = []
         var covered: Set<String> = []
+        var listed: Set<LoadProblem> = []
         for route in catalog.routes {
             if case .runtime = route.source { continue }
             guard let operation = contract.operation(for: route) else {
@@ -28,7 +29,12 @@ package struct StubContractCheck: Sendable {
                     notices.append("\(route.signature) (\(route.source))\(place) is a template: its answers are not checked against \(contract.specName)")
                     continue
                 }
-                problems += Self.check(answer, of: route, against: operation, in: contract, place: place)
+                // Routes that share a body file (a plain route and its `Prefer: code=` twin) share its
+                // problems: each is listed once, at the file.
+                for problem in Self.check(answer, of: route, against: operation, in: contract, place: place)
+                where listed.insert(problem).inserted {
+                    problems.append(problem)
+                }
             }
         }
         for operation in contract.operations where !covered.contains(operation.signature) {

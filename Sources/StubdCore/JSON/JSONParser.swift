@@ -172,11 +172,38 @@ package struct JSONParser {
                 throw error("a string is not closed before the end of the line (missing '\"'?)")
             case 0x00..<0x20:
                 throw error("control character \(describe(byte)) inside a string; escape it")
+            case 0x80...:
+                // JSON text is UTF-8 (RFC 8259 §8.1): a Latin-1 byte or a cut sequence would
+                // otherwise become U+FFFD silently, and a recording keep a body no client could read.
+                index += try utf8SequenceLength(at: index)
             default:
                 index += 1
             }
         }
         throw error("the JSON ends inside a string: '\"' is missing")
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `start` (Unicode's table 3-7: no overlong
+    /// forms, no surrogates, nothing past U+10FFFF), or an error placed at its first byte.
+    private func utf8SequenceLength(at start: Int) throws(JSONSyntaxError) -> Int {
+        let lead = bytes[start]
+        let length: Int, second: ClosedRange<UInt8>
+        switch lead {
+        case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+        case 0xE0: (length, second) = (3, 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+        case 0xED: (length, second) = (3, 0x80...0x9F)
+        case 0xF0: (length, second) = (4, 0x90...0xBF)
+        case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+        case 0xF4: (length, second) = (4, 0x80...0x8F)
+        default: throw error("\(describe(lead)) is not UTF-8; JSON text must be UTF-8 (was it saved as Latin-1?)")
+        }
+        let valid = start + length <= bytes.count && second.contains(bytes[start + 1])
+            && (2..<length).allSatisfy { (0x80...0xBF).contains(bytes[start + $0]) }
+        guard valid else {
+            throw error("\(describe(lead)) starts a UTF-8 sequence that is cut short or malformed; JSON text must be UTF-8")
+        }
+        return length
     }
 
     /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair as
