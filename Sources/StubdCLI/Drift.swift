@@ -14,7 +14,8 @@ struct Drift: AsyncParsableCommand {
         reported apart; drift.ignore in stubd.yml silences known places. With --spec, each live answer is \
         also held against the spec, as `stubd check --spec` holds the stubs. Exit 1 on shape drift or \
         when a live answer breaks the spec, 2 when \
-        the run stopped early (a 429, --timeout, an unreachable API) without finding any, 0 otherwise. \
+        the run stopped early (a 429, --timeout, an unreachable API) without finding any or compared \
+        no answer at all, 0 otherwise. \
         The folder is only read; --write DIR records the live answers elsewhere for review.
         """)
 
@@ -123,5 +124,11 @@ struct Drift: AsyncParsableCommand {
         fflush(nil)
         if report.hasShapeDrift || report.hasContractDrift { throw ExitCode(1) }
         if report.stopped != nil { throw ExitCode(2) }
+        // Routes there were, and none compared (each answer too large, refused, skipped): nothing
+        // says the folder still matches the API, so the run does not pass.
+        if !report.routes.isEmpty, !report.routes.contains(where: { $0.outcome == .compared }) {
+            printError("stubd drift: no answer was compared (\(report.routes.count) route(s) failed or skipped; see each one's reason above)")
+            throw ExitCode(2)
+        }
     }
 }

@@ -13,7 +13,7 @@ import StubdTestSupport
 
     private func compare(_ recorded: String, _ live: String, _ again: String? = nil, ignore: [String] = []) throws -> [String] {
         let rules = try ignore.map { text throws(PatternError) in try DriftIgnoreRule(parsing: text) }
-        return DriftComparison.compare(recorded: answer(recorded), live: answer(live), again: answer(again ?? live), ignore: rules)
+        return try DriftComparison.compare(recorded: answer(recorded), live: answer(live), again: answer(again ?? live), ignore: rules)
             .map { "\($0.kind.rawValue) \($0.place) \($0.change)" }
     }
 
@@ -71,14 +71,14 @@ import StubdTestSupport
         let recorded = answer(#"{"a": 1}"#, headers: fields(["Link": "</p2>", "X-RateLimit-Remaining": "10", "X-Other": "1"]))
         let live = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: fields(["Link": "</p3>", "X-RateLimit-Remaining": "8", "Retry-After": "1"]))
         let again = answer(#"{"a": 1}"#, type: "application/json; charset=utf-8", headers: fields(["Link": "</p3>", "X-RateLimit-Remaining": "7", "Retry-After": "1"]))
-        let found = DriftComparison.compare(recorded: recorded, live: live, again: again).map { "\($0.kind.rawValue) \($0.place) \($0.change)" }
+        let found = try DriftComparison.compare(recorded: recorded, live: live, again: again).map { "\($0.kind.rawValue) \($0.place) \($0.change)" }
         #expect(found == [#"value header link "</p2>" → "</p3>""#, #"value header retry-after added ("1")"#,
                           #"volatile header x-ratelimit-remaining "8", then "7""#])
-        let moved = DriftComparison.compare(recorded: recorded, live: answer("", status: 404), again: answer("", status: 404))
+        let moved = try DriftComparison.compare(recorded: recorded, live: answer("", status: 404), again: answer("", status: 404))
         #expect(moved.map(\.change) == ["200 → 404"] && moved.first?.kind == .shape)
-        let html = DriftComparison.compare(recorded: answer(#"{"a": 1}"#), live: answer("<p>", type: "text/html"), again: answer("<p>", type: "text/html"))
+        let html = try DriftComparison.compare(recorded: answer(#"{"a": 1}"#), live: answer("<p>", type: "text/html"), again: answer("<p>", type: "text/html"))
         #expect(html.map { "\($0.kind.rawValue) \($0.place)" } == ["shape content-type", "shape body"])
-        let text = DriftComparison.compare(recorded: answer("a", type: "text/plain"), live: answer("b", type: "text/plain"), again: answer("b", type: "text/plain"))
+        let text = try DriftComparison.compare(recorded: answer("a", type: "text/plain"), live: answer("b", type: "text/plain"), again: answer("b", type: "text/plain"))
         #expect(text.map { "\($0.kind.rawValue) \($0.place)" } == ["value body"])
     }
 
@@ -139,6 +139,17 @@ import StubdTestSupport
         #expect(post.method == .post)
         #expect(DriftRequest.plan(for: catalog.routes.first { $0.name == "rec-1" }!, secrets: [], includeHandWritten: false).skipReason?
             .contains("pass --secret appid=VALUE") == true)
+    }
+
+    /// `drift --timeout` is for the whole run: a comparison past the deadline stops (issue 38).
+    @Test func aComparisonPastItsDeadlineStops() throws {
+        let wide = "{" + (0..<20_000).map { "\"k\($0)\": \($0)" }.joined(separator: ",") + "}"
+        let other = "{" + (0..<20_000).map { "\"k\($0)\": \($0 + 1)" }.joined(separator: ",") + "}"
+        #expect(throws: DriftComparison.DeadlinePassed.self) {
+            try DriftComparison.compare(recorded: answer(wide), live: answer(other), again: answer(other),
+                                        deadline: DispatchTime.now().uptimeNanoseconds)
+        }
+        #expect(try DriftComparison.compare(recorded: answer(wide), live: answer(other), again: answer(other)).count == 20_000)
     }
 }
 

@@ -23,3 +23,26 @@ public func curl(_ arguments: [String]) throws -> (status: Int32, output: String
     let r = try run("/usr/bin/curl", ["-s", "--max-time", "5"] + arguments)
     return (r.status, r.output)
 }
+
+/// As `run`, but the program is killed (SIGKILL) after `seconds`: for a regression that would
+/// otherwise never end. Also returns how long it ran.
+public func run(_ executable: String, _ arguments: [String], killedAfter seconds: Double)
+        throws -> (status: Int32, output: String, error: String, seconds: Double) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    let started = Date()
+    try process.run()
+    let pid = process.processIdentifier
+    let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
+            Date().timeIntervalSince(started))
+}

@@ -105,10 +105,15 @@ package struct DriftRunner: Sendable {
                 }
                 let again = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
                 let origin = settings.target.origin
-                let findings = DriftComparison.compare(recorded: request.recorded,
-                                                       live: live.asRecorded(secrets: masker, targetOrigin: origin),
-                                                       again: again.asRecorded(secrets: masker, targetOrigin: origin),
-                                                       ignore: catalog.driftIgnore)
+                let findings: [DriftFinding]
+                do {
+                    findings = try DriftComparison.compare(recorded: request.recorded,
+                                                           live: live.asRecorded(secrets: masker, targetOrigin: origin),
+                                                           again: again.asRecorded(secrets: masker, targetOrigin: origin),
+                                                           ignore: catalog.driftIgnore, deadline: pace.deadline)
+                } catch {
+                    throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed while comparing the answers to \(shown)")
+                }
                 let (broken, unchecked) = contractFindings(live, method: request.method, path: path, masker: masker)
                 report.routes.append(result(.compared, findings + broken, unchecked))
                 if let recorder {

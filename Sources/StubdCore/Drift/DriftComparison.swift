@@ -6,8 +6,29 @@ import HTTPTypes
 /// between the two live answers is volatile (a request id, a timestamp of now), reported apart
 /// and never as drift; `drift.ignore` places are left out altogether.
 package enum DriftComparison {
+    /// The comparison ran past `deadline` (`drift --timeout` is for the whole run, comparing included).
+    package struct DeadlinePassed: Error {}
+
+    /// When the comparison must stop: checked every few thousand places, so a body of 300,000
+    /// keys costs a clock read per 4,096 of them.
+    struct Deadline {
+        let uptimeNanoseconds: UInt64
+        var visits = 0
+
+        mutating func check() throws(DeadlinePassed) {
+            visits &+= 1
+            guard visits & 4095 == 0, uptimeNanoseconds != .max else { return }
+            if DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds { throw DeadlinePassed() }
+        }
+
+        func checkNow() throws(DeadlinePassed) {
+            if uptimeNanoseconds != .max, DispatchTime.now().uptimeNanoseconds >= uptimeNanoseconds { throw DeadlinePassed() }
+        }
+    }
+
+    /// `deadline` in `DispatchTime` uptime nanoseconds; past it the comparison throws.
     package static func compare(recorded: DriftAnswer, live: DriftAnswer, again: DriftAnswer,
-                                ignore: [DriftIgnoreRule] = []) -> [DriftFinding] {
+                                ignore: [DriftIgnoreRule] = [], deadline: UInt64 = .max) throws(DeadlinePassed) -> [DriftFinding] {
         var findings: [DriftFinding] = []
         // An answer of another status is another answer: its body is not compared with this one.
         if live.status != again.status {
@@ -25,9 +46,15 @@ package enum DriftComparison {
         }
         findings += headerFindings(recorded, live, again)
 
+        var clock = Deadline(uptimeNanoseconds: deadline)
         let recordedJSON = ContentType.isJSON(mediaType: types[0]) ? try? JSONParser.parse(recorded.body) : nil
         if let recordedJSON {
-            let liveJSON = try? JSONParser.parse(live.body), againJSON = try? JSONParser.parse(again.body)
+            // Parsing a large body is a stage of its own: the deadline is looked at between them.
+            try clock.checkNow()
+            let liveJSON = try? JSONParser.parse(live.body)
+            try clock.checkNow()
+            let againJSON = try? JSONParser.parse(again.body)
+            try clock.checkNow()
             guard let liveJSON, let againJSON else {
                 if liveJSON == nil, againJSON == nil {
                     findings.append(DriftFinding(.shape, "body", "no longer JSON (\(live.body.count) bytes)"))
@@ -36,7 +63,7 @@ package enum DriftComparison {
                 }
                 return findings
             }
-            findings += bodyFindings(recordedJSON, liveJSON, againJSON, ignore: ignore)
+            findings += try bodyFindings(recordedJSON, liveJSON, againJSON, ignore: ignore, deadline: &clock)
         } else if live.body != again.body {
             findings.append(DriftFinding(.volatile, "body", "\(live.body.count) bytes, then \(again.body.count) bytes, not the same"))
         } else if recorded.body != live.body {
@@ -78,35 +105,39 @@ package enum DriftComparison {
     // MARK: JSON bodies
 
     private static func bodyFindings(_ recorded: JSONValue, _ live: JSONValue, _ again: JSONValue,
-                                     ignore: [DriftIgnoreRule]) -> [DriftFinding] {
+                                     ignore: [DriftIgnoreRule], deadline: inout Deadline) throws(DeadlinePassed) -> [DriftFinding] {
         func ignored(_ pointer: [String]) -> Bool { ignore.contains { $0.covers(pointer) } }
         var findings: [DriftFinding] = []
 
-        // Shape: drift only where both live answers differ from the recording alike.
-        let (shapeR, shapeL, shapeA) = (JSONShape(of: recorded), JSONShape(of: live), JSONShape(of: again))
+        // Shape: drift only where both live answers differ from the recording alike. Sets, not
+        // arrays, hold the changes: an object of 80,000 changed keys was 80,000² comparisons.
+        let (shapeR, shapeL, shapeA) = (try JSONShape(of: recorded, &deadline), try JSONShape(of: live, &deadline), try JSONShape(of: again, &deadline))
         var toLive: [ShapeChange] = [], toAgain: [ShapeChange] = [], between: [ShapeChange] = []
-        shapeChanges(shapeR, shapeL, [], ignored, into: &toLive)
-        shapeChanges(shapeR, shapeA, [], ignored, into: &toAgain)
-        shapeChanges(shapeL, shapeA, [], ignored, into: &between)
+        try shapeChanges(shapeR, shapeL, [], ignored, &deadline, into: &toLive)
+        try shapeChanges(shapeR, shapeA, [], ignored, &deadline, into: &toAgain)
+        try shapeChanges(shapeL, shapeA, [], ignored, &deadline, into: &between)
+        let inAgain = Set(toAgain), inLive = Set(toLive)
         var volatileShapes = Set<String>()
         for change in toLive {
-            if toAgain.contains(change) {
+            if inAgain.contains(change) {
                 findings.append(DriftFinding(.shape, pointer(change.path), change.change))
             } else {
                 volatileShapes.insert(pointer(change.path))
             }
         }
-        for change in toAgain + between where !toLive.contains(change) { volatileShapes.insert(pointer(change.path)) }
+        for change in toAgain + between where !inLive.contains(change) { volatileShapes.insert(pointer(change.path)) }
         for place in volatileShapes.sorted() {
             findings.append(DriftFinding(.volatile, place, "shape differs between two live answers"))
         }
 
         // Values: what differs between the two live answers is volatile; the rest is drift.
         var volatileValues: [ValueChange] = []
-        valueChanges(live, again, [], [], ignored, into: &volatileValues)
+        try valueChanges(live, again, [], [], ignored, &deadline, into: &volatileValues)
         var drifted: [ValueChange] = []
-        valueChanges(recorded, live, [], [], ignored, into: &drifted)
-        for change in drifted where !volatileValues.contains(where: { change.path.starts(with: $0.path) }) {
+        try valueChanges(recorded, live, [], [], ignored, &deadline, into: &drifted)
+        // A drifted place under a volatile one is volatile: looked up by each of its prefixes.
+        let volatilePaths = Set(volatileValues.map(\.path))
+        for change in drifted where !(0...change.path.count).contains(where: { volatilePaths.contains(Array(change.path.prefix($0))) }) {
             findings.append(DriftFinding(.value, pointer(change.path), change.change))
         }
         // One line per place, array indices folded: `/list/*/nonce`, not one per item.
@@ -120,13 +151,14 @@ package enum DriftComparison {
         return findings
     }
 
-    private struct ShapeChange: Equatable {
+    private struct ShapeChange: Hashable {
         var path: [String]
         var change: String
     }
 
     private static func shapeChanges(_ a: JSONShape, _ b: JSONShape, _ path: [String], _ ignored: ([String]) -> Bool,
-                                     into out: inout [ShapeChange]) {
+                                     _ deadline: inout Deadline, into out: inout [ShapeChange]) throws(DeadlinePassed) {
+        try deadline.check()
         if ignored(path) { return }
         guard !a.kinds.isDisjoint(with: b.kinds) else {
             // A field sometimes null, sometimes a string, is not drift when the other answer has only strings.
@@ -140,12 +172,12 @@ package enum DriftComparison {
                 switch (a.fields[name], b.fields[name]) {
                 case (let x?, nil): out.append(ShapeChange(path: at, change: "removed (was \(x.kindText))"))
                 case (nil, let y?): out.append(ShapeChange(path: at, change: "added (\(y.kindText))"))
-                case let (x?, y?): shapeChanges(x, y, at, ignored, into: &out)
+                case let (x?, y?): try shapeChanges(x, y, at, ignored, &deadline, into: &out)
                 default: break
                 }
             }
         }
-        if let x = a.items, let y = b.items { shapeChanges(x, y, path + ["*"], ignored, into: &out) }
+        if let x = a.items, let y = b.items { try shapeChanges(x, y, path + ["*"], ignored, &deadline, into: &out) }
     }
 
     private struct ValueChange {
@@ -158,18 +190,19 @@ package enum DriftComparison {
     /// Scalars that differ and arrays whose length differs, where both sides have the same kind
     /// (a place of another kind is a shape change, reported as one).
     private static func valueChanges(_ a: JSONValue, _ b: JSONValue, _ path: [String], _ general: [String],
-                                     _ ignored: ([String]) -> Bool, into out: inout [ValueChange]) {
+                                     _ ignored: ([String]) -> Bool, _ deadline: inout Deadline, into out: inout [ValueChange]) throws(DeadlinePassed) {
+        try deadline.check()
         if ignored(path) { return }
         switch (a, b) {
         case let (.object(x), .object(y)):
             for name in x.keys.sorted() {
                 guard let left = x[name], let right = y[name] else { continue }
-                valueChanges(left, right, path + [name], general + [name], ignored, into: &out)
+                try valueChanges(left, right, path + [name], general + [name], ignored, &deadline, into: &out)
             }
         case let (.array(x), .array(y)):
             if x.count != y.count { out.append(ValueChange(path: path, general: general, change: "\(x.count) items → \(y.count)")) }
             for i in 0..<min(x.count, y.count) {
-                valueChanges(x[i], y[i], path + [String(i)], general + ["*"], ignored, into: &out)
+                try valueChanges(x[i], y[i], path + [String(i)], general + ["*"], ignored, &deadline, into: &out)
             }
         default:
             guard JSONShape.kind(of: a) == JSONShape.kind(of: b), a != b else { return }

@@ -10,14 +10,18 @@ struct JSONShape: Equatable {
 
     var items: JSONShape? { itemShape.first }
 
-    init(of value: JSONValue) {
+    /// Built place by place under the comparison's deadline (a body may hold 300,000 keys).
+    init(of value: JSONValue, _ deadline: inout DriftComparison.Deadline) throws(DriftComparison.DeadlinePassed) {
+        try deadline.check()
         kinds = [JSONShape.kind(of: value)]
         switch value {
-        case .object(let members): fields = members.mapValues(JSONShape.init(of:))
+        case .object(let members):
+            fields.reserveCapacity(members.count)
+            for (name, member) in members { fields[name] = try JSONShape(of: member, &deadline) }
         case .array(let values):
-            if let first = values.first {
-                itemShape = [values.dropFirst().reduce(JSONShape(of: first)) { $0.merged(with: JSONShape(of: $1)) }]
-            }
+            guard var shape = try values.first.map({ first throws(DriftComparison.DeadlinePassed) in try JSONShape(of: first, &deadline) }) else { break }
+            for item in values.dropFirst() { shape = shape.merged(with: try JSONShape(of: item, &deadline)) }
+            itemShape = [shape]
         default: break
         }
     }
