@@ -11,8 +11,8 @@ import HTTPTypes
 /// manifest feature is needed.
 ///
 /// Every body is checked against its schema with StubdCore's validator before it is written: an
-/// example that breaks its own schema is left out with a warning (Prism serves those), and a
-/// sampled body that fails is reported, so nothing written contradicts the spec silently.
+/// example that breaks its own schema is left out with a warning (Prism serves those), and so is a
+/// sampled body that fails, so nothing written contradicts the spec `check --spec` holds it to.
 package struct OpenAPIImporter {
     package struct Output {
         /// Path relative to the Stubs folder → bytes, `stubd.yml` included.
@@ -130,7 +130,10 @@ package struct OpenAPIImporter {
                     value = example(examples[k]!)
                 }
                 if value == nil, let schema = header["schema"] {
-                    value = SchemaSampler(document: spec.root, dialect: spec.dialect).sample(schema, random: &random)
+                    do { value = try SchemaSampler(document: spec.root, dialect: spec.dialect).sample(schema, at: hPointer + "/schema", random: &random) } catch {
+                        out.warnings.append("\(label) \(status): header \(name) left out: \(error)")
+                        continue
+                    }
                 }
                 guard let fieldName = HTTPField.Name(name) else {
                     out.warnings.append("\(label) \(status): header '\(name)' is not a header name; left out (\(hPointer))")
@@ -170,13 +173,13 @@ package struct OpenAPIImporter {
         }
         var out2: [Answer] = []
         for candidate in candidates {
-            if let schema, case let violations = schema.validate(candidate.value), !violations.isEmpty {
-                out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
-                                    + violations.prefix(3).map(\.description).joined(separator: "; "))
-                continue
-            }
             guard let bytes = body(candidate.value, isJSON: isJSON) else {
                 out.warnings.append("\(label) \(status): example \(candidate.name ?? "") for \(type) is not text; left out")
+                continue
+            }
+            if let schema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: schema), !violations.isEmpty {
+                out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
+                                    + Self.listed(violations))
                 continue
             }
             let file = "__files/\(base)/\(status)" + (candidate.name.map { "." + Self.fileName($0) } ?? "") + (isJSON ? ".json" : ".txt")
@@ -187,31 +190,60 @@ package struct OpenAPIImporter {
         guard let raw = media["schema"] else {
             return [Answer(status: status, example: nil, file: nil, headers: headers)]
         }
-        // No usable example: a body sampled from the schema, first with the schema's own examples, then without.
-        var sampled: JSONValue?
-        for useExamples in [true, false] {
-            var random = SeededRandom(seed: seedBase + " " + type)
-            var sampler = SchemaSampler(document: spec.root, dialect: spec.dialect)
-            sampler.useSchemaExamples = useExamples
-            guard let v = sampler.sample(raw, random: &random) else { continue }
-            sampled = v
-            if schema?.isValid(v) ?? true { break }
+        // No usable example: a body sampled from the schema, first with the schema's own examples,
+        // then without, each with a few seeds (a `oneOf` or `uniqueItems` may need another draw).
+        var sampled: (bytes: Data, violations: [SchemaViolation])?
+        var satisfiable = false
+        search: for useExamples in [true, false] {
+            for attempt in 0..<Self.sampleAttempts {
+                var random = SeededRandom(seed: seedBase + " " + type + (attempt == 0 ? "" : " \(attempt)"))
+                var sampler = SchemaSampler(document: spec.root, dialect: spec.dialect)
+                sampler.useSchemaExamples = useExamples
+                let drawn: JSONValue?
+                do { drawn = try sampler.sample(raw, at: mediaPointer + "/schema", random: &random) } catch {
+                    // Another draw asks as much: the bound is the schema's, not the seed's.
+                    out.warnings.append("\(label) \(status): left out: \(error)")
+                    return []
+                }
+                guard let v = drawn else { continue }
+                satisfiable = true
+                guard let bytes = body(v, isJSON: isJSON) else { continue }
+                // Checked as written, with the validator `check --spec` uses: what is checked is what is served.
+                let violations = schema.map { Self.violations(of: bytes, isJSON: isJSON, against: $0) } ?? []
+                if sampled == nil || violations.count < sampled!.violations.count { sampled = (bytes, violations) }
+                if violations.isEmpty { break search }
+            }
         }
         guard let sampled else {
-            out.warnings.append("\(label) \(status): no finite body satisfies the schema (a required member that refers back to itself?); left out")
+            out.warnings.append(satisfiable
+                ? "\(label) \(status): \(type) with a non-string schema cannot be sampled; left out"
+                : "\(label) \(status): no finite body satisfies the schema (a required member that refers back to itself?); left out")
             return []
         }
-        if let schema, case let violations = schema.validate(sampled), !violations.isEmpty {
-            out.warnings.append("\(label) \(status): the sampled body does not satisfy the schema (write an example in the spec): "
-                                + violations.prefix(3).map(\.description).joined(separator: "; "))
-        }
-        guard let bytes = body(sampled, isJSON: isJSON) else {
-            out.warnings.append("\(label) \(status): \(type) with a non-string schema cannot be sampled; left out")
+        // A body stubd knows breaks the schema is not written: `check --spec` would refuse the folder.
+        guard sampled.violations.isEmpty else {
+            out.warnings.append("\(label) \(status): no sampled body satisfies the schema, so this answer is left out (write an example in the spec): "
+                                + Self.listed(sampled.violations))
             return []
         }
         let file = "__files/\(base)/\(status)" + (isJSON ? ".json" : ".txt")
-        out.files[file] = bytes
+        out.files[file] = sampled.bytes
         return [Answer(status: status, example: nil, file: file, headers: headers + contentType)]
+    }
+
+    /// Draws of the sampler per schema before a body that breaks it is given up on.
+    static let sampleAttempts = 4
+
+    /// What `check --spec` would say of these bytes: JSON is parsed back as written, text is a string.
+    private static func violations(of bytes: Data, isJSON: Bool, against schema: JSONSchema) -> [SchemaViolation] {
+        guard isJSON else { return schema.validate(.string(String(decoding: bytes, as: UTF8.self))) }
+        guard let value = try? JSONParser.parse(bytes) else { return [] }
+        return schema.validate(value)
+    }
+
+    private static func listed(_ violations: [SchemaViolation]) -> String {
+        violations.prefix(3).map(\.description).joined(separator: "; ")
+            + (violations.count > 3 ? "; and \(violations.count - 3) more" : "")
     }
 
     /// An Example Object's value (following a `$ref` to components/examples), or a bare value.

@@ -7,6 +7,9 @@ struct PatternSampler {
     private var at = 0
     private var random: SeededRandom
 
+    /// The longest string a pattern is sampled to, in UTF-8 bytes.
+    static let maximumLength = 1 << 20
+
     static func sample(_ pattern: String, random: inout SeededRandom) -> String? {
         var sampler = PatternSampler(chars: Array(pattern), random: random)
         let out = sampler.alternation()
@@ -37,7 +40,12 @@ struct PatternSampler {
         while let c = peek, c != "|", c != ")" {
             if c == "^" || c == "$" { at += 1; continue }
             guard let part = atom(), let count = quantifier() else { return nil }
-            for i in 0..<count { out += i == 0 ? part.first : part.again(&random) }
+            for i in 0..<count {
+                out += i == 0 ? part.first : part.again(&random)
+                // Nested counts multiply (`((a{1000}){1000}){1000}` is 10^9 characters): past the
+                // limit there is no sample, and the caller says the pattern cannot be sampled.
+                if out.utf8.count > Self.maximumLength { return nil }
+            }
         }
         return out
     }

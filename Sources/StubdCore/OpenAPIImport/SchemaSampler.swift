@@ -18,13 +18,45 @@ struct SchemaSampler {
     /// Beyond this depth nothing more is generated: a required member there means the schema has
     /// no finite instance stubd can find, and the caller says so.
     static let maximumDepth = 24
+    /// What one sampled body may grow to (about its JSON size) and take: bounds multiply
+    /// (`minItems: 10000` inside `minItems: 10000` is 10^8 items), so each is counted as it is spent.
+    static let maximumBytes = 4 << 20
+    static let maximumSeconds = 2.0
 
-    func sample(_ schema: JSONValue, random: inout SeededRandom) -> JSONValue? {
-        value(schema, &random, refs: [], depth: 0)
+    /// Where one `sample` stands against the limits; a class so every branch spends from one budget.
+    private final class Budget {
+        var bytes = 0
+        var calls = 0
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(SchemaSampler.maximumSeconds * 1e9)
+    }
+    private let budget = Budget()
+
+    init(document: JSONValue, dialect: SchemaDialect) {
+        self.document = document
+        self.dialect = dialect
     }
 
-    private func value(_ schema: JSONValue, _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+    /// `pointer` is where `schema` is in the document (`#/paths/...`), for the message when it asks for too much.
+    func sample(_ schema: JSONValue, at pointer: String = "#", random: inout SeededRandom) throws(SampleTooLarge) -> JSONValue? {
+        try value(schema, &random, refs: [], depth: 0, at: pointer)
+    }
+
+    /// Counts `bytes` against the limits, naming the schema at `pointer` (and what it asks for) when one is passed.
+    private func spend(_ bytes: Int, at pointer: String, _ asks: @autoclosure () -> String) throws(SampleTooLarge) {
+        budget.bytes += bytes
+        budget.calls += 1
+        if budget.bytes > Self.maximumBytes {
+            throw SampleTooLarge(pointer: pointer, asks: asks(), overrun: "grow past \(Self.maximumBytes >> 20) MiB")
+        }
+        if budget.calls & 1023 == 0, DispatchTime.now().uptimeNanoseconds > budget.deadline {
+            throw SampleTooLarge(pointer: pointer, asks: asks(), overrun: "take more than \(Int(Self.maximumSeconds)) s")
+        }
+    }
+
+    private func value(_ schema: JSONValue, _ random: inout SeededRandom, refs: [String], depth: Int, at pointer: String) throws(SampleTooLarge) -> JSONValue? {
         guard depth <= Self.maximumDepth else { return nil }
+        // Counted, not checked: the array or string around a value is what is named when the limit is passed.
+        budget.bytes += 1
         switch schema {
         case .bool(true): return .string("value")
         case .object: break
@@ -36,11 +68,11 @@ struct SchemaSampler {
             guard refs.filter({ $0 == ref }).count < 2, let tokens = JSONPointer.tokens(ofFragment: ref),
                   let target = JSONPointer.resolve(tokens, in: document) else { return nil }
             if dialect == .openAPI30 || s.count == 1 {
-                return value(target, &random, refs: refs + [ref], depth: depth + 1)
+                return try value(target, &random, refs: refs + [ref], depth: depth + 1, at: ref)
             }
             // 3.1: siblings of `$ref` apply too; the two are sampled as one allOf.
             s["$ref"] = nil
-            return value(.object(["allOf": .array([target, .object(s)])]), &random, refs: refs + [ref], depth: depth + 1)
+            return try value(.object(["allOf": .array([target, .object(s)])]), &random, refs: refs + [ref], depth: depth + 1, at: pointer)
         }
         if useSchemaExamples {
             if let example = s["example"] { return example }
@@ -53,14 +85,14 @@ struct SchemaSampler {
         if case .array(let parts)? = s["allOf"] {
             s["allOf"] = nil
             let merged = merge(parts.map { resolved($0) } + [.object(s)])
-            return value(merged, &random, refs: refs, depth: depth)
+            return try value(merged, &random, refs: refs, depth: depth, at: pointer)
         }
         for key in ["oneOf", "anyOf"] {
             if case .array(let options)? = s[key] {
                 s[key] = nil
-                for option in options {
+                for (i, option) in options.enumerated() {
                     let merged = s.isEmpty ? option : merge([resolved(option), .object(s)])
-                    if let v = value(merged, &random, refs: refs, depth: depth) { return v }
+                    if let v = try value(merged, &random, refs: refs, depth: depth, at: pointer + "/\(key)/\(i)") { return v }
                 }
                 return nil
             }
@@ -70,9 +102,9 @@ struct SchemaSampler {
         case "boolean": return .bool(random.below(2) == 0)
         case "integer": return integer(s, &random)
         case "number": return number(s, &random)
-        case "string": return .string(string(s, &random))
-        case "array": return array(s, &random, refs: refs, depth: depth)
-        default: return object(s, &random, refs: refs, depth: depth)
+        case "string": return .string(try string(s, &random, at: pointer))
+        case "array": return try array(s, &random, refs: refs, depth: depth, at: pointer)
+        default: return try object(s, &random, refs: refs, depth: depth, at: pointer)
         }
     }
 
@@ -126,7 +158,7 @@ struct SchemaSampler {
         }
     }
 
-    private func object(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+    private func object(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int, at pointer: String) throws(SampleTooLarge) -> JSONValue? {
         let properties: [String: JSONValue]
         if case .object(let ps)? = s["properties"] { properties = ps } else { properties = [:] }
         var required: Set<String> = []
@@ -137,7 +169,9 @@ struct SchemaSampler {
             // Past the full depth only what must be there is written, so recursion ends.
             if !isRequired && depth >= Self.fullDepth { continue }
             let schema = properties[name] ?? additional(s) ?? .bool(true)
-            if let v = value(schema, &random, refs: refs, depth: depth + 1) {
+            let at = pointer + (properties[name] != nil ? "/properties/" + JSONPointer.escape(name) : "/additionalProperties")
+            try spend(name.utf8.count + 4, at: pointer, "member \(name)")
+            if let v = try value(schema, &random, refs: refs, depth: depth + 1, at: at) {
                 out[name] = v
             } else if isRequired {
                 return nil
@@ -155,7 +189,7 @@ struct SchemaSampler {
         }
     }
 
-    private func array(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int) -> JSONValue? {
+    private func array(_ s: [String: JSONValue], _ random: inout SeededRandom, refs: [String], depth: Int, at pointer: String) throws(SampleTooLarge) -> JSONValue? {
         let minimum = s["minItems"].flatMap(Self.int) ?? 0
         let maximum = s["maxItems"].flatMap(Self.int) ?? Int.max
         var out: [JSONValue] = []
@@ -166,7 +200,10 @@ struct SchemaSampler {
         let wanted = depth >= Self.fullDepth ? minimum : min(max(minimum, 1), maximum)
         for i in 0..<max(wanted, min(prefix.count, maximum)) {
             let schema = i < prefix.count ? prefix[i] : (items ?? .bool(true))
-            guard let v = value(schema, &random, refs: refs, depth: depth + 1) else {
+            let at = pointer + (i < prefix.count ? (s["prefixItems"] != nil ? "/prefixItems/\(i)" : "/items/\(i)") : "/items")
+            // Named by the array that asks for so many: the bound the user would lower.
+            try spend(1, at: pointer, "minItems \(minimum)")
+            guard let v = try value(schema, &random, refs: refs, depth: depth + 1, at: at) else {
                 if i >= minimum { break }
                 return nil
             }
@@ -174,9 +211,9 @@ struct SchemaSampler {
         }
         // uniqueItems with a small enum can repeat a value: keep the distinct ones if that still meets minItems.
         if s["uniqueItems"] == .bool(true) {
-            var seen: [JSONValue] = []
-            for v in out where !seen.contains(v) { seen.append(v) }
-            if seen.count >= minimum { out = seen }
+            var seen = Set<JSONValue>()
+            let distinct = out.filter { seen.insert($0).inserted }
+            if distinct.count >= minimum { out = distinct }
         }
         return .array(out)
     }
@@ -251,7 +288,7 @@ struct SchemaSampler {
 
     private static let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
 
-    private func string(_ s: [String: JSONValue], _ random: inout SeededRandom) -> String {
+    private func string(_ s: [String: JSONValue], _ random: inout SeededRandom, at pointer: String) throws(SampleTooLarge) -> String {
         let n = random.below(28) + 1
         if case .string(let format)? = s["format"] {
             let day = String(format: "%02d", n)
@@ -279,8 +316,13 @@ struct SchemaSampler {
         var text = Self.words[random.below(Self.words.count)]
         let minLength = s["minLength"].flatMap(Self.int) ?? 0
         let maxLength = s["maxLength"].flatMap(Self.int) ?? Int.max
-        while text.count < minLength { text += "x" }
+        // Padded in one step: `count` walks the whole string, so a loop of `+= "x"` was quadratic.
+        if text.count < minLength {
+            try spend(minLength, at: pointer, "minLength \(minLength)")
+            text += String(repeating: "x", count: minLength - text.count)
+        }
         if text.count > maxLength { text = String(text.prefix(maxLength)) }
+        try spend(text.utf8.count + 2, at: pointer, "a string")
         return text
     }
 }
