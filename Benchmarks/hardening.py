@@ -16,9 +16,11 @@ Prints one line per bar with the figure, the bar, and PASS/FAIL:
   - issue 38 item 10: pass-through tunnels to a host that stops reading, and the server's threads
     after the idle limit (--tunnel-idle 3): every relay thread gone, every slot back;
   - issue 38 item 8: RSS and the quotas report after 50,000 distinct quota keys, then the clock
-    moved past every window (no key left).
+    moved past every window (no key left);
+  - issue 38 item 5: a plain request's latency while two requests are checked against
+    backtracking-prone patterns (`(.*a){20}`, `^(a+)+$`).
 Environment: STUBD_BIN, RUNS (3), WRK_DURATION (3s), ROUNDS (3), ONLY (comma-separated parts:
-parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys). Loopback only; every process it
+parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys, patterns). Loopback only; every process it
 starts is stopped before it exits.
 """
 import json, os, re, resource, signal, socket, subprocess, sys, tempfile, threading, time, urllib.request
@@ -326,11 +328,53 @@ def quota_keys(stubs):
            "report page < 1 MB, no key left", len(page) < 1e6 and left.get("keyCount", len(left["keys"])) == 0)
 
 
+def patterns(stubs):
+    """Issue 38, item 5: a plain request's latency while two requests are checked against
+    backtracking-prone patterns (`(.*a){20}`: 80 s a request with ICU)."""
+    import threading
+    d = tempfile.mkdtemp(prefix="stubd-hardening-pattern-")
+    for name in ("search.json", "hello.json"):
+        with open(os.path.join(d, name), "w") as f:
+            f.write("{}")
+    spec = os.path.join(d, "openapi.yaml")
+    with open(spec, "w") as f:
+        f.write("""openapi: 3.0.3
+info: { title: Patterns, version: "1" }
+paths:
+  /search:
+    get:
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: string, pattern: "(.*a){20}" } }
+        - { name: strict, in: query, schema: { type: string, pattern: "^(a+)+$" } }
+      responses:
+        "200": { description: found, content: { application/json: { schema: { type: object } } } }
+  /hello:
+    get:
+      responses:
+        "200": { description: hi, content: { application/json: { schema: { type: object } } } }
+""")
+    server = Server(d, "--spec", spec, "--validate", "requests=strict")
+    slow = []
+    hard = "a" * 60 + "x"
+    threads = [threading.Thread(target=lambda q=q: slow.append(request(server.url + "/search?" + q)))
+               for q in (f"q={hard}", f"q={hard}&strict={'a' * 40}b")]
+    for t in threads:
+        t.start()
+    time.sleep(0.05)
+    code, _, took = request(server.url + "/hello")
+    for t in threads:
+        t.join(120)
+    server.stop()
+    report("a plain request while two pathological patterns are checked",
+           f"{took * 1000:.0f} ms (status {code}); the two took " + ", ".join(f"{s[2] * 1000:.0f} ms ({s[0]})" for s in slow),
+           "< 500 ms", code == 200 and took < 0.5)
+
+
 if __name__ == "__main__":
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit[1], limit[1]))
     stubs = stubs_folder()
-    parts = [parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys]
+    parts = [parsers, sessions, long_polls, floods, slow_heads, stuck_tunnels, quota_keys, patterns]
     only = [p for p in os.environ.get("ONLY", "").split(",") if p]
     for part in parts:
         if not only or part.__name__ in only:

@@ -15,12 +15,13 @@ public struct JSONSchema: Sendable {
     public func validate(_ instance: JSONValue, limit: Int = 100) -> [SchemaViolation] {
         var evaluator = SchemaEvaluator(limit: limit)
         evaluator.evaluate(root, instance)
+        evaluator.finish()
         return evaluator.violations
     }
 
     /// Whether `instance` matches, stopping at the first violation.
     public func isValid(_ instance: JSONValue) -> Bool {
         var evaluator = SchemaEvaluator(limit: 1)
-        return evaluator.evaluate(root, instance)
+        return evaluator.evaluate(root, instance) && evaluator.undecidedPatterns.isEmpty
     }
 }

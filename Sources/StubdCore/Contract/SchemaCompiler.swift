@@ -80,11 +80,12 @@ public final class SchemaCompiler {
         return n
     }
 
-    private func regex(_ source: String, _ location: String, _ keyword: String) -> NSRegularExpression? {
+    /// A `pattern` or `patternProperties` name compiled for the linear-time engine (see `SchemaPattern`).
+    private func regex(_ source: String, _ location: String, _ keyword: String) -> SchemaPattern? {
         do {
-            return try NSRegularExpression(pattern: source)
+            return try SchemaPattern(source)
         } catch {
-            problem(location, keyword, "the pattern \(source) is not a valid regular expression")
+            problem(location, keyword, "the pattern \(source) is not a valid ECMA-262 regular expression: \(error.description)")
             return nil
         }
     }
@@ -145,14 +146,14 @@ public final class SchemaCompiler {
                 problem(location, "properties", "expected an object of schemas")
             }
         }
-        var patterns: [NSRegularExpression] = []
+        var patterns: [SchemaPattern] = []
         if let value = members["patternProperties"] {
             if case .object(let props) = value {
                 let base = location + "/patternProperties"
-                var compiled: [(pattern: NSRegularExpression, source: String, schema: SchemaNode)] = []
+                var compiled: [(pattern: SchemaPattern, schema: SchemaNode)] = []
                 for source in props.keys.sorted() {
                     guard let re = regex(source, base, JSONPointer.escape(source)) else { continue }
-                    compiled.append((re, source, child(base, source, props[source]!)))
+                    compiled.append((re, child(base, source, props[source]!)))
                     patterns.append(re)
                 }
                 out.append(.patternProperties(compiled))
@@ -196,7 +197,7 @@ public final class SchemaCompiler {
         if let n = count(members, "minLength", at: location) { out.append(.minLength(n)) }
         if let n = count(members, "maxLength", at: location) { out.append(.maxLength(n)) }
         if case .string(let source)? = members["pattern"], let re = regex(source, location, "pattern") {
-            out.append(.pattern(re, source: source))
+            out.append(.pattern(re))
         }
         if case .string(let name)? = members["format"], let format = SchemaFormat(rawValue: name) { out.append(.format(format)) }
 

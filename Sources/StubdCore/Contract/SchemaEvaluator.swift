@@ -44,10 +44,24 @@ struct SchemaEvaluator {
     }
 
     private mutating func report(_ node: SchemaNode, _ keyword: String, _ message: String) {
+        report(SchemaViolation(instancePath: instancePath, schemaPath: node.location + "/" + keyword, keyword: keyword, message: message))
+    }
+
+    private mutating func report(_ violation: SchemaViolation) {
         failures += 1
-        if violations.count < limit {
-            violations.append(SchemaViolation(instancePath: instancePath, schemaPath: node.location + "/" + keyword,
-                                              keyword: keyword, message: message))
+        if violations.count < limit { violations.append(violation) }
+    }
+
+    /// Patterns that could not be decided within their budget: kept through `probe`, so a `not` or an
+    /// `anyOf` that swallowed the outcome cannot turn it into a verdict (see `finish`).
+    private(set) var undecidedPatterns: [SchemaViolation] = []
+
+    /// After `evaluate`: every undecided pattern is among the violations, even one a `probe` hid.
+    mutating func finish() {
+        for violation in undecidedPatterns where !violations.contains(where: {
+            $0.instancePath == violation.instancePath && $0.schemaPath == violation.schemaPath && $0.message == violation.message
+        }) {
+            report(violation)
         }
     }
 
@@ -122,17 +136,21 @@ struct SchemaEvaluator {
         case .patternProperties(let patterns):
             guard case .object(let members) = value else { return }
             for key in members.keys.sorted() {
-                for (re, _, schema) in patterns where Self.search(re, key) {
+                for (re, schema) in patterns {
                     if isFull { return }
+                    guard matches(re, key, node, "patternProperties", at: .key(key), undecided: false) else { continue }
                     descend(.key(key), schema, members[key]!)
                 }
             }
 
         case .additionalProperties(let schema, let declared, let patterns):
             guard case .object(let members) = value else { return }
-            let extra = members.keys.filter { key in !declared.contains(key) && !patterns.contains { Self.search($0, key) } }
+            // A name no pattern could be decided for is reported by `matches`, not treated as extra.
+            let extra = members.keys.sorted().filter { key in
+                !declared.contains(key) && !patterns.contains { matches($0, key, node, "additionalProperties", at: .key(key), undecided: true) }
+            }
             let forbidden = schema.keywords.count == 1 && { if case .alwaysFalse = schema.keywords[0] { return true } else { return false } }()
-            for key in extra.sorted() {
+            for key in extra {
                 if isFull { return }
                 if forbidden {
                     path.append(.key(key))
@@ -208,9 +226,9 @@ struct SchemaEvaluator {
             if case .string(let s) = value, s.unicodeScalars.count > n {
                 report(node, "maxLength", "expected at most \(n) characters, got \(s.unicodeScalars.count)")
             }
-        case .pattern(let re, let source):
-            if case .string(let s) = value, !Self.search(re, s) {
-                report(node, "pattern", "\(Self.describe(value)) does not match the pattern \(source)")
+        case .pattern(let re):
+            if case .string(let s) = value, !matches(re, s, node, "pattern", at: nil) {
+                report(node, "pattern", "\(Self.describe(value)) does not match the pattern \(re.source)")
             }
         case .format(let format):
             if !format.accepts(value) {
@@ -343,8 +361,25 @@ struct SchemaEvaluator {
         }
     }
 
-    private static func search(_ re: NSRegularExpression, _ s: String) -> Bool {
-        re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+    /// Whether `pattern` matches `s`. When the search could not decide within its budget, that is
+    /// reported (here, and again at the top if a `not` or `anyOf` swallows it: see `undecided`) and
+    /// the answer is `undecided`, so no verdict rests on a guess.
+    private mutating func matches(_ pattern: SchemaPattern, _ s: String, _ node: SchemaNode, _ keyword: String,
+                                  at step: Step?, undecided: Bool = true) -> Bool {
+        switch pattern.search(s) {
+        case .match: return true
+        case .noMatch: return false
+        case .tooCostly:
+            if let step { path.append(step) }
+            let violation = SchemaViolation(instancePath: instancePath, schemaPath: node.location + "/" + keyword, keyword: keyword,
+                                            message: "pattern too costly for this input: \(pattern.costExplanation)")
+            report(violation)
+            if !undecidedPatterns.contains(where: { $0.instancePath == violation.instancePath && $0.schemaPath == violation.schemaPath }) {
+                undecidedPatterns.append(violation)
+            }
+            if step != nil { path.removeLast() }
+            return undecided
+        }
     }
 
     /// Exact for integers; for decimals, the quotient must be within rounding error of a whole number,

@@ -19,9 +19,9 @@ enum SchemaKeyword {
     case enumeration([JSONValue])
     case constant(JSONValue)
     case properties([(name: String, schema: SchemaNode)])
-    case patternProperties([(pattern: NSRegularExpression, source: String, schema: SchemaNode)])
+    case patternProperties([(pattern: SchemaPattern, schema: SchemaNode)])
     /// `additionalProperties`: what applies to members named neither by `properties` nor by a pattern.
-    case additionalProperties(SchemaNode, declared: Set<String>, patterns: [NSRegularExpression])
+    case additionalProperties(SchemaNode, declared: Set<String>, patterns: [SchemaPattern])
     case required([String])
     case prefixItems([SchemaNode])
     /// `items` (2020-12: after the `prefixItems`; 3.0: every item).
@@ -33,7 +33,7 @@ enum SchemaKeyword {
     case minimum(Double, exclusive: Bool)
     case maximum(Double, exclusive: Bool)
     case multipleOf(Double)
-    case pattern(NSRegularExpression, source: String)
+    case pattern(SchemaPattern)
     case format(SchemaFormat)
     case allOf([SchemaNode])
     case anyOf([SchemaNode], discriminator: Discriminator?)

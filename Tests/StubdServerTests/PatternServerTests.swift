@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Stubd
+import StubdCore
+import StubdTestSupport
+import Testing
+
+/// Issue 38, item 5, over real sockets: a spec's backtracking-prone `pattern` no longer pins the
+/// workers. With ICU, two requests whose query parameter was checked against `(.*a){20}` took
+/// 80 s each, and a plain request sent meanwhile waited as long.
+@Suite struct PatternServerTests {
+    static let spec = """
+        openapi: 3.0.3
+        info: { title: Patterns, version: "1" }
+        paths:
+          /search:
+            get:
+              parameters:
+                - { name: q, in: query, required: true, schema: { type: string, pattern: "(.*a){20}" } }
+                - { name: strict, in: query, schema: { type: string, pattern: "^(a+)+$" } }
+              responses:
+                "200": { description: found, content: { application/json: { schema: { type: object } } } }
+          /hello:
+            get:
+              responses:
+                "200": { description: hi, content: { application/json: { schema: { type: object } } } }
+        """
+
+    @Test func aPlainRequestIsAnsweredPromptlyWhileTwoPathologicalOnesAreChecked() async throws {
+        let spec = try TempStubs(["openapi.yaml": Self.spec])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = .strict
+        let stubs = try TempStubs(["search.json": "{}", "hello.json": "{}"])
+        try await withServer(stubs.url, options: options) { server in
+            let matching = String(repeating: "a", count: 60) + "x"
+            let missing = String(repeating: "a", count: 40) + "b"
+            async let first = get(server.baseURL, "/search?q=\(matching)")
+            async let second = get(server.baseURL, "/search?q=\(matching)&strict=\(missing)")
+            // Give both a head start so they hold the two workers when the plain request comes.
+            try await Task.sleep(for: .milliseconds(50))
+            let clock = ContinuousClock()
+            var hello: HTTPResult?
+            let took = try await clock.measure { hello = try await get(server.baseURL, "/hello") }
+            #expect(hello?.status == 200)
+            #expect(took < .seconds(2), "a plain request waited \(took)")
+            let (a, b) = try await (first, second)
+            #expect(a.status == 200, "\(a.text)")
+            #expect(b.status == 422 && b.text.contains("does not match the pattern ^(a+)+$"), "\(b.text)")
+        }
+    }
+}
