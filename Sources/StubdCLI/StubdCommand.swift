@@ -2,6 +2,7 @@
 // main-actor isolated, and libmicrohttpd calls back on its own threads.
 import ArgumentParser
 import Foundation
+import StubdCore
 
 @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
 @main
@@ -9,7 +10,8 @@ struct StubdCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stubd",
         abstract: "Serve canned HTTP answers from a Stubs folder, count hits, and simulate API quotas.",
-        version: "0.1.0",
+        // One version for `stubd --version`, /__stubd/health and the release tarballs' names.
+        version: StubEngine.version,
         subcommands: [Serve.self, Record.self, Drift.self, Check.self, OpenAPICommand.self, Routes.self, Hits.self, Coverage.self, Reset.self, CA.self],
         defaultSubcommand: Serve.self)
 }

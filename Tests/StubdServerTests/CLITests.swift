@@ -1,10 +1,20 @@
 import Foundation
+import StubdCore
 import StubdProtocol
 import StubdTestSupport
 import Testing
 
 /// The `stubd` binary, run as a user would.
 @Suite struct CLITests {
+    /// What the Homebrew formula's test and scripts/build-release read: the version alone, the one
+    /// /__stubd/health reports.
+    @Test func versionPrintsTheServersVersion() throws {
+        let r = try run(stubdBinary.path, ["--version"])
+        #expect(r.status == 0)
+        #expect(r.output == StubEngine.version + "\n")
+        #expect(r.output.wholeMatch(of: /\d+\.\d+\.\d+\n/) != nil, "\(r.output)")
+    }
+
     @Test func checkPrintsTheRouteTable() throws {
         let r = try run(stubdBinary.path, ["check", "--stubs", exampleStubs.path])
         #expect(r.status == 0)
