@@ -1,10 +1,28 @@
 """What the two browser tests (dashboard_test.py in Chromium, dashboard_firefox_test.py in Firefox)
 share: the check list, waiting on the page, the generated Stubs folder, curl, stopping a child and
 the summary."""
+import shutil
 import subprocess
 import time
 
 failures = []
+
+
+def program(name, *others):
+    """The path of the first of these programs that is installed. When none is, the test fails (exit 1)
+    naming the command that installs it: nothing is skipped."""
+    for candidate in (name,) + others:
+        path = shutil.which(candidate)
+        if path:
+            return path
+    raise SystemExit(f"{name} is missing: run scripts/setup (it installs every tool the tests use)")
+
+
+def missing_module(error):
+    """What to do about a Python module the test imports that is not there."""
+    import sys
+    return SystemExit(f"the Python module {error.name} is missing from {sys.executable}: run scripts/setup, "
+                      "and run this test with .build/venv/bin/python")
 
 
 def check(ok, what):

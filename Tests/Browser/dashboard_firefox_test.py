@@ -11,11 +11,11 @@ Firefox reports Content-Security-Policy violations too). Screenshots (firefox-*.
 artifacts folder. The rest (quotas, clock, sessions, coverage, keyboard, zoom) is dashboard_test.py's,
 in Chromium.
 
-    python3 Tests/Browser/dashboard_firefox_test.py --stubd .build/release/stubd [--artifacts DIR]
+    .build/venv/bin/python Tests/Browser/dashboard_firefox_test.py --stubd .build/release/stubd [--artifacts DIR]
 
-Needs firefox-esr and python3-websockets (Debian). Exit 0 when every check passes; otherwise each
-failure is printed and the exit is 1. --inject-error throws an uncaught error in the page, to see
-the test fail as it should.
+Needs firefox-esr (Debian) and websockets (scripts/requirements-test.txt): scripts/setup installs
+both. Exit 0 when every check passes; otherwise each failure is printed and the exit is 1.
+--inject-error throws an uncaught error in the page, to see the test fail as it should.
 """
 import argparse
 import asyncio
@@ -31,9 +31,12 @@ import tempfile
 import threading
 import time
 
-import websockets
+from browser_checks import check, curl, make_stubs, missing_module, program, stop, summary, wait_for
 
-from browser_checks import check, curl, make_stubs, stop, summary, wait_for
+try:
+    import websockets
+except ImportError as error:
+    raise missing_module(error)
 
 class Output:
     """A child's output read line by line on a thread, so its pipe never fills and a line can be waited for."""
@@ -206,13 +209,15 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stubd", default=".build/debug/stubd")
     parser.add_argument("--artifacts", default=".build/dashboard-artifacts")
-    parser.add_argument("--firefox", default=shutil.which("firefox-esr") or shutil.which("firefox") or "/usr/bin/firefox-esr")
+    parser.add_argument("--firefox", help="the browser (default: firefox-esr, or firefox, from PATH)")
     parser.add_argument("--routes", type=int, default=1_000)
     parser.add_argument("--live-seconds", type=float, default=2,
                         help="bound on a hit reaching the page (the bar is 1 s)")
     parser.add_argument("--inject-error", action="store_true",
                         help="throw an uncaught error in the page: the test must then fail (a check of the test itself)")
     args = parser.parse_args()
+    args.firefox = args.firefox or program("firefox-esr", "firefox")
+    program("curl")
     stubd = os.path.abspath(args.stubd)
     artifacts = pathlib.Path(args.artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ nearest route, and "copy as stub" gives YAML that `stubd check` accepts; the quo
 session views act; every action is reachable with Tab; at 200% zoom nothing scrolls sideways.
 A screenshot of each view goes to the artifacts folder.
 
-    python3 Tests/Browser/dashboard_test.py --stubd .build/release/stubd [--artifacts DIR]
+    .build/venv/bin/python Tests/Browser/dashboard_test.py --stubd .build/release/stubd [--artifacts DIR]
 
 Exit 0 when every check passes; otherwise each failure is printed and the exit is 1.
 """
@@ -23,13 +23,16 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
+from browser_checks import check, curl, make_stubs, missing_module, program, stop, summary, wait_for
 
-from browser_checks import check, curl, make_stubs, stop, summary, wait_for
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError as error:
+    raise missing_module(error)
 
 
 def main():
@@ -42,6 +45,7 @@ def main():
     parser.add_argument("--live-seconds", type=float, default=5,
                         help="bound on a hit reaching the page (the bar is 1 s; bounded generously on a loaded machine)")
     args = parser.parse_args()
+    program("curl")
     stubd = os.path.abspath(args.stubd)
     artifacts = pathlib.Path(args.artifacts)
     artifacts.mkdir(parents=True, exist_ok=True)
@@ -64,9 +68,9 @@ def main():
         options = Options()
         for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
             options.add_argument(flag)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        options.binary_location = program("chromium")
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = webdriver.Chrome(service=Service(program("chromedriver")), options=options)
         driver.set_script_timeout(10)
         js = driver.execute_script
 

@@ -1,4 +1,5 @@
 import Foundation
+import StubdTestSupport
 import Testing
 @testable import StubdCore
 
@@ -82,11 +83,10 @@ import Testing
         """),
     ]
 
-    /// Debian's python3 (.ci/run installs jsonschema and rfc3339-validator); `STUBD_TEST_PYTHON` names another.
-    static let python = ProcessInfo.processInfo.environment["STUBD_TEST_PYTHON"] ?? "/usr/bin/python3"
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/jsonschema_verdicts.py")
 
     @Test func ourVerdictsMatchPythonsJsonschemaOnGeneratedInstances() throws {
+        try requirePython(modules: "jsonschema", "rfc3339_validator")
         let documents = try Self.schemas.map { try JSONParser.parse($0.json) }
         var cases: [(schema: Int, instance: JSONValue)] = []
         var generator = InstanceGenerator(seed: 26)
@@ -99,11 +99,8 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-schema-\(UUID().uuidString).json")
         try Data(job.serialized.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output, error) = try Self.run(Self.python, [Self.script.path, file.path])
-        try #require(status == 0, """
-            \(Self.python) could not judge the instances: \(error)
-            It needs jsonschema and rfc3339-validator: python3 -m pip install jsonschema rfc3339-validator (.ci/run does), or set STUBD_TEST_PYTHON
-            """)
+        let (status, output, error) = try Self.run(testPython, [Self.script.path, file.path])
+        try #require(status == 0, "\(testPython) could not judge the instances: \(error)")
         guard case .object(let answer) = try JSONParser.parse(output), case .array(let verdicts)? = answer["verdicts"],
               case .array(let formats)? = answer["formats"] else {
             Issue.record("unexpected answer from Python: \(output.prefix(300))")
@@ -111,7 +108,7 @@ import Testing
         }
         // Without these checkers Python would wave every bad date through and agreement would mean nothing.
         for format in ["date-time", "date", "uuid", "email"] {
-            #expect(formats.contains(.string(format)), "Python's jsonschema does not check \(format) (pip install rfc3339-validator)")
+            #expect(formats.contains(.string(format)), "Python's jsonschema does not check \(format) (scripts/requirements-test.txt pins rfc3339-validator)")
         }
         try #require(verdicts.count == cases.count)
 

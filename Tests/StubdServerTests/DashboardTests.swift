@@ -7,7 +7,7 @@ import StubdTestSupport
 import Testing
 
 /// `/__stubd/ui` and `/__stubd/events` over real sockets (issue 30). What the page does in a browser
-/// is Tests/Browser/dashboard_test.py's (headless Chromium, run by .ci/run).
+/// is Tests/Browser/dashboard_test.py's (headless Chromium, run by scripts/test).
 @Suite struct DashboardTests {
     static let stubs: [String: String] = ["ok.json": #"{"ok": true}"#]
 

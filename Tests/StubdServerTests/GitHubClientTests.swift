@@ -5,7 +5,7 @@ import StubdTestSupport
 import Testing
 
 /// The github profile as a real GitHub client sees it (issue 14, item 5). The client is PyGithub
-/// (Debian's python3-github, installed by .ci/run): it reads `x-ratelimit-*` after every call, asks
+/// (1.x, pinned in scripts/requirements-test.txt): it reads `x-ratelimit-*` after every call, asks
 /// `GET /rate_limit`, and raises `RateLimitExceededException` on GitHub's 403.
 @Suite struct GitHubClientTests {
     static let stubs = """
@@ -41,15 +41,11 @@ import Testing
         print("after", g.get_rate_limit().core.remaining)
         """
 
-    /// Debian's python3 with python3-github; `STUBD_TEST_PYTHON` names another (the macOS CI job's).
-    static let python = ProcessInfo.processInfo.environment["STUBD_TEST_PYTHON"] ?? "/usr/bin/python3"
-
     @Test func aGitHubClientSeesItsCallsCountDownAndRaisesItsOwnRateLimitError() async throws {
-        let module = try run(Self.python, ["-c", "import github"])
-        try #require(module.status == 0, "PyGithub is missing from \(Self.python): apt-get install -y python3-github (.ci/run does), or set STUBD_TEST_PYTHON")
+        try requirePython(modules: "github")
         let stubs = try TempStubs(["stubd.yml": Self.stubs])
         try await withServer(stubs.url) { server in
-            let r = try run(Self.python, ["-c", Self.client, server.baseURL.absoluteString])
+            let r = try run(testPython, ["-c", Self.client, server.baseURL.absoluteString])
             #expect(r.status == 0, "\(r.error)")
             let lines = r.output.split(separator: "\n").map(String.init)
             #expect(lines.first == "before 3", "\(r.output)")
@@ -64,8 +60,7 @@ import Testing
     /// name, the countdown from 5000, and, with the quota pre-filled as the manifest's comment says,
     /// GitHub's own rate-limit error and an empty /rate_limit.
     @Test func theExampleFoldersGitHubPartAnswersPyGithub() async throws {
-        let module = try run(Self.python, ["-c", "import github"])
-        try #require(module.status == 0, "PyGithub is missing from \(Self.python): apt-get install -y python3-github (.ci/run does), or set STUBD_TEST_PYTHON")
+        try requirePython(modules: "github")
         let client = """
             import sys, github
             g = github.Github("ghp_EXAMPLE0123456789", base_url=sys.argv[1])
@@ -83,7 +78,7 @@ import Testing
                 print("left", g.get_rate_limit().core.remaining)
             """
         try await withServer(exampleStubs) { server in
-            let used = try run(Self.python, ["-c", client, server.baseURL.absoluteString, "use"])
+            let used = try run(testPython, ["-c", client, server.baseURL.absoluteString, "use"])
             #expect(used.status == 0, "\(used.error)")
             #expect(used.output == "limit 5000 5000\nrepo octocat/Hello-World octocat 80\nremaining 4999 5000\n", "\(used.output) \(used.error)")
             let quotas = try await get(server.baseURL, "/__stubd/quotas").json["quotas"] as? [[String: Any]]
@@ -92,7 +87,7 @@ import Testing
             let fill = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/quotas/github")!, method: "PUT",
                                       body: String(decoding: try JSONSerialization.data(withJSONObject: ["key": key, "used": ["hour": 5000]]), as: UTF8.self))
             #expect(fill.status == 200, "\(fill.text)")
-            let limited = try run(Self.python, ["-c", client, server.baseURL.absoluteString, "limited"])
+            let limited = try run(testPython, ["-c", client, server.baseURL.absoluteString, "limited"])
             #expect(limited.status == 0, "\(limited.error)")
             #expect(limited.output == "raised 403\nleft 0\n", "\(limited.output) \(limited.error)")
         }

@@ -41,6 +41,7 @@ import Testing
     }
 
     @Test func pythonSslWithTheCAAsCafileAndRequestsWithVerifyGetTheStub() async throws {
+        try requirePython(modules: "requests")
         let ca = Self.caDirectory()
         try await withServer(exampleStubs, options: Self.options(ca: ca)) { server in
             let script = """
@@ -57,7 +58,7 @@ import Testing
                 except urllib.error.URLError as e:
                     print("refused", type(e.reason).__name__)
                 """
-            let r = try run("/usr/bin/python3", ["-c", script, "https://localhost:\(server.port)\(Self.path)",
+            let r = try run(testPython, ["-c", script, "https://localhost:\(server.port)\(Self.path)",
                                                  ca.appendingPathComponent("ca.pem").path])
             #expect(r.output == "200 London\n200 London\nrefused SSLCertVerificationError\n", "\(r.output) \(r.error)")
         }

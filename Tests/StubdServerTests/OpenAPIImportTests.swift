@@ -29,6 +29,7 @@ import Testing
 
     @Test(arguments: specs)
     func everyAnswerTheImportWritesKeepsToTheSpec(_ name: String) throws {
+        try requirePython(modules: "openapi_core", "yaml")
         let spec = Self.fixtures.appendingPathComponent(name)
         let dir = try Self.freshFolder()
         let imported = try Self.importInto(spec, dir)
@@ -37,7 +38,7 @@ import Testing
         #expect(check.status == 0, "\(check.error)")
 
         let serve = try ServeProcess(["--stubs", dir.path])
-        let verdict = try run("/usr/bin/python3", [Self.fixtures.appendingPathComponent("validate_answers.py").path,
+        let verdict = try run(testPython, [Self.fixtures.appendingPathComponent("validate_answers.py").path,
                                                   spec.path, dir.path, serve.baseURL.absoluteString])
         #expect(verdict.status == 0, "\(verdict.output)\(verdict.error)")
         #expect(verdict.output.contains(" 0 failed"), "\(verdict.output)")

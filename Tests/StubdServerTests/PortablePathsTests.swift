@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func thisRepositoryChecksOutOnAMac() throws {
-        let r = try run("/usr/bin/python3", [Self.script, repositoryRoot.path])
+        let r = try run(testPython, [Self.script, repositoryRoot.path])
         #expect(r.status == 0, "\(r.output)\(r.error)")
     }
 
@@ -38,7 +38,7 @@ import Testing
                 """,
         ])
         defer { try? FileManager.default.removeItem(at: old) }
-        let r = try run("/usr/bin/python3", [Self.script, old.path])
+        let r = try run(testPython, [Self.script, old.path])
         #expect(r.status == 1)
         #expect(r.output.contains("'Sources/Stubd' and 'Sources/stubd' are one path on a Mac or Windows"), "\(r.output)")
         #expect(r.output.contains("targets 'Stubd' and 'stubd' differ only in case"), "\(r.output)")
@@ -50,7 +50,7 @@ import Testing
             "docs/what?.md": "", "Stubs/aux.json": "", "Stubs/caf\u{E9}.json": "", "Stubs/cafe\u{301}.json": "",
         ])
         defer { try? FileManager.default.removeItem(at: odd) }
-        let r = try run("/usr/bin/python3", [Self.script, odd.path])
+        let r = try run(testPython, [Self.script, odd.path])
         #expect(r.status == 1)
         #expect(r.output.contains("'docs/what?.md' holds ?"), "\(r.output)")
         #expect(r.output.contains("'Stubs/aux.json' is a device name on Windows (AUX)"), "\(r.output)")

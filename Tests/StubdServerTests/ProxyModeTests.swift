@@ -78,6 +78,7 @@ import Testing
     }
 
     @Test func pythonRequestsAndUrllibThroughTheirProxySettingsGetTheStub() async throws {
+        try requirePython(modules: "requests")
         try await withServer(exampleStubs, options: Self.options(asHosts: ["api.openweathermap.org"])) { server in
             let script = """
                 import json, sys, urllib.request, requests
@@ -89,7 +90,7 @@ import Testing
                 with opener.open("http://api.openweathermap.org/data/2.5/weather?q=London&APPID=k") as r:
                     print(r.status, json.load(r)["name"])
                 """
-            let r = try run("/usr/bin/python3", ["-c", script, server.baseURL.absoluteString])
+            let r = try run(testPython, ["-c", script, server.baseURL.absoluteString])
             #expect(r.status == 0, "\(r.error)")
             #expect(r.output == "200 London\n200 London\n", "\(r.output) \(r.error)")
         }
@@ -97,6 +98,7 @@ import Testing
 
     /// The environment's proxy, as pyowm-like clients pick it up: nothing in the client's code.
     @Test func pythonRequestsWithOnlyHTTPProxyInItsEnvironmentGetsTheStub() async throws {
+        try requirePython(modules: "requests")
         try await withServer(exampleStubs, options: Self.options(asHosts: ["api.openweathermap.org"])) { server in
             let script = """
                 import requests
@@ -106,7 +108,7 @@ import Testing
             var environment = ProcessInfo.processInfo.environment
             environment["HTTP_PROXY"] = server.baseURL.absoluteString
             environment["NO_PROXY"] = ""
-            let r = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            let r = try run(testPython, ["-c", script], environment: environment)
             #expect(r.output == "200 London\n", "\(r.output) \(r.error)")
         }
     }
@@ -190,6 +192,7 @@ import Testing
     }
 
     @Test func pythonRequestsWithOnlyHTTPSProxyAndTheCABundleInItsEnvironmentGetsTheStub() async throws {
+        try requirePython(modules: "requests")
         let (options, cafile) = try Self.tlsOptions()
         try await withServer(exampleStubs, options: options) { server in
             var environment = ProcessInfo.processInfo.environment
@@ -201,7 +204,7 @@ import Testing
                 answer = requests.get("https://api.openweathermap.org/data/2.5/weather", params={"q": "London", "APPID": "k"})
                 print(answer.status_code, answer.json()["name"])
                 """
-            let r = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            let r = try run(testPython, ["-c", script], environment: environment)
             #expect(r.output == "200 London\n", "\(r.output) \(r.error)")
         }
     }
@@ -209,8 +212,7 @@ import Testing
     /// The issue's bar: pyowm, whose base URL cannot be changed, with nothing but the proxy and the CA
     /// bundle in its environment, gets the stubbed weather, then its own error once the quota is spent.
     @Test func pyowmUnmodifiedGetsTheStubAndThe429WhenTheQuotaRunsOut() async throws {
-        let module = try run("/usr/bin/python3", ["-c", "import pyowm"])
-        try #require(module.status == 0, "pyowm is missing: python3 -m pip install --break-system-packages pyowm (.ci/run does)")
+        try requirePython(modules: "pyowm")
         let (options, cafile) = try Self.tlsOptions()
         try await withServer(exampleStubs, options: options) { server in
             var environment = ProcessInfo.processInfo.environment
@@ -227,14 +229,14 @@ import Testing
                 except exceptions.APIRequestError as e:
                     print("refused", str(e)[:60])
                 """
-            let first = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            let first = try run(testPython, ["-c", script], environment: environment)
             #expect(first.output == "weather London Clouds\n", "\(first.output) \(first.error)")
             // Spend the rest of the minute's quota in pyowm's session (its proxy user name).
             let fill = URL(string: server.baseURL.absoluteString + "/__stubd/quotas/openweathermap?session=owm")!
             let filled = try await http(fill, method: "PUT", body: #"{"key": "k1", "used": {"minute": 60}}"#,
                                         headers: ["Content-Type": "application/json"])
             #expect(filled.status == 200, "\(filled.text)")
-            let over = try run("/usr/bin/python3", ["-c", script], environment: environment)
+            let over = try run(testPython, ["-c", script], environment: environment)
             #expect(over.output.hasPrefix("refused {\"cod\":429"), "\(over.output) \(over.error)")
         }
     }

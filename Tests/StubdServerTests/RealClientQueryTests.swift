@@ -23,6 +23,7 @@ import Testing
     /// The documented way (docs/testing-from-swift.md) to point a Python client with its URL built in
     /// at stubd, run as written.
     @Test func theDocumentedRequestsRewriteSendsABuiltInURLToStubd() async throws {
+        try requirePython(modules: "requests")
         let page = exampleStubs.deletingLastPathComponent().appendingPathComponent("docs/testing-from-swift.md")
         let text = try String(contentsOf: page, encoding: .utf8)
         let section = try #require(text.components(separatedBy: "## Clients with no base-URL setting").dropFirst().first)
@@ -35,7 +36,7 @@ import Testing
                 answer = requests.get("https://api.openweathermap.org/data/2.5/weather", params={"q": "London,GB", "APPID": "k"})
                 print(answer.status_code, answer.json()["name"])
                 """
-            let r = try run("/usr/bin/python3", ["-c", script])
+            let r = try run(testPython, ["-c", script])
             #expect(r.status == 0, "\(r.error)")
             #expect(r.output == "200 London\n", "\(r.output) \(r.error)")
         }

@@ -1,9 +1,11 @@
 import Foundation
 
-/// Runs a program to completion; returns its exit code and standard output.
+/// Runs a program to completion; returns its exit code and standard output. A program that is not
+/// there throws `MissingTool`, which names scripts/setup.
 @discardableResult
 public func run(_ executable: String, _ arguments: [String],
                 environment: [String: String]? = nil) throws -> (status: Int32, output: String, error: String) {
+    guard FileManager.default.isExecutableFile(atPath: executable) else { throw MissingTool(executable) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A Python program serving on 127.0.0.1 for a test, run as `python3 -c SCRIPT ARGUMENTS…`. The
+/// A Python program serving on 127.0.0.1 for a test, run as `testPython -c SCRIPT ARGUMENTS…`. The
 /// script prints the port it bound as its first line. Killed when released.
 public final class PythonUpstream {
     public let process = Process()
@@ -8,7 +8,8 @@ public final class PythonUpstream {
     public var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     public init(script: String, arguments: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        guard FileManager.default.isExecutableFile(atPath: testPython) else { throw MissingTool(testPython) }
+        process.executableURL = URL(fileURLWithPath: testPython)
         process.arguments = ["-c", script] + arguments
         let out = Pipe()
         process.standardOutput = out
