@@ -11,7 +11,7 @@ import Yams
     """
 
     @Test func typesKeysAndNestingAreKept() throws {
-        let node = try #require(try Yams.compose(yaml: YAMLJSONTests.text))
+        let node = try #require(try Yams.compose(yaml: YAMLJSONTests.text, YAMLCoreSchema.resolver))
         let value = YAMLJSON.value(node) { _, text in .string(text) }
         guard case .object(let members) = value, case .object(let inner) = members["200"] else {
             Issue.record("not an object with the integer key read as \"200\": \(value)")
@@ -21,7 +21,7 @@ import Yams
     }
 
     @Test func theCallerDecidesWhatANonFiniteNumberBecomes() throws {
-        let node = try #require(try Yams.compose(yaml: YAMLJSONTests.text))
+        let node = try #require(try Yams.compose(yaml: YAMLJSONTests.text, YAMLCoreSchema.resolver))
         var seen: [String] = []
         let kept = YAMLJSON.value(node) { _, text in seen.append(text); return .string(text) }
         let dropped = YAMLJSON.value(node) { _, _ in .null }

@@ -107,7 +107,7 @@ struct ManifestParser {
             return nil
         }
         do {
-            guard let node = try Yams.compose(yaml: text) else {
+            guard let node = try Yams.compose(yaml: text, YAMLCoreSchema.resolver) else {
                 add(nil, "the document is empty")
                 return nil
             }

@@ -95,7 +95,7 @@ package struct SpecBundle {
                 return nil
             }
             do {
-                guard let node = try Yams.compose(yaml: text) else {
+                guard let node = try Yams.compose(yaml: text, YAMLCoreSchema.resolver) else {
                     problems.append(LoadProblem(file: name, message: "the spec file is empty"))
                     return nil
                 }

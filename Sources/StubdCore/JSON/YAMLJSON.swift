@@ -13,8 +13,9 @@ enum YAMLJSON {
             case Tag.Name.null.rawValue: return .null
             case Tag.Name.bool.rawValue: return .bool(node.bool ?? false)
             case Tag.Name.int.rawValue, Tag.Name.float.rawValue:
-                let number = node.int.map(Double.init) ?? node.float ?? 0
-                return number.isFinite ? .number(number) : nonFinite(node, scalar.string)
+                // Tagged by `YAMLCoreSchema.resolver`, so read by its rules.
+                guard let number = YAMLCoreSchema.number(scalar.string), number.isFinite else { return nonFinite(node, scalar.string) }
+                return .number(number)
             default: return .string(scalar.string)
             }
         case .sequence(let sequence): return .array(sequence.map { value($0, nonFinite: nonFinite) })
