@@ -24,4 +24,24 @@ public struct JSONSchema: Sendable {
         var evaluator = SchemaEvaluator(limit: 1)
         return evaluator.evaluate(root, instance) && evaluator.undecidedPatterns.isEmpty
     }
+
+    /// What the root asserts of a number, through `$ref` and `allOf`: whether only an integer will do
+    /// and whether it is an `int64`. A parameter's text is judged by these before it is a JSON number.
+    package var numberAssertions: (integerOnly: Bool, int64: Bool) {
+        var integerOnly = false, int64 = false
+        var pending = [root], seen: Set<ObjectIdentifier> = []
+        while let node = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            for keyword in node.keywords {
+                switch keyword {
+                case .type(let names, _): if names.contains(.integer), !names.contains(.number) { integerOnly = true }
+                case .format(.int64): int64 = true
+                case .ref(let target, _): pending.append(target)
+                case .allOf(let all): pending += all
+                default: break
+                }
+            }
+        }
+        return (integerOnly, int64)
+    }
 }

@@ -46,13 +46,67 @@ extension APIContract {
 
     /// A parameter arrives as text: `5` is the number 5 to an integer schema and the string "5" to a
     /// string one, so the text is tried as what it spells before it is judged as a string.
+    ///
+    /// Only JSON's spelling of a number is one (`0x10`, `+5`, `.5` and `inf` are strings), and an
+    /// integer is written in digits alone. `1.0` and `1e3` are integers by value to JSON Schema 2020-12
+    /// inside a JSON body, and stay so there; but a query string is text, no client writes an integer
+    /// parameter that way (URLComponents, the generated Swift and Java clients and OpenAPI's own
+    /// examples write `1000`), and a server reading it with `Int(_:)` or `parseInt` would refuse or
+    /// truncate it: to a schema that takes only integers, such text is a string and refused.
+    ///
+    /// A Double cannot tell Int64's maximum from 2^63 (every integer from 2^63 − 512 rounds to it),
+    /// so an `int64` parameter's range is judged on its digits, exactly.
     private static func check(_ text: String, against schema: JSONSchema, at location: String) -> [RequestViolation] {
         var candidates: [JSONValue] = []
-        if let number = Double(text), number.isFinite { candidates.append(.number(number)) }
+        if let spelled = Self.number(spelledBy: text) {
+            let asserts = schema.numberAssertions
+            if spelled.isInteger, asserts.int64, Int64(text) == nil, !schema.isValid(.string(text)) {
+                return [RequestViolation(location: location, code: "format",
+                                         message: "expected \(SchemaFormat.int64.expectation), got \(text)")]
+            }
+            if spelled.isInteger || !asserts.integerOnly { candidates.append(.number(spelled.value)) }
+        }
         if text == "true" || text == "false" { candidates.append(.bool(text == "true")) }
         if candidates.contains(where: { schema.isValid($0) }) { return [] }
-        return schema.validate(.string(text), limit: 5).map {
-            RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message)
+        // The first reading of the right type is the one to report on: `5000` against 1...1000 breaks
+        // `maximum`; that the string "5000" is not an integer says nothing the user can act on.
+        let string = JSONValue.string(text)
+        for candidate in candidates + [string] {
+            let violations = schema.validate(candidate, limit: 5)
+            if candidate == string || !violations.contains(where: { $0.keyword == "type" && $0.instancePath.isEmpty }) {
+                return violations.map { RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message) }
+            }
         }
+        return []
+    }
+
+    /// The value of `text` when it is a JSON number (RFC 8259's grammar, nothing else), and whether
+    /// it is written as an integer.
+    private static func number(spelledBy text: String) -> (value: Double, isInteger: Bool)? {
+        let b = Array(text.utf8)
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+            return i - start
+        }
+        if i < b.count, b[i] == 0x2D { i += 1 }
+        let intStart = i
+        let intDigits = digits()
+        guard intDigits > 0, intDigits == 1 || b[intStart] != 0x30 else { return nil }
+        var isInteger = true
+        if i < b.count, b[i] == 0x2E {
+            i += 1
+            guard digits() > 0 else { return nil }
+            isInteger = false
+        }
+        if i < b.count, b[i] == 0x65 || b[i] == 0x45 {
+            i += 1
+            if i < b.count, b[i] == 0x2B || b[i] == 0x2D { i += 1 }
+            guard digits() > 0 else { return nil }
+            isInteger = false
+        }
+        guard i == b.count, let value = Double(text), value.isFinite else { return nil }
+        return (value, isInteger)
     }
 }

@@ -32,8 +32,10 @@ enum SchemaFormat: String, CaseIterable {
     func accepts(_ value: JSONValue) -> Bool {
         switch (self, value) {
         case (.int32, .number(let n)): return n.rounded() == n && n >= -2147483648 && n <= 2147483647
-        // 2^63 is the first Double past Int64.max.
-        case (.int64, .number(let n)): return n.rounded() == n && n >= -9223372036854775808 && n < 9223372036854775808
+        // 2^63 is the Double nearest Int64.max: every integer from 2^63 − 512 up rounds to it, so a
+        // Double cannot say whether the value written was in range. It is taken (a valid int64 that an
+        // Int64 client sends is never refused); a parameter's digits are judged exactly (RequestValidation).
+        case (.int64, .number(let n)): return n.rounded() == n && n >= -9223372036854775808 && n <= 9223372036854775808
         case (.float, .number(let n)): return abs(n) <= Double(Float.greatestFiniteMagnitude)
         case (.double, .number): return true
         case (_, .number): return true
