@@ -30,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        // `swift package generate-documentation`: the DocC catalogs of the client-side products (scripts/test
+        // builds them with warnings as errors). A command plugin only: nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The C that Swift cannot import: a module map and a shim header, nothing else.

@@ -15,6 +15,7 @@ public final class HitGenerations: Sendable {
     private let control: any StubControl
     private let snapshots = Locked<[[String: Int]]>([])
 
+    /// Generations of the hits on `control`: a server, or one session of it.
     public init(_ control: any StubControl) {
         self.control = control
     }

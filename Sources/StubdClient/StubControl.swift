@@ -16,6 +16,7 @@ public protocol StubControl: Sendable {
     func reset() async throws
     /// Adds a route at run time; returns its id.
     func addStub(_ route: StubRoute) async throws -> String
+    /// Removes a route `addStub(_:)` added, by the id it returned.
     func removeStub(id: String) async throws
     /// Pre-fills a quota (`["day": 500]`) so a test reaches the failure path without 500 calls.
     func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws

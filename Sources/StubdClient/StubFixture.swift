@@ -20,6 +20,7 @@ public enum StubFixture {
         /// `in-process at http://127.0.0.1:PORT` or `session ID on http://HOST:PORT`, for logs.
         public let description: String
 
+        /// A fixture made by hand: `teardown` undoes whatever made `control`.
         public init(control: any StubControl, teardown: @escaping @Sendable () async -> Void, description: String) {
             self.control = control
             self.teardown = teardown

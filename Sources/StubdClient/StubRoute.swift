@@ -22,6 +22,7 @@ public struct StubRoute: Sendable {
     public struct Request: Sendable {
         /// `HTTPRequest.Method("ANY")` (what `.any(_:)` uses) matches every method.
         public var method: HTTPRequest.Method
+        /// A manifest path: literal segments, `{name}` for any one segment, `**` at the end for the rest.
         public var path: String
         /// Exact values; `"*"` means present with any value.
         public var query: [String: String] = [:]
@@ -32,6 +33,7 @@ public struct StubRoute: Sendable {
         /// Names given to `header(_:_:)` that are not HTTP tokens: `document()` refuses the stub with them.
         var invalidHeaderNames: [String] = []
 
+        /// A request with this method and path, and these query items and headers.
         public init(method: HTTPRequest.Method, path: String, query: [String: String] = [:], headers: HTTPFields = [:]) {
             self.method = method
             self.path = path
@@ -39,11 +41,17 @@ public struct StubRoute: Sendable {
             self.headers = headers
         }
 
+        /// `GET path` (a `HEAD` matches it too), with these query items.
         public static func get(_ path: String, query: [String: String] = [:]) -> Request { Request(method: .get, path: path, query: query) }
+        /// `POST path`.
         public static func post(_ path: String) -> Request { Request(method: .post, path: path) }
+        /// `PUT path`.
         public static func put(_ path: String) -> Request { Request(method: .put, path: path) }
+        /// `PATCH path`.
         public static func patch(_ path: String) -> Request { Request(method: .patch, path: path) }
+        /// `DELETE path`.
         public static func delete(_ path: String) -> Request { Request(method: .delete, path: path) }
+        /// `path` with any method.
         public static func any(_ path: String) -> Request { Request(method: StubRoute.anyMethod, path: path) }
 
         /// The same request, also requiring this header (`"*"`: present with any value).
@@ -56,20 +64,26 @@ public struct StubRoute: Sendable {
 
     /// What to answer.
     public struct Response: Sendable {
+        /// The status; 200 unless set.
         public var status: HTTPResponse.Status = .ok
+        /// Headers sent with the answer, besides the content type the body implies.
         public var headers: HTTPFields = [:]
         /// A file under the stubs directory (or its `__files/`).
         public var file: String?
+        /// The body as text.
         public var body: String?
         /// Raw JSON text, sent with a JSON content type.
         public var json: String?
+        /// How long the server holds the answer before it sends it.
         public var delay: Delay?
+        /// A broken answer instead of this one (a reset connection, a truncated body…).
         public var fault: Fault?
         /// The body and headers are templates (`{{request.path.zip}}`, `{{now}}`), rendered per request.
         public var template = false
         /// Names given to `header(_:_:)` that are not HTTP tokens: `document()` refuses the stub with them.
         var invalidHeaderNames: [String] = []
 
+        /// An answer with any of its parts; one of `file`, `body` and `json` at most.
         public init(status: HTTPResponse.Status = .ok, headers: HTTPFields = [:], file: String? = nil, body: String? = nil,
                     json: String? = nil, delay: Delay? = nil, fault: Fault? = nil) {
             self.status = status
@@ -81,10 +95,15 @@ public struct StubRoute: Sendable {
             self.fault = fault
         }
 
+        /// An empty answer with this status: `.status(503)`.
         public static func status(_ status: HTTPResponse.Status) -> Response { Response(status: status) }
+        /// The file at `path` under the stubs folder (or its `__files/`): `.file("ok.json")`.
         public static func file(_ path: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, file: path) }
+        /// JSON text, sent as `application/json`: `.json(#"{"id": 7}"#, status: 201)`.
         public static func json(_ json: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, json: json) }
+        /// Plain text as the body.
         public static func text(_ body: String, status: HTTPResponse.Status = .ok) -> Response { Response(status: status, body: body) }
+        /// A broken answer: `.fault(.connectionReset)`.
         public static func fault(_ fault: Fault) -> Response { Response(fault: fault) }
 
         /// A template answer: `.template(#"{"zip": "{{request.path.zip}}"}"#)`, sent as JSON.
@@ -121,8 +140,11 @@ public struct StubRoute: Sendable {
         if let typed = HTTPField.Name(name) { headers.append(HTTPField(name: typed, value: value)) } else { invalid.append(name) }
     }
 
+    /// The name hit counts and coverage use; without one, the route's signature (`GET /flaky`).
     public var name: String?
+    /// What a request must look like.
     public var request: Request
+    /// The answers in turn; the last one repeats unless `cycle` is set.
     public var responses: [Response]
     /// Loop the sequence instead of repeating its last answer.
     public var cycle = false
@@ -131,6 +153,7 @@ public struct StubRoute: Sendable {
     /// Lower wins; runtime stubs default to 1 (manifest routes 5, files 10).
     public var priority: Int?
 
+    /// A route with one answer.
     public init(_ request: Request, response: Response, name: String? = nil, times: Int? = nil) {
         self.request = request
         self.responses = [response]
@@ -138,6 +161,7 @@ public struct StubRoute: Sendable {
         self.times = times
     }
 
+    /// A route whose answers come in turn: `[.status(503), .status(503), .file("ok.json")]`.
     public init(_ request: Request, responses: [Response], cycle: Bool = false, name: String? = nil, times: Int? = nil) {
         self.request = request
         self.responses = responses

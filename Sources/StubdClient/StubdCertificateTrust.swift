@@ -16,6 +16,7 @@ public final class StubdCertificateTrust: NSObject, URLSessionDelegate, @uncheck
         anchor = certificate
     }
 
+    /// Accepts a server whose chain ends at stubd's CA; refuses every other server certificate.
     public func urlSession(_ session: URLSession, didReceive challenge: URLAuthenticationChallenge,
                            completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         guard challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,

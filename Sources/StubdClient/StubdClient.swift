@@ -13,6 +13,7 @@ import FoundationNetworking
 /// try await mine.waitForHits("london", count: 1, timeout: .seconds(2))
 /// ```
 public struct StubdClient: StubControl {
+    /// The server's URL, with `/__s/ID` for a session.
     public let baseURL: URL
     /// Sent as `Authorization: Bearer …` on admin calls, for a server started with an admin token.
     public let adminToken: String?

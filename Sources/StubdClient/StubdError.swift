@@ -19,6 +19,7 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
     /// Requests (or rendered answers) that broke the spec `serve --spec` holds them to.
     case brokenContract([String])
 
+    /// The failure as a sentence that says what to do.
     public var description: String {
         switch self {
         case let .unreachable(url, reason):
@@ -44,6 +45,7 @@ public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError
         }
     }
 
+    /// The same sentence, for `localizedDescription`.
     public var errorDescription: String? { description }
 
     /// `Expected 1 hit on GET /a/{b}, but was 0 (2 unmatched requests; nearest: … — path segment 3 differs)`
