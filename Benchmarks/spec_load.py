@@ -1,8 +1,20 @@
 #!/usr/bin/env python3
-"""Benchmarks/spec_load.py: issue 26's load bar, "a spec of 1,000 operations and ~5 MB with deep and
-circular $refs loads and checks a 1,000-stub folder in < 2 s (release); memory < 200 MB".
+"""Benchmarks/spec_load.py: loading a large spec, two ways.
 
     swift build -c release --product stubd && python3 Benchmarks/spec_load.py
+    BASELINE_BIN=/path/to/old/stubd python3 Benchmarks/spec_load.py twilio
+
+`twilio` is issue 39's bar, "loading twilio_api_v2010 (import + check + serve start) no slower than
+today": the checked-in Twilio spec (Tests/StubdServerTests/Fixtures/Corpus/twilio-api-v2010, 1.9 MB,
+676 routes, form-encoded bodies), in each round and for each binary (the order alternating from
+round to round): `stubd openapi import` into an empty folder, `stubd check --spec` of it, and
+`stubd serve --spec` of it from the start of the process until it answers a request. It prints each
+stage's time, the sum's median per binary, and STUBD_BIN's against BASELINE_BIN's as the ratio of
+the medians and the median of the per-round ratios; and serve's peak memory (VmHWM). Environment:
+STUBD_BIN (.build/release/stubd), BASELINE_BIN (required), RUNS (5), SPEC (another spec).
+
+With no argument it measures issue 26's load bar, "a spec of 1,000 operations and ~5 MB with deep
+and circular $refs loads and checks a 1,000-stub folder in < 2 s (release); memory < 200 MB":
 
 It writes, in a temporary folder:
   - openapi.yaml: 1,000 GET operations `/things{i}/{id}` over 3 files (the root, components in
@@ -17,7 +29,8 @@ ru_maxrss) per run and their medians against the bars.
 
 Environment: STUBD_BIN (.build/release/stubd), RUNS (5), OPERATIONS (1000).
 """
-import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time
+import json, os, resource, shutil, statistics, subprocess, sys, tempfile, time, urllib.error, urllib.request
+from stubd_process import StubdProcess
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
@@ -79,7 +92,74 @@ def write(folder):
     return stubs, size
 
 
+TWILIO = os.path.join(REPO, "Tests/StubdServerTests/Fixtures/Corpus/twilio-api-v2010/twilio_api_v2010.json")
+
+
+def load(binary, spec, folder):
+    """(import s, check s, serve-until-it-answers s, serve's peak MB) of one binary on one spec."""
+    stubs = os.path.join(folder, "Stubs")
+    times = []
+    for args in (["openapi", "import", spec, "--stubs", stubs], ["check", "--stubs", stubs, "--spec", spec]):
+        started = time.monotonic()
+        r = subprocess.run([binary, *args], capture_output=True, text=True)
+        times.append(time.monotonic() - started)
+        if r.returncode != 0:
+            raise SystemExit(f"{binary} {args[0]} failed:\n{r.stderr[-3000:]}")
+    started = time.monotonic()
+    server = StubdProcess(binary, stubs, "--spec", spec, "--no-watch")
+    try:
+        # Any answer will do (the folder has no route at /): the server is up and matching.
+        try:
+            urllib.request.urlopen(server.url + "/", timeout=60).read()
+        except urllib.error.HTTPError:
+            pass
+        times.append(time.monotonic() - started)
+        with open(f"/proc/{server.proc.pid}/status") as f:
+            peak = int(next(l for l in f if l.startswith("VmHWM")).split()[1]) / 1024
+    finally:
+        server.stop()
+    return times + [peak]
+
+
+def twilio():
+    baseline = os.environ.get("BASELINE_BIN")
+    spec = os.environ.get("SPEC", TWILIO)
+    if not baseline or not os.path.exists(baseline):
+        raise SystemExit("BASELINE_BIN must name the baseline's stubd (a release build of the commit to compare against)")
+    if not os.path.exists(STUBD):
+        raise SystemExit(f"no stubd at {STUBD}: swift build -c release --product stubd (or set STUBD_BIN)")
+    binaries = {"current": STUBD, "baseline": baseline}
+    print(f"spec: {os.path.relpath(spec, REPO)} ({os.path.getsize(spec) / 1e6:.1f} MB); {RUNS} rounds of "
+          f"import + check --spec + serve --spec until it answers\n  current  = {STUBD}\n  baseline = {baseline}", flush=True)
+    results = {name: [] for name in binaries}
+    for run in range(1, RUNS + 1):
+        order = list(binaries) if run % 2 else list(reversed(binaries))
+        for name in order:
+            folder = tempfile.mkdtemp(prefix="stubd-spec-load-")
+            try:
+                r = load(binaries[name], spec, folder)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+            results[name].append(r)
+            print(f"  round {run} {name:8}: import {r[0]:.2f} s, check {r[1]:.2f} s, serve {r[2]:.2f} s = {sum(r[:3]):.2f} s; "
+                  f"serve peak {r[3]:.0f} MB", flush=True)
+    for name in binaries:
+        rs = results[name]
+        stages = [statistics.median(r[i] for r in rs) for i in range(3)]
+        print(f"{name:8} median: import {stages[0]:.2f} s, check {stages[1]:.2f} s, serve {stages[2]:.2f} s; "
+              f"total {statistics.median(sum(r[:3]) for r in rs):.2f} s; serve peak {statistics.median(r[3] for r in rs):.0f} MB")
+    totals = {name: [sum(r[:3]) for r in results[name]] for name in binaries}
+    ratio = statistics.median(totals["current"]) / statistics.median(totals["baseline"])
+    per_round = statistics.median(c / b for c, b in zip(totals["current"], totals["baseline"]))
+    print(f"current / baseline: {ratio:.2f} (ratio of the medians), {per_round:.2f} (median of the per-round ratios); "
+          f"bar, no slower: {'met' if ratio <= 1 else f'NOT met ({(ratio - 1) * 100:.0f}% slower)'}")
+
+
 def main():
+    if sys.argv[1:] == ["twilio"]:
+        return twilio()
+    if sys.argv[1:]:
+        raise SystemExit("usage: spec_load.py [twilio]")
     if not os.path.exists(STUBD):
         raise SystemExit(f"no stubd at {STUBD}: swift build -c release --product stubd (or set STUBD_BIN)")
     folder = tempfile.mkdtemp(prefix="stubd-spec-load-")
