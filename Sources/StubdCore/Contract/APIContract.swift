@@ -232,8 +232,17 @@ package final class APIContract: Sendable {
             guard case .object(let types)? = content else { return [] }
             return types.keys.sorted().map { type in
                 let at = pointer + "/" + JSONPointer.escape(type)
-                guard case .object(let entry)? = types[type], entry["schema"] != nil else { return ContractMedia(type: type, schema: nil) }
-                return ContractMedia(type: type, schema: compile(at + "/schema", compiler))
+                guard case .object(let entry)? = types[type] else { return ContractMedia(type: type, schema: nil) }
+                var encoding: [String: ContractEncoding] = [:]
+                if case .object(let fields)? = entry["encoding"] {
+                    for (name, raw) in fields {
+                        guard case .object(let e) = resolve(raw, at: at + "/encoding/" + JSONPointer.escape(name)).value else { continue }
+                        func string(_ key: String) -> String? { if case .string(let s)? = e[key] { s } else { nil } }
+                        let explode: Bool? = if case .bool(let b)? = e["explode"] { b } else { nil }
+                        encoding[name] = ContractEncoding(style: string("style"), explode: explode, contentType: string("contentType"))
+                    }
+                }
+                return ContractMedia(type: type, schema: entry["schema"] == nil ? nil : compile(at + "/schema", compiler), encoding: encoding)
             }
         }
 

@@ -4,6 +4,14 @@ package struct ContractMedia: Sendable {
     package let type: String
     /// Nil when the spec gives no schema: anything goes.
     package let schema: JSONSchema?
+    /// A form or multipart body's `encoding`, by field name; empty for other media types.
+    package let encoding: [String: ContractEncoding]
+
+    package init(type: String, schema: JSONSchema?, encoding: [String: ContractEncoding] = [:]) {
+        self.type = type
+        self.schema = schema
+        self.encoding = encoding
+    }
 
     /// Whether a `Content-Type` (parameters aside) falls under this entry, and how exactly: 2 for the
     /// same type, 1 for `type/*`, 0 for `*/*`; nil for no match.

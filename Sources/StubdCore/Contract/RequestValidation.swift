@@ -25,22 +25,7 @@ extension APIContract {
             guard let schema = parameter.schema else { continue }
             out += Self.check(value, against: schema, at: location)
         }
-        if let body = operation.requestBody {
-            if request.body.isEmpty {
-                if body.required { out.append(RequestViolation(location: "body", code: "required", message: "a request body is required")) }
-            } else if let type = request.header(.contentType),
-                      ContentType.isJSON(mediaType: type), let media = body.media.first(where: { $0.accepts(type) != nil }),
-                      let schema = media.schema {
-                do {
-                    let instance = try JSONParser.parse(request.body)
-                    out += schema.validate(instance, limit: 20).map {
-                        RequestViolation(location: "body" + $0.instancePath, code: $0.keyword, message: $0.message)
-                    }
-                } catch {
-                    out.append(RequestViolation(location: "body", code: "json", message: "the body is not JSON: \(error.message)"))
-                }
-            }
-        }
+        out += Self.bodyViolations(of: request, for: operation)
         return out
     }
 
