@@ -24,7 +24,7 @@ struct OpenAPIImportCommand: ParsableCommand {
             let url = URL(fileURLWithPath: spec)
             let document = try OpenAPIDocument.load(url)
             let output = OpenAPIImporter(spec: document, specName: url.lastPathComponent).run()
-            for warning in output.warnings { printError("stubd openapi import: warning: \(warning)") }
+            for warning in document.warnings + output.warnings { printError("stubd openapi import: warning: \(warning)") }
             let result = try ImportWriter(root: stubs.url).write(output.files, force: force)
             print("imported \(url.lastPathComponent) into \(stubs.stubs): \(output.routes) routes, "
                   + "\(result.written.count) files written, \(result.unchanged.count) unchanged")

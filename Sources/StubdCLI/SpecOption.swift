@@ -6,7 +6,9 @@ import StubdCore
 enum SpecOption {
     static func load(_ path: String, command: String) throws -> APIContract {
         do {
-            return try APIContract.load(spec: URL(fileURLWithPath: path))
+            let contract = try APIContract.load(spec: URL(fileURLWithPath: path))
+            for warning in contract.warnings { printError("\(command): warning: \(warning.description)") }
+            return contract
         } catch {
             printError("\(command): cannot read the spec \(path): \(error.description)")
             throw ExitCode(1)

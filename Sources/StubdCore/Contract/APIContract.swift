@@ -14,32 +14,35 @@ package final class APIContract: Sendable {
     package let version: String
     /// Most specific path first, so the first operation a request matches is the one it means.
     package let operations: [ContractOperation]
+    /// What the spec leaves out that stubd read leniently, each at its file and line (say them once, at load).
+    package let warnings: [LoadProblem]
 
-    private init(specName: String, version: String, operations: [ContractOperation]) {
+    /// The document read, for naming a schema's place in the user's files.
+    private let bundle: SpecBundle
+
+    private init(specName: String, version: String, operations: [ContractOperation], warnings: [LoadProblem], bundle: SpecBundle) {
+        self.bundle = bundle
         self.specName = specName
         self.version = version
         self.operations = operations
+        self.warnings = warnings
     }
 
     /// Reads a spec and what its `$ref`s reach, or throws every problem found.
     package static func load(spec: URL) throws(SpecLoadError) -> APIContract {
-        let bundle = try SpecBundle.load(spec: spec)
-        var builder = Builder(bundle: bundle)
-        let version = builder.version()
-        if builder.problems.isEmpty {
-            builder.problems += OpenAPIStructure.problems(in: bundle.document, version: version, file: bundle.rootName)
-        }
-        let operations = builder.problems.isEmpty ? builder.operations() : []
+        let spec = try OpenAPISpec.load(spec: spec)
+        var builder = Builder(spec: spec)
+        let operations = builder.operations()
         guard builder.problems.isEmpty else { throw SpecLoadError(problems: builder.problems) }
         let sorted = operations.enumerated().sorted { a, b in
             a.element.path.isMoreSpecific(than: b.element.path) ?? (a.offset < b.offset)
         }.map(\.element)
-        return APIContract(specName: bundle.rootName, version: version, operations: sorted)
+        return APIContract(specName: spec.bundle.rootName, version: spec.version, operations: sorted, warnings: spec.warnings, bundle: spec.bundle)
     }
 
     /// `schemas.yaml#/Weather/properties/temp` for a compiled schema's location (`SchemaViolation.schemaPath`).
     package func location(of schemaPath: String) -> String {
-        SpecBundle.location(of: schemaPath, rootName: specName)
+        bundle.location(of: schemaPath)
     }
 
     /// The operation a request with this method and path is for, with the path parameters it captures.
@@ -110,57 +113,35 @@ package final class APIContract: Sendable {
     /// Walks the bundled document: paths → operations, following `$ref`s to path items, parameters,
     /// bodies and responses, and compiling each schema once.
     private struct Builder {
-        let bundle: SpecBundle
+        let spec: OpenAPISpec
         var problems: [LoadProblem] = []
+        var bundle: SpecBundle { spec.bundle }
 
-        init(bundle: SpecBundle) {
-            self.bundle = bundle
-        }
-
-        mutating func version() -> String {
-            guard case .object(let root) = bundle.document else {
-                problems.append(LoadProblem(file: bundle.rootName, message: "the spec is not an object",
-                                            hint: "an OpenAPI document starts with openapi: 3.1.0, info: and paths:"))
-                return ""
-            }
-            if root["swagger"] != nil {
-                problems.append(LoadProblem(file: bundle.rootName, message: "this is a Swagger 2.0 document; stubd reads OpenAPI 3.0, 3.1 and 3.2",
-                                            hint: "convert it first, e.g. with swagger2openapi or editor.swagger.io's Convert to OpenAPI 3"))
-                return ""
-            }
-            guard case .string(let version)? = root["openapi"] else {
-                problems.append(LoadProblem(file: bundle.rootName, message: "no 'openapi' field saying the version",
-                                            hint: "add openapi: 3.1.0 (or the 3.0.x the spec is written in) at the top"))
-                return ""
-            }
-            guard ["3.0", "3.1", "3.2"].contains(where: { version.hasPrefix($0 + ".") || version == $0 }) else {
-                problems.append(LoadProblem(file: bundle.rootName, message: "openapi: \(version) is not a version stubd reads",
-                                            hint: "stubd reads OpenAPI 3.0.x, 3.1.x and 3.2.x"))
-                return version
-            }
-            return version
+        init(spec: OpenAPISpec) {
+            self.spec = spec
         }
 
         mutating func operations() -> [ContractOperation] {
-            guard case .object(let root) = bundle.document, let version = root["openapi"].flatMap({ if case .string(let v) = $0 { v } else { nil } })
-            else { return [] }
+            guard case .object(let root) = bundle.document else { return [] }
             // One compiler for the whole spec: a schema used by many operations is compiled once.
-            let compiler = SchemaCompiler(document: bundle.document, dialect: version.hasPrefix("3.0") ? .openAPI30 : .jsonSchema2020)
+            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect)
             var out: [ContractOperation] = []
             guard case .object(let paths)? = root["paths"] else { return [] }
             for template in paths.keys.sorted() {
-                let itemPointer = "#/paths/" + JSONPointer.escape(template)
-                guard case .object(let item) = resolve(paths[template]!, at: itemPointer).value else { continue }
+                // A path item may live in a file of its own (`$ref: paths/things.yaml`): everything
+                // under it is read, and named, where it is written.
+                let (resolvedItem, itemPointer) = resolve(paths[template]!, at: "#/paths/" + JSONPointer.escape(template))
+                guard case .object(let item) = resolvedItem else { continue }
                 let pattern: PathPattern
                 do { pattern = try PathPattern(parsing: template) } catch {
                     problems.append(LoadProblem(file: bundle.rootName, message: "\(shown(itemPointer)): the path '\(template)' cannot be matched: \(error.description)"))
                     continue
                 }
                 let shared = parameters(item["parameters"], at: itemPointer + "/parameters", compiler)
-                for method in ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"] {
+                for method in ContractOperation.methodNames {
                     guard let raw = item[method] else { continue }
-                    let opPointer = itemPointer + "/" + method
-                    guard case .object(let op) = raw else { continue }
+                    let (resolvedOp, opPointer) = resolve(raw, at: itemPointer + "/" + method)
+                    guard case .object(let op) = resolvedOp else { continue }
                     var params = shared
                     for own in parameters(op["parameters"], at: opPointer + "/parameters", compiler) {
                         params.removeAll { $0.name == own.name && $0.place == own.place }
@@ -197,16 +178,13 @@ package final class APIContract: Sendable {
             return out
         }
 
-        /// A `$ref`'d object's target and its pointer (a chain of them followed, a loop stopped).
-        private func resolve(_ value: JSONValue, at pointer: String) -> (value: JSONValue, pointer: String) {
-            var (value, pointer) = (value, pointer)
-            for _ in 0..<32 {
-                guard case .object(let members) = value, case .string(let ref)? = members["$ref"],
-                      let tokens = JSONPointer.tokens(ofFragment: ref), let target = JSONPointer.resolve(tokens, in: bundle.document)
-                else { return (value, pointer) }
-                (value, pointer) = (target, ref)
-            }
-            return (value, pointer)
+        /// A `$ref`'d object's target and its pointer (a chain of them followed, a loop stopped); a
+        /// `$ref` that names nothing is a problem (once: OpenAPIStructure has named path items' and
+        /// operations' already).
+        private mutating func resolve(_ value: JSONValue, at pointer: String) -> (value: JSONValue, pointer: String) {
+            let (target, at, problem) = bundle.resolve(value, at: pointer)
+            if let problem, !problems.contains(problem) { problems.append(problem) }
+            return (target, at)
         }
 
         private mutating func parameters(_ list: JSONValue?, at pointer: String, _ compiler: SchemaCompiler) -> [ContractParameter] {
@@ -248,10 +226,14 @@ package final class APIContract: Sendable {
 
         private mutating func compile(_ pointer: String, _ compiler: SchemaCompiler) -> JSONSchema? {
             do { return try compiler.schema(at: pointer) } catch {
+                let hint = "fix the schema in the spec; stubd cannot check answers against it as written"
                 for problem in error.problems {
-                    let located = problem.hasPrefix("#") ? shown(String(problem.prefix { $0 != ":" })) + problem.drop { $0 != ":" } : problem
-                    problems.append(LoadProblem(file: bundle.rootName, message: "schema \(located)",
-                                                hint: "fix the schema in the spec; stubd cannot check answers against it as written"))
+                    // `#/pointer: what`, the pointer into the bundle: named in the file the user wrote.
+                    if problem.hasPrefix("#"), let colon = problem.range(of: ": ") {
+                        problems.append(bundle.problem(at: String(problem[..<colon.lowerBound]), "schema: " + problem[colon.upperBound...], hint: hint))
+                    } else {
+                        problems.append(LoadProblem(file: bundle.rootName, message: "schema \(problem)", hint: hint))
+                    }
                 }
                 return nil
             }

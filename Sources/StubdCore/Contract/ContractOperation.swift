@@ -13,6 +13,9 @@ package struct ContractOperation: Sendable {
     /// The operation's place in the spec (`openapi.yaml#/paths/~1weather/get`).
     package let location: String
 
+    /// The members of a Path Item that are operations (`query` is 3.2's).
+    package static let methodNames = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"]
+
     /// `GET /weather/{city}`
     package var signature: String { "\(method) \(path.text)" }
 

@@ -3,10 +3,13 @@ import OpenAPIKit
 import OpenAPIKit30
 
 /// Whether a document is an OpenAPI document at all, decided by OpenAPIKit (its 3.0 model for 3.0.x,
-/// its 3.1 model for 3.1 and 3.2): a missing `info`, a response without a description or a
-/// parameter without `in` is named here, in OpenAPIKit's words, before stubd reads anything from it.
+/// its 3.1 model for 3.1 and 3.2): a response without a description is acceptable, a parameter
+/// without `in` is not, and what is wrong is named here, at the user's file, line and pointer,
+/// before stubd reads anything from it.
 enum OpenAPIStructure {
-    static func problems(in document: JSONValue, version: String, file: String) -> [LoadProblem] {
+    static func problems(in bundle: SpecBundle, version: String) -> [LoadProblem] {
+        var view = View(bundle: bundle)
+        let document = view.inlined()
         let data = Data(Self.withinInt64(document).serialized.utf8)
         do {
             if version.hasPrefix("3.0") {
@@ -14,13 +17,70 @@ enum OpenAPIStructure {
             } else {
                 _ = try JSONDecoder().decode(OpenAPIKit.OpenAPI.Document.self, from: data)
             }
-            return []
+            return view.problems
         } catch {
             let described = OpenAPIKit.OpenAPI.Error(from: error)
-            let place = described.codingPathString
-            return [LoadProblem(file: file, message: "not a valid OpenAPI \(version) document: \(described.localizedDescription)"
-                                    + (place.isEmpty ? "" : " (at \(place))"),
-                                hint: "fix the spec; an editor such as editor.swagger.io shows the same problem")]
+            let viewPointer = "#" + described.codingPath.map { "/" + JSONPointer.escape($0.intValue.map(String.init) ?? $0.stringValue) }.joined()
+            // OpenAPIKit's first line says which alternative failed ("Found neither a $ref nor a
+            // Response in …"); what is wrong is in the explanation that follows it.
+            let lines = described.localizedDescription.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            let explanation = lines.count > 1 && lines[0].hasPrefix("Found neither") ? lines.dropFirst().filter { !$0.hasSuffix("could not be decoded because:") }.joined(separator: " ")
+                : lines.joined(separator: " ")
+            return view.problems + [bundle.problem(at: view.bundlePointer(of: viewPointer),
+                                                   "not a valid OpenAPI \(version) document: " + Self.plain(explanation),
+                                                   hint: "fix the spec; an editor such as editor.swagger.io shows the same problem")]
+        }
+    }
+
+    /// OpenAPIKit's markdown (`**GET**`) is for a renderer, not a terminal.
+    private static func plain(_ text: String) -> String {
+        text.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "..", with: ".")
+    }
+
+    /// The document OpenAPIKit is shown: each path item and operation that is a `$ref` (a split spec's
+    /// `paths: {/things: {$ref: paths/things.yaml}}`) put in place, so OpenAPIKit judges what it
+    /// points at, and a map from the places so filled back to the file they came from.
+    private struct View {
+        let bundle: SpecBundle
+        var problems: [LoadProblem] = []
+        /// Pointer in the view → pointer in the bundle, for each object put in place.
+        var moved: [(view: String, bundle: String)] = []
+
+        mutating func inlined() -> JSONValue {
+            guard case .object(var root) = bundle.document, case .object(var paths)? = root["paths"] else { return bundle.document }
+            for template in paths.keys.sorted() {
+                let viewPointer = "#/paths/" + JSONPointer.escape(template)
+                let (resolved, pointer, problem) = bundle.resolve(paths[template]!, at: viewPointer)
+                if let problem {
+                    problems.append(problem)
+                    paths[template] = nil
+                    continue
+                }
+                guard case .object(var item) = resolved else { continue }
+                if pointer != viewPointer { moved.append((viewPointer, pointer)) }
+                for method in ContractOperation.methodNames {
+                    guard let raw = item[method] else { continue }
+                    let (op, opPointer, problem) = bundle.resolve(raw, at: pointer + "/" + method)
+                    if let problem {
+                        // Named once, here; OpenAPIKit judges the rest of the document without it.
+                        problems.append(problem)
+                        item[method] = nil
+                        continue
+                    }
+                    if opPointer != pointer + "/" + method { moved.append((viewPointer + "/" + method, opPointer)) }
+                    item[method] = op
+                }
+                paths[template] = .object(item)
+            }
+            root["paths"] = .object(paths)
+            return .object(root)
+        }
+
+        /// The bundle's pointer for a pointer into the view: through the longest moved prefix.
+        func bundlePointer(of viewPointer: String) -> String {
+            let best = moved.filter { viewPointer == $0.view || viewPointer.hasPrefix($0.view + "/") }.max { $0.view.count < $1.view.count }
+            guard let best else { return viewPointer }
+            return best.bundle + viewPointer.dropFirst(best.view.count)
         }
     }
 

@@ -13,13 +13,17 @@ import Yams
 /// so the schema compiler, which follows references within one document, follows them across files,
 /// and a circular reference between files is a cycle like any other. `location(of:)` turns such a
 /// pointer back into the file and pointer the user wrote.
-package struct SpecBundle {
+package struct SpecBundle: Sendable {
     package static let filesKey = "x-stubd-files"
 
     /// The root document, with the others under `filesKey`.
     package let document: JSONValue
     /// The root file's name, as the user gave it (for locations in messages).
     package let rootName: String
+    /// Lines and columns in the files as the user wrote them, asked only for messages.
+    let positions: SpecPositions
+    /// For a document converted on load (Swagger 2.0): a converted place → where it was written.
+    let origins: [(converted: String, original: String)]
 
     /// Reads `spec` and what it references. Problems name the file and, for YAML or JSON syntax, the line.
     package static func load(spec: URL) throws(SpecLoadError) -> SpecBundle {
@@ -42,12 +46,71 @@ package struct SpecBundle {
             members[filesKey] = .object(bundled)
             root = .object(members)
         }
-        return SpecBundle(document: root, rootName: rootName)
+        return SpecBundle(document: root, rootName: rootName, positions: SpecPositions(sources: loader.sources))
+    }
+
+    init(document: JSONValue, rootName: String, positions: SpecPositions, origins: [(converted: String, original: String)] = []) {
+        self.document = document
+        self.rootName = rootName
+        self.positions = positions
+        self.origins = origins
+    }
+
+    /// The same files read as `document` (filled in, or converted with `origins`).
+    func with(document: JSONValue, origins: [(converted: String, original: String)]? = nil) -> SpecBundle {
+        SpecBundle(document: document, rootName: rootName, positions: positions, origins: origins ?? self.origins)
+    }
+
+    /// Where a pointer into `document` was written, before any conversion (the longest converted prefix wins).
+    func original(of pointer: String) -> String {
+        var best: (converted: String, original: String)?
+        for entry in origins where pointer == entry.converted || pointer.hasPrefix(entry.converted + "/") {
+            if best == nil || entry.converted.count > best!.converted.count { best = entry }
+        }
+        guard let best else { return pointer }
+        return best.original + pointer.dropFirst(best.converted.count)
+    }
+
+    /// The file a `#/...` pointer into `document` lies in, and the pointer within that file.
+    func place(of pointer: String) -> (file: String, pointer: String) {
+        let pointer = original(of: pointer)
+        let prefix = "#/" + Self.filesKey + "/"
+        guard pointer.hasPrefix(prefix) else { return (rootName, String(pointer.dropFirst())) }
+        let rest = pointer.dropFirst(prefix.count)
+        let fileToken = rest.prefix { $0 != "/" }
+        let file = fileToken.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        return (file, String(rest.dropFirst(fileToken.count)))
+    }
+
+    /// What a `$ref` chain starting at `value` ends at, with the pointer of the last target (where its
+    /// members are, for messages and for schemas compiled from it). A `$ref` naming nothing in the
+    /// bundle is a problem placed where that `$ref` was written; a loop stops after 32 steps.
+    package func resolve(_ value: JSONValue, at pointer: String) -> (value: JSONValue, pointer: String, problem: LoadProblem?) {
+        var (value, pointer) = (value, pointer)
+        for _ in 0..<32 {
+            guard case .object(let members) = value, case .string(let ref)? = members["$ref"] else { return (value, pointer, nil) }
+            guard let tokens = JSONPointer.tokens(ofFragment: ref), let target = JSONPointer.resolve(tokens, in: document) else {
+                let what = ref.hasPrefix("#") ? location(of: ref) : ref
+                return (value, pointer, problem(at: pointer, "$ref names nothing: there is no \(what)",
+                                                hint: "point the $ref at an object that exists"))
+            }
+            (value, pointer) = (target, ref)
+        }
+        return (value, pointer, problem(at: pointer, "$ref chain longer than 32 steps (a loop?)"))
+    }
+
+    /// A problem at `pointer` (into `document`), named by the user's file, line and column, and the
+    /// pointer within that file: `paths/things.yaml:4:5: #/get/responses/200: ...`.
+    package func problem(at pointer: String, _ message: String, hint: String? = nil) -> LoadProblem {
+        let (file, inFile) = place(of: pointer)
+        let position = positions.of(inFile, in: file)
+        return LoadProblem(file: file, line: position?.line, column: position?.column,
+                           message: "#\(inFile): \(message)", hint: hint)
     }
 
     /// `openapi.yaml#/paths/...` or `schemas.yaml#/Weather/...`, for a `#/...` pointer into `document`.
     package func location(of pointer: String) -> String {
-        Self.location(of: pointer, rootName: rootName)
+        Self.location(of: original(of: pointer), rootName: rootName)
     }
 
     package static func location(of pointer: String, rootName: String) -> String {
@@ -64,6 +127,8 @@ package struct SpecBundle {
         /// The root file's name, for problems found in it.
         var rootName = ""
         var problems: [LoadProblem] = []
+        /// Each file's bytes, by the name messages give it, for `SpecPositions`.
+        var sources: [String: Data] = [:]
         /// Files referenced but not yet read, by their key (path relative to the root's folder).
         var pending: [String: URL] = [:]
         var seen: Set<String> = []
@@ -78,6 +143,7 @@ package struct SpecBundle {
                                             hint: "check that \(url.path) exists and is readable"))
                 return nil
             }
+            sources[name] = data
             if url.pathExtension.lowercased() == "json" {
                 do { return try JSONParser.parse(data) } catch {
                     problems.append(LoadProblem(file: name, line: error.line, column: error.column, message: "invalid JSON: \(error.message)"))
@@ -146,10 +212,24 @@ package struct SpecBundle {
                 if case .string(let ref)? = members["$ref"] {
                     members["$ref"] = .string(target(of: ref, file: file, directory: directory))
                 }
+                // A discriminator's `mapping` values are references too (`models.yaml#/Cat`), unless
+                // bare schema names (`Cat`, a name under the root's components/schemas).
+                if case .string? = members["propertyName"], case .object(var mapping)? = members["mapping"] {
+                    for case (let key, .string(let ref)) in mapping where Self.isReference(mappingValue: ref) {
+                        mapping[key] = .string(target(of: ref, file: file, directory: directory))
+                    }
+                    members["mapping"] = .object(mapping)
+                }
                 return .object(members)
             default:
                 return value
             }
+        }
+
+        /// `models.yaml#/Cat`, `#/components/schemas/Cat`, `cat.yaml`; not `Cat` nor `com.example.Cat`.
+        static func isReference(mappingValue value: String) -> Bool {
+            let lower = value.lowercased()
+            return value.contains("#") || value.contains("/") || [".yaml", ".yml", ".json"].contains { lower.hasSuffix($0) }
         }
 
         /// The pointer into the bundle for a `$ref` written in `file`.

@@ -53,16 +53,18 @@ package struct OpenAPIImporter {
         }
         var usedNames: Set<String> = []
         for template in paths.keys.sorted() {
-            let itemPointer = "#/paths/" + JSONPointer.escape(template)
-            guard case .object(let item) = spec.resolve(paths[template]!, at: itemPointer).value else { continue }
+            // A path item in a file of its own (`$ref: paths/things.yaml`) is read where it is written.
+            let (resolvedItem, itemPointer) = spec.resolve(paths[template]!, at: "#/paths/" + JSONPointer.escape(template))
+            guard case .object(let item) = resolvedItem else { continue }
             do { _ = try PathPattern(parsing: template) } catch {
                 out.warnings.append("\(specName): path '\(template)' left out: stubd cannot match it (\(error.description))")
                 continue
             }
             for method in Self.methods {
-                guard case .object(let op)? = item[method] else { continue }
+                guard let rawOp = item[method] else { continue }
+                let (resolvedOp, opPointer) = spec.resolve(rawOp, at: itemPointer + "/" + method)
+                guard case .object(let op) = resolvedOp else { continue }
                 if method == "head" && item["get"] != nil { continue }   // stubd answers HEAD wherever GET is
-                let opPointer = itemPointer + "/" + method
                 let label = "\(method.uppercased()) \(template)"
                 var base: String
                 if case .string(let id)? = op["operationId"] { base = Self.fileName(id) } else { base = Self.fileName(method + template) }

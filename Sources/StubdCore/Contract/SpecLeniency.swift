@@ -1,0 +1,134 @@
+/// What a spec may leave out without making its contract ambiguous, filled in with a warning each:
+/// a missing `info` (or its `title` / `version`), a response's `description`, a parameter's or a
+/// header's `schema`. OpenAPI requires them, but nothing stubd checks depends on them, and a spec
+/// refused for a missing description is a spec a user cannot mock at all.
+struct SpecLeniency {
+    private var document: JSONValue
+    private let bundle: SpecBundle
+    private(set) var warnings: [LoadProblem] = []
+    /// Each `$ref` that names nothing, where it is written: the walk meets every one a reader follows.
+    private(set) var problems: [LoadProblem] = []
+    /// Each object filled in once, however many operations reach it through `$ref`.
+    private var visited: Set<String> = []
+
+    /// The bundle's document with what was missing filled in, and one warning per key filled in.
+    static func apply(to bundle: SpecBundle) -> (document: JSONValue, warnings: [LoadProblem], problems: [LoadProblem]) {
+        var leniency = SpecLeniency(document: bundle.document, bundle: bundle)
+        leniency.run()
+        return (leniency.document, leniency.warnings, leniency.problems)
+    }
+
+    private init(document: JSONValue, bundle: SpecBundle) {
+        self.document = document
+        self.bundle = bundle
+    }
+
+    private mutating func run() {
+        guard case .object(let root) = document else { return }
+        if root["info"] == nil {
+            fill("#", "info", with: .object(["title": .string(bundle.rootName), "version": .string("")]),
+                 "no 'info'; read as if it named the API after its file")
+        } else if case .object(let info)? = root["info"] {
+            if info["title"] == nil { fill("#/info", "title", with: .string(bundle.rootName), "no 'title'; read as the file's name") }
+            if info["version"] == nil { fill("#/info", "version", with: .string(""), "no 'version'; read as empty") }
+        }
+        for container in ["paths", "webhooks"] {
+            guard case .object(let items)? = root[container] else { continue }
+            for key in items.keys.sorted() { pathItem("#/\(container)/" + JSONPointer.escape(key)) }
+        }
+        guard case .object(let components)? = root["components"] else { return }
+        for section in ["responses", "parameters", "headers", "pathItems"] {
+            guard case .object(let entries)? = components[section] else { continue }
+            for name in entries.keys.sorted() {
+                let pointer = "#/components/\(section)/" + JSONPointer.escape(name)
+                switch section {
+                case "responses": response(pointer)
+                case "parameters": parameter(pointer)
+                case "headers": header(pointer)
+                default: pathItem(pointer)
+                }
+            }
+        }
+    }
+
+    /// The object at `pointer` after its `$ref`s, and where that is; nil when it is not an object or
+    /// was seen before.
+    private mutating func target(_ pointer: String) -> (members: [String: JSONValue], pointer: String)? {
+        guard let tokens = JSONPointer.tokens(ofFragment: pointer), let value = JSONPointer.resolve(tokens, in: document) else { return nil }
+        let (resolved, at, problem) = bundle.resolve(value, at: pointer)
+        if let problem {
+            if !problems.contains(problem) { problems.append(problem) }
+            return nil
+        }
+        guard case .object(let members) = resolved, visited.insert(at).inserted else { return nil }
+        return (members, at)
+    }
+
+    private mutating func pathItem(_ pointer: String) {
+        guard let found = target(pointer) else { return }
+        let (item, at) = found
+        parameters(item["parameters"], at + "/parameters")
+        for method in ContractOperation.methodNames where item[method] != nil {
+            guard let foundOp = target(at + "/" + method) else { continue }
+            let (op, opAt) = foundOp
+            parameters(op["parameters"], opAt + "/parameters")
+            if op["requestBody"] != nil { _ = target(opAt + "/requestBody") }
+            if case .object(let responses)? = op["responses"] {
+                for status in responses.keys.sorted() { response(opAt + "/responses/" + JSONPointer.escape(status)) }
+            }
+        }
+    }
+
+    private mutating func parameters(_ list: JSONValue?, _ pointer: String) {
+        guard case .array(let items)? = list else { return }
+        for index in items.indices { parameter("\(pointer)/\(index)") }
+    }
+
+    private mutating func parameter(_ pointer: String) {
+        guard let found = target(pointer), found.members["schema"] == nil, found.members["content"] == nil else { return }
+        let at = found.pointer
+        fill(at, "schema", with: .object([:]), "no 'schema' (nor 'content'); any value is accepted")
+    }
+
+    private mutating func response(_ pointer: String) {
+        guard let found = target(pointer) else { return }
+        let (r, at) = found
+        if r["description"] == nil { fill(at, "description", with: .string(""), "no 'description'; read as empty") }
+        if case .object(let headers)? = r["headers"] {
+            for name in headers.keys.sorted() { header(at + "/headers/" + JSONPointer.escape(name)) }
+        }
+    }
+
+    private mutating func header(_ pointer: String) {
+        guard let found = target(pointer), found.members["schema"] == nil, found.members["content"] == nil else { return }
+        let at = found.pointer
+        fill(at, "schema", with: .object([:]), "no 'schema' (nor 'content'); any value is accepted")
+    }
+
+    private mutating func fill(_ pointer: String, _ key: String, with value: JSONValue, _ warning: String) {
+        guard let tokens = JSONPointer.tokens(ofFragment: pointer) else { return }
+        document = Self.setting(key, to: value, at: tokens[...], in: document)
+        warnings.append(bundle.problem(at: pointer, warning))
+    }
+
+    private static func setting(_ key: String, to value: JSONValue, at tokens: ArraySlice<String>, in node: JSONValue) -> JSONValue {
+        guard let first = tokens.first else {
+            guard case .object(var members) = node else { return node }
+            members[key] = value
+            return .object(members)
+        }
+        switch node {
+        case .object(var members):
+            guard let child = members[first] else { return node }
+            members[first] = nil   // one copy of the child while it is rewritten
+            members[first] = setting(key, to: value, at: tokens.dropFirst(), in: child)
+            return .object(members)
+        case .array(var items):
+            guard let index = Int(first), items.indices.contains(index) else { return node }
+            items[index] = setting(key, to: value, at: tokens.dropFirst(), in: items[index])
+            return .array(items)
+        default:
+            return node
+        }
+    }
+}
