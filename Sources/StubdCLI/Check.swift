@@ -6,7 +6,7 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Validate a Stubs folder: print the route table, or every problem and exit 1.")
     @OptionGroup var stubs: StubsOption
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON) every stub answer must keep to.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not) every stub answer must keep to.", valueName: "file"))
     var spec: String?
 
     func run() throws {

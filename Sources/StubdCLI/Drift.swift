@@ -33,7 +33,7 @@ struct Drift: AsyncParsableCommand {
     @Flag(name: .long, help: "Also replay POST, PUT, PATCH and DELETE routes: each is sent twice, and may change data on the API each time.")
     var unsafe = false
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.0/3.1 spec (YAML or JSON): each live answer is also held against its operation's response.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): each live answer is also held against its operation's response.", valueName: "file"))
     var spec: String?
 
     @Option(name: .long, help: "text (a table) or json.")

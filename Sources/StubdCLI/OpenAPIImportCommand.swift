@@ -7,7 +7,7 @@ import StubdCore
 struct OpenAPIImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Write a Stubs folder from an OpenAPI 3.0/3.1 spec: a route per answer, examples, sampled bodies.",
+        abstract: "Write a Stubs folder from an OpenAPI 3.x or Swagger 2.0 spec: a route per answer, examples, sampled bodies.",
         discussion: "Pick an answer per request with Prefer: code=429, Prefer: example=NAME, or both. "
             + "Re-import rewrites what it wrote, and stops without writing if a file it wrote was edited (--force overwrites).")
 

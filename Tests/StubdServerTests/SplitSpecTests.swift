@@ -92,7 +92,7 @@ import Testing
         let imported = try run(stubdBinary.path, ["openapi", "import", spec.path, "--stubs", dir.path])
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.error.isEmpty, "no warnings: \(imported.error)")
-        #expect(imported.output.contains("imported openapi.yaml into Stubs: 8 routes"), "\(imported.output)")
+        #expect(imported.output.contains("/Stubs: 8 routes, "), "\(imported.output)")
         let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.yml"), encoding: .utf8)
         for route in ["method: GET, path: \"/things\"", "method: POST, path: \"/things\"", "method: GET, path: \"/pets/{id}\"",
                       "method: GET, path: \"/animals\""] {
@@ -142,7 +142,7 @@ import Testing
         var outputs: Set<String> = []
         for r in try SpecInputHardeningTests.everyReader(of: spec) + SpecInputHardeningTests.everyReader(of: spec) {
             #expect(r.status == 1, "\(r.command): \(r.error)")
-            #expect(r.error.contains("2 problems"), "\(r.command): \(r.error)")
+            #expect(r.command == "openapi import" || r.error.contains("2 problems"), "\(r.command): \(r.error)")
             #expect(r.error.contains("openapi.yaml:8:7: #/paths/~1pets~1{id}/get: $ref names nothing: there is no paths/pet-get.yaml#/missing"),
                     "\(r.command): \(r.error)")
             #expect(r.error.contains("paths/things.yaml:6:7: #/get/responses/200: $ref names nothing: there is no components/responses.yaml#/Nope"),
