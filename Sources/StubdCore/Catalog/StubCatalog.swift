@@ -59,7 +59,7 @@ public final class StubCatalog: Sendable {
         let identity = RouteIdentity(route)
         let kept = routes.filter { $0.key != route.key && RouteIdentity($0) != identity }
         return StubCatalog(root: root, routes: kept + [route], quotas: quotas, clock: clock, fileCount: fileCount,
-                           queryNamesIgnoreCase: queryNamesIgnoreCase)
+                           queryNamesIgnoreCase: queryNamesIgnoreCase, driftIgnore: driftIgnore)
     }
 
     /// Loads a Stubs directory, or throws every problem in it at once. An unchanged directory
