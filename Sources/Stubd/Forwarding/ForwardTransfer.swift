@@ -122,7 +122,7 @@ final class ForwardTransfer {
                 return 0
             }
             headers.append(HTTPField(name: name, value: value))
-            if !RequestRouter.notRelayed.contains(name.canonicalName) { headerBytes += name.rawName.utf8.count + value.utf8.count + 4 }
+            if !RequestRouter.notRelayed.contains(name.canonicalName), !HopByHopHeaders.names.contains(name.canonicalName) { headerBytes += name.rawName.utf8.count + value.utf8.count + 4 }
             if headerBytes > headerRoom {
                 refusal = ("Answer headers too large",
                            "its headers passed \(max(headerRoom, 0)) bytes, all this request leaves of a connection's \(settings.connectionMemoryBytes) "

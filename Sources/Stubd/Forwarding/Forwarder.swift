@@ -70,9 +70,8 @@ final class Forwarder: Sendable {
         return components.url
     }
 
-    /// Hop-by-hop headers, and those libcurl sets for the new connection itself.
-    static let notForwarded: Set<String> = ["host", "connection", "keep-alive", "content-length", "transfer-encoding",
-                                            "accept-encoding", "te", "upgrade", "proxy-connection", "x-stubd-session", "expect"]
+    /// Besides the hop-by-hop headers: those libcurl sets for the new connection itself, and stubd's own.
+    static let notForwarded: Set<String> = ["host", "content-length", "accept-encoding", "x-stubd-session", "expect"]
 
     /// `onStream` is called (once, from the transfer's thread) when the answer outgrows
     /// `maxBodyBytes`: the client gets it from then on as it arrives; `done` still comes at the end.
@@ -80,7 +79,8 @@ final class Forwarder: Sendable {
                  body: Data, onStream: @escaping @Sendable (_ status: Int, _ headers: HTTPFields, StreamedBody) -> Void,
                  done: @escaping @Sendable (Result) -> Void) {
         guard let url = url(path: path, query: query) else { return done(.unreachable("cannot build a URL for \(path)")) }
-        let kept = HTTPFields(headers.filter { !Forwarder.notForwarded.contains($0.name.canonicalName) })
+        let leftOut = HopByHopHeaders.leftOut(of: headers, also: Forwarder.notForwarded)
+        let kept = HTTPFields(headers.filter { !leftOut.contains($0.name.canonicalName) })
         let forwardedHeaders = settings.loop.map { $0.stamped(kept) } ?? kept
         let headerRoom = settings.connectionMemoryBytes - Forwarder.requestHeadCost(method: method, path: path, query: query, headers: headers)
         // A thread of its own, not a Dispatch queue: a transfer blocks for as long as the target takes,

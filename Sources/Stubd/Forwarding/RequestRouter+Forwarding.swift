@@ -5,14 +5,15 @@ import StubdProtocol
 import HTTPTypes
 
 extension RequestRouter {
-    /// Headers that describe the target's connection, not the answer: the client gets its own.
-    static let notRelayed: Set<String> = ["connection", "keep-alive", "transfer-encoding", "content-length",
-                                          "content-encoding", "date", "server"]
+    /// Besides the hop-by-hop headers: what stubd writes anew for its own answer (the body is relayed
+    /// decoded, with its own length, date and server).
+    static let notRelayed: Set<String> = ["content-length", "content-encoding", "date", "server"]
 
     /// The answer for the client: decoded body, its own length, a `Location` on the target pointing here.
     static func relayed(status: Int, headers: HTTPFields, body: Data, origin: String) -> GeneratedResponse {
         var kept = HTTPFields()
-        for h in headers where !notRelayed.contains(h.name.canonicalName) {
+        let leftOut = HopByHopHeaders.leftOut(of: headers, also: notRelayed)
+        for h in headers where !leftOut.contains(h.name.canonicalName) {
             let name = h.name
             if name == .location, !origin.isEmpty, h.value.hasPrefix(origin) {
                 let rest = String(h.value.dropFirst(origin.count))
