@@ -11,8 +11,12 @@ Shapes, each with the default log on (`--log-level info`, one line per request t
 user's terminal or compose log has it) unless LOG_LEVEL says otherwise:
   - the plain 1 KB route (Stubs/bench/payload.json), keep-alive, at 32 and at 128 connections;
   - one patterned route among 10,000 patterned stubs (`GET /api/{key}/item{i}/{id}.json`).
+  - one route under a quota keyed by a path parameter (the weather API key), 10 patterned stubs.
 A and B are started once per shape, and measured in turn: A B A B … (ROUNDS pairs). Printed: the
-median req/s and p99 of each, the ratio of the medians, and the median of the per-pair ratios.
+median req/s and p99 of each, the ratio of the medians, the median of the per-pair ratios, and each
+server's own CPU per request (user + system of its process over the run, /proc/PID/stat, as cpu.py
+counts it): on this 2-vCPU machine wrk and the server share the cores, so CPU per request is the
+steadier figure when the machine is busy.
 
 The same binary with and without a feature works too: FLAGS_A / FLAGS_B are extra `serve` flags, e.g.
 issue 26's "spec on vs off" bar (≥ 0.85×) on the plain route, which Benchmarks/bench-openapi.yaml
@@ -21,12 +25,14 @@ describes as an operation with its response schema:
     STUBD_A=.build/release/stubd FLAGS_B="--spec Benchmarks/bench-openapi.yaml" python3 Benchmarks/ab.py
 
 Environment: STUBD_A, STUBD_B (release binaries), FLAGS_A, FLAGS_B, DURATION (3s), ROUNDS (5),
-LOG_LEVEL (info), SHAPES (all; "plain" for the plain route at c32 only; "patterned" for the 10,000 patterned only), PLAIN_PATH
+LOG_LEVEL (info), SHAPES (all; "plain" for the plain route at c32 only; "patterned" for the 10,000 patterned only;
+"quota" for the keyed quota only), PLAIN_PATH
 (/bench/payload.json; add a query such as `?units=metric` for the spec to check one).
 Loopback only; every process it starts is stopped before it exits.
 """
 import os, re, shlex, shutil, statistics, subprocess, tempfile
 from stubd_process import StubdProcess
+from cpu import cpu
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -41,14 +47,18 @@ PLAIN = os.environ.get("PLAIN_PATH", "/bench/payload.json")
 PATTERNED = 10_000
 
 
-def wrk(url, connections):
-    """One wrk run: (req/s, p99 ms); non-2xx answers make the run fail loudly."""
+def wrk(url, connections, pid):
+    """One wrk run: (req/s, p99 ms, the server's CPU µs per request); non-2xx answers make the run fail loudly."""
+    u0, s0 = cpu([pid])
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{DURATION}", "--latency", url],
                          capture_output=True, text=True, check=True).stdout
+    u1, s1 = cpu([pid])
     if "Non-2xx" in out:
         raise SystemExit(f"{url} answered non-2xx:\n{out}")
     value, unit = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M).groups()
-    return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    return (float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)), float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit],
+            (u1 - u0 + s1 - s0) / requests * 1e6)
 
 
 def patterned_folder():
@@ -63,6 +73,19 @@ def patterned_folder():
     return folder, f"/api/k3y/item{PATTERNED // 2}/42.json"
 
 
+def keyed_quota_folder():
+    """Ten weather-shaped patterned stubs under a quota keyed by the API key in the path."""
+    folder = tempfile.mkdtemp(prefix="stubd-ab-")
+    for i in range(10):
+        os.makedirs(os.path.join(folder, "api/{key}/conditions"), exist_ok=True)
+        with open(os.path.join(folder, f"api/{{key}}/conditions/City_{i}.json"), "w") as f:
+            f.write('{"temp_f": 76.5, "city": %d}' % i)
+    with open(os.path.join(folder, "stubd.yml"), "w") as f:
+        f.write('quotas:\n  - name: weather\n    routes: ["GET /api/{key}/**"]\n    key: { path: key }\n'
+                '    limits: ["1000000000000/day"]\n')
+    return folder, "/api/KEY1/conditions/City_3.json"
+
+
 def compare(label, stubs, path, connections):
     servers = {}
     rows = {"A": [], "B": []}
@@ -71,16 +94,18 @@ def compare(label, stubs, path, connections):
             servers[name] = StubdProcess(binary, stubs, "--no-watch", *FLAGS[name], level=LOG_LEVEL)
         for r in range(1, ROUNDS + 1):
             for name in ("A", "B"):
-                rows[name].append(wrk(servers[name].url + path, connections))
-                rps, p99 = rows[name][-1]
-                print(f"  {label} round {r}/{ROUNDS} {name} {rps:>10,.0f} req/s  p99 {p99:.2f} ms", flush=True)
+                rows[name].append(wrk(servers[name].url + path, connections, servers[name].proc.pid))
+                rps, p99, cost = rows[name][-1]
+                print(f"  {label} round {r}/{ROUNDS} {name} {rps:>10,.0f} req/s  p99 {p99:.2f} ms  {cost:.2f} µs CPU/request", flush=True)
     finally:
         for server in servers.values():
             server.stop()
     med = {n: statistics.median(x[0] for x in rows[n]) for n in rows}
     p99 = {n: statistics.median(x[1] for x in rows[n]) for n in rows}
+    cost = {n: statistics.median(x[2] for x in rows[n]) for n in rows}
     per_pair = statistics.median(b[0] / a[0] for a, b in zip(rows["A"], rows["B"]))
-    return f"| {label} | {med['A']:,.0f} | {med['B']:,.0f} | {med['B'] / med['A']:.3f} | {per_pair:.3f} | {p99['A']:.2f} / {p99['B']:.2f} ms |"
+    return (f"| {label} | {med['A']:,.0f} | {med['B']:,.0f} | {med['B'] / med['A']:.3f} | {per_pair:.3f} | {p99['A']:.2f} / {p99['B']:.2f} ms "
+            f"| {cost['A']:.2f} / {cost['B']:.2f} µs | {cost['B'] / cost['A']:.3f} |")
 
 
 def main():
@@ -90,8 +115,17 @@ def main():
         if not shutil.which(tool):
             raise SystemExit(f"{tool} is not installed (apt-get install {tool})")
     print(f"A = {A} {' '.join(FLAGS['A'])}\nB = {B} {' '.join(FLAGS['B'])}\n{ROUNDS} interleaved pairs of {DURATION}, --log-level {LOG_LEVEL}, load before: {os.getloadavg()[0]:.2f}", flush=True)
-    table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B |", "|---|---|---|---|---|---|"]
+    table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B | CPU per request A / B | B/A CPU |",
+             "|---|---|---|---|---|---|---|---|"]
     stubs = os.path.join(REPO, "Stubs")
+    if SHAPES == "quota":
+        folder, path = keyed_quota_folder()
+        try:
+            table.append(compare("keyed quota, c32", folder, path, 32))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        print("\n" + "\n".join(table))
+        return
     if SHAPES != "patterned":
         table.append(compare("plain 1 KB, c32", stubs, PLAIN, 32))
     if SHAPES == "plain":
@@ -104,6 +138,12 @@ def main():
         table.append(compare(f"1 of {PATTERNED:,} patterned, c32", folder, path, 32))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    if SHAPES == "all":
+        folder, path = keyed_quota_folder()
+        try:
+            table.append(compare("keyed quota, c32", folder, path, 32))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     print("\n" + "\n".join(table))
 
 
