@@ -33,6 +33,8 @@ public struct StubdClient: StubControl {
         return components.url!
     }
 
+    /// A client for session `id` of the same server (`…/__s/ID`), with its own hits, sequences, quotas, journal,
+    /// runtime stubs and clock; ``sessionClient(_:)`` gives it as a `StubdClient`.
     public func session(_ id: String) -> any StubControl { sessionClient(id) }
 
     /// `session(_:)` with its concrete type, for callers that want `StubdClient`'s extra calls.
@@ -49,10 +51,14 @@ public struct StubdClient: StubControl {
 
     // MARK: StubControl
 
+    /// Hits in this session on a route name, a pattern or a concrete path (`GET /__stubd/hits?route=`);
+    /// a name no route has throws ``StubdError/unknownRoute(route:nearest:)`` with the nearest names.
     public func hits(_ route: String) async throws -> Int {
         try await get(HitCount.self, "hits", query: ["route": route], route: route).hits
     }
 
+    /// Returns the count once `route` has `count` hits: the server holds the call (`GET /__stubd/hits/wait`)
+    /// for up to `timeout`, then it throws ``StubdError/waitTimedOut(route:expected:actual:unmatched:nearest:)``.
     public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         let reply = try await fetch("GET", "hits/wait", query: ["route": route, "count": String(count), "timeout": String(seconds)],
@@ -66,23 +72,33 @@ public struct StubdClient: StubControl {
         throw StubdError.waitTimedOut(route: route, expected: count, actual: wait.hits, unmatched: report.count, nearest: report.nearest)
     }
 
+    /// Puts this session back to its start (`POST /__stubd/reset`): hits, sequences, quotas, journal,
+    /// runtime stubs, clock and ``prefer(_:)``. On the server's own URL (no session) it resets every session.
     public func reset() async throws {
         _ = try await send(ResetDone.self, "POST", "reset")
     }
 
+    /// Adds `route` to this session (`POST /__stubd/stubs`) and returns the id ``removeStub(id:)`` takes;
+    /// a stub the server refuses throws ``StubdError/rejected(call:status:detail:)`` saying where and why.
     public func addStub(_ route: StubRoute) async throws -> String {
         try await send(StubAdded.self, "POST", "stubs", body: AdminCoding.encode(try route.document())).id
     }
 
+    /// Removes the runtime stub ``addStub(_:)`` returned `id` for (`DELETE /__stubd/stubs/{id}`);
+    /// an id this session does not hold throws ``StubdError/rejected(call:status:detail:)``.
     public func removeStub(id: String) async throws {
         let reply = try await fetch("DELETE", "stubs/\(id)")
         guard (200..<300).contains(reply.status) else { throw Self.rejection("DELETE /__stubd/stubs/\(id)", reply) }
     }
 
+    /// Sets what `key` has used of `quota` in this session, requests per policy (`["day": 500]`), through
+    /// `PUT /__stubd/quotas/{name}`; `key` nil is the key `""` a `global` quota counts under.
     public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
         _ = try await send(QuotasReport.self, "PUT", "quotas/\(quota)", body: AdminCoding.encode(QuotaFill(key: key, used: used)))
     }
 
+    /// Moves this session's clock forward by `duration` (`POST /__stubd/clock/advance`), so quota windows
+    /// pass without the test sleeping.
     public func advanceClock(by duration: Duration) async throws {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         _ = try await send(ClockReport.self, "POST", "clock/advance", body: AdminCoding.encode(ClockAdvance(seconds: seconds)))
@@ -146,6 +162,8 @@ public struct StubdClient: StubControl {
         try await get(JournalReport.self, "requests", query: ["limit": String(limit)])
     }
 
+    /// Matches this session's requests as if they sent `Prefer: value` when they send none
+    /// (`PUT /__stubd/prefer`); nil stops it.
     public func prefer(_ value: String?) async throws {
         _ = try await send(PreferDocument.self, "PUT", "prefer", body: AdminCoding.encode(PreferDocument(prefer: value)))
     }

@@ -3,6 +3,7 @@ import Foundation
 /// How the admin API's documents go on the wire, on both sides: keys sorted (stable output to
 /// diff and to test), slashes as they are (`"/api/{key}"`, not `"\/api\/{key}"`).
 public enum AdminCoding {
+    /// The document as JSON bytes: keys sorted, slashes unescaped.
     public static func encode<T: Encodable>(_ value: T) -> Data {
         // One pass into bytes (see AdminJSONWriter); JSONEncoder for what that cannot follow.
         if let bytes = AdminJSONWriter.encode(value) { return Data(bytes) }
@@ -17,6 +18,7 @@ public enum AdminCoding {
         return (try? encoder.encode(value)) ?? Data("{}".utf8)
     }
 
+    /// Reads a document of `type` from JSON bytes; throws `DecodingError` when they hold some other shape.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try JSONDecoder().decode(type, from: data)
     }

@@ -11,7 +11,9 @@ public struct ClockReport: Sendable, Equatable, Codable {
     /// How far `clock/advance` and `clock/set` have moved this session's clock from where it would
     /// stand (the virtual start, or the wall clock); 0 after a reset.
     public let offsetSeconds: Double
+    /// The session whose clock this is; `""` for the default session.
     public let session: String
+    /// A report with the fields given (the server fills them; a client decodes them).
     public init(now: String, epoch: Int, frozen: Bool, offsetSeconds: Double, session: String) {
         self.now = now; self.epoch = epoch; self.frozen = frozen; self.offsetSeconds = offsetSeconds; self.session = session
     }

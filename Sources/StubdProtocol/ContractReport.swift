@@ -16,6 +16,7 @@ public struct ContractReport: Sendable, Equatable, Codable {
     /// Stubs that match no operation, operations no stub answers, templates (checked once rendered).
     public let notices: [String]
 
+    /// A report with the fields given.
     public init(file: String, openapi: String, operations: [String], requests: String, notices: [String]) {
         self.file = file; self.openapi = openapi; self.operations = operations; self.requests = requests; self.notices = notices
     }

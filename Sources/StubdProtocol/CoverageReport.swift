@@ -10,9 +10,13 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         public let route: String
         /// `GET /api/{key}/conditions/q/CA/{city}.json`
         public let signature: String
+        /// Where the route is defined: `stubd.yml:42`, a stub file's path, or `runtime stub s3`.
         public let source: String
+        /// Requests the route answered.
         public var hits: Int
+        /// What there is to reach on it: each answer, and each state of each quota that counts it.
         public var items: [Item]
+        /// A route's entry with the counts given (the server counts them; `merged(_:)` adds them up).
         public init(route: String, signature: String, source: String, hits: Int, items: [Item]) {
             self.route = route; self.signature = signature; self.source = source; self.hits = hits; self.items = items
         }
@@ -21,6 +25,7 @@ public struct CoverageReport: Sendable, Equatable, Codable {
     /// One thing to cover: an answer of the route (a sequence step, with its status and network
     /// behaviour), or one state of a quota on the route.
     public struct Item: Sendable, Equatable, Codable {
+        /// What an item stands for: one of the route's answers, or one state of a quota on it.
         public enum Kind: String, Sendable, Equatable, Codable {
             /// One of the route's answers (a sequence step when it has several).
             case answer
@@ -31,6 +36,7 @@ public struct CoverageReport: Sendable, Equatable, Codable {
             /// Accepted by `quota` again after a refusal, once its window passed on the clock.
             case resetByClock = "reset-by-clock"
         }
+        /// An answer, or which state of a quota.
         public let kind: Kind
         /// Stable within its route, and what merging matches on: `answer 2`, `quota wunderground exceeded`.
         public let id: String
@@ -43,28 +49,37 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         /// `delay 200ms`, `fault connection_reset`, `hang`, `throttle 1024 B/s`: what the transport
         /// did besides answering.
         public let behaviours: [String]?
+        /// For a quota item, the quota's name; nil for an answer.
         public let quota: String?
+        /// Requests that reached it; 0 means not covered.
         public var hits: Int
         /// How a test reaches it.
         public let hint: String
 
+        /// An item with the fields given: `step`, `status` and `behaviours` describe an answer, `quota` a quota state.
         public init(kind: Kind, id: String, title: String, step: Int? = nil, status: Int? = nil, behaviours: [String]? = nil,
                     quota: String? = nil, hits: Int, hint: String) {
             self.kind = kind; self.id = id; self.title = title; self.step = step; self.status = status
             self.behaviours = behaviours; self.quota = quota; self.hits = hits; self.hint = hint
         }
 
+        /// True once a request reached it (`hits > 0`).
         public var isCovered: Bool { hits > 0 }
     }
 
     /// How many items there are and how many were reached.
     public struct Summary: Sendable, Equatable, Codable {
+        /// Things to cover: every route's items, plus each documented status of each spec operation.
         public let items: Int
+        /// Of `items`, how many requests reached.
         public let covered: Int
         /// 0–100, one decimal; 100 when there is nothing to cover.
         public let percent: Double
+        /// Routes in the catalog (runtime stubs are not counted).
         public let routes: Int
+        /// Routes with at least one hit.
         public let routesHit: Int
+        /// Counts as given; `percent` is worked out from `items` and `covered`.
         public init(items: Int, covered: Int, routes: Int, routesHit: Int) {
             self.items = items; self.covered = covered; self.routes = routes; self.routesHit = routesHit
             percent = items == 0 ? 100 : (Double(covered) * 1000 / Double(items)).rounded(.down) / 10
@@ -75,8 +90,11 @@ public struct CoverageReport: Sendable, Equatable, Codable {
     public struct Behaviour: Sendable, Equatable, Codable {
         /// `delay`, `fault connection_reset`, `hang`, `throttle`.
         public let behaviour: String
+        /// Answers in the catalog that have this behaviour.
         public let answers: Int
+        /// Of `answers`, how many were sent at least once.
         public let covered: Int
+        /// A behaviour's tally as given.
         public init(behaviour: String, answers: Int, covered: Int) {
             self.behaviour = behaviour; self.answers = answers; self.covered = covered
         }
@@ -86,17 +104,22 @@ public struct CoverageReport: Sendable, Equatable, Codable {
     /// answered for it (through any route that answers for the operation). Each documented status is
     /// an item of the summary, so `--fail-under` and the assertions count them.
     public struct Operation: Sendable, Equatable, Codable {
+        /// How many of an operation's documented statuses stubd answered.
         public enum State: String, Sendable, Equatable, Codable {
             /// None of its documented statuses answered.
             case empty
+            /// Some of its documented statuses answered, not all.
             case partial
             /// Every documented status answered (or, with none documented but `default`/`4XX`, any answer).
             case full
         }
         /// How a test reaches one documented status that was not answered.
         public struct Hint: Sendable, Equatable, Codable {
+            /// A status the spec documents for the operation.
             public let status: Int
+            /// What a test does to see that status: which stub to write, or which request to send.
             public let hint: String
+            /// A hint for `status`.
             public init(status: Int, hint: String) { self.status = status; self.hint = hint }
         }
         /// `GET /users/{id}`
@@ -105,17 +128,21 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         public let documented: [Int]
         /// Statuses stubd answered for it, documented or not.
         public var answered: [Int]
+        /// `empty`, `partial` or `full`, as `state(documented:answered:)` works it out.
         public var state: State
         /// The routes that answer for it (their names, as `routes` has them).
         public var routes: [String]?
         /// For each documented status not answered.
         public var hints: [Hint]?
 
+        /// An operation's entry as given; `state` should be what `state(documented:answered:)` says.
         public init(operation: String, documented: [Int], answered: [Int], state: State, routes: [String]? = nil, hints: [Hint]? = nil) {
             self.operation = operation; self.documented = documented; self.answered = answered; self.state = state
             self.routes = routes; self.hints = hints
         }
 
+        /// `full` when every documented status was answered (with none documented, when any answer was),
+        /// `empty` when none was, `partial` otherwise.
         public static func state(documented: [Int], answered: [Int]) -> State {
             let reached = Set(answered).intersection(documented).count
             if documented.isEmpty { return answered.isEmpty ? .empty : .full }
@@ -125,6 +152,7 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         /// Documented statuses not answered, in the spec's order.
         public var unanswered: [Int] { documented.filter { !answered.contains($0) } }
 
+        /// The hint for a documented status that was not answered, or a general one when `hints` has none.
         public func hint(for status: Int) -> String {
             hints?.first { $0.status == status }?.hint ?? "make a stub answer \(status) for \(operation), and send a request that gets it"
         }
@@ -132,12 +160,16 @@ public struct CoverageReport: Sendable, Equatable, Codable {
 
     /// The session reported on; nil for the whole server (every session, since it started).
     public var session: String?
+    /// Items and routes, and how many were reached: what `stubd coverage --fail-under` compares.
     public var summary: Summary
+    /// Every route of the catalog, with its items (runtime stubs are not counted).
     public var routes: [Route]
+    /// Each network behaviour (`delay`, a fault, `hang`, `throttle`) over all answers, by name.
     public var behaviours: [Behaviour]
     /// Nil when no spec is loaded.
     public var operations: [Operation]?
 
+    /// A report of `routes` (and of the spec's `operations`); `summary` and `behaviours` are worked out from them.
     public init(session: String?, routes: [Route], operations: [Operation]? = nil) {
         self.session = session
         self.routes = routes

@@ -4,12 +4,14 @@
 /// On the wire it has the manifest's spellings: a fixed delay is its duration (`"200ms"`), the
 /// others a one-key object (`{"uniform": ["50ms", "300ms"]}`, `{"lognormal": {"median": "80ms", "sigma": 0.4}}`).
 public enum Delay: Sendable, Hashable, CustomStringConvertible {
+    /// Always this long (`"200ms"` on the wire).
     case fixed(Duration)
     /// Any delay from the first to the second, each as likely.
     case uniform(Duration, Duration)
     /// Mostly near `median`, with a long tail; `sigma` (0 to 10) says how long.
     case lognormal(median: Duration, sigma: Double)
 
+    /// `200ms`, `uniform 50ms–300ms`, `lognormal median 80ms sigma 0.4`: as logs and reports show it.
     public var description: String {
         switch self {
         case .fixed(let d): return d.shortDescription
@@ -22,6 +24,7 @@ public enum Delay: Sendable, Hashable, CustomStringConvertible {
 extension Delay: Codable {
     private enum Keys: String, CodingKey { case uniform, lognormal, median, sigma }
 
+    /// Writes the manifest's spelling: a fixed delay as its duration, the others as a one-key object.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .fixed(let d):
@@ -38,6 +41,7 @@ extension Delay: Codable {
         }
     }
 
+    /// Reads the manifest's spellings; text that is not a duration (`"fast"`) is a `DecodingError` naming it.
     public init(from decoder: any Decoder) throws {
         if let c = try? decoder.singleValueContainer(), let text = try? c.decode(String.self) {
             self = .fixed(try Self.duration(text, decoder.codingPath))

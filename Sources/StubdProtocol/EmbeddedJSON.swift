@@ -3,12 +3,19 @@ import Foundation
 /// A user's own JSON inside an admin document (a runtime stub's `json:` body), carried as a value
 /// so the document stays one Codable type. Integers stay integers: `7` is not sent as `7.0`.
 public enum EmbeddedJSON: Codable, Sendable, Equatable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A whole number that fits in 64 bits, kept exact.
     case integer(Int64)
+    /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array, in order.
     case array([EmbeddedJSON])
+    /// An object; `AdminCoding` writes its keys sorted.
     case object([String: EmbeddedJSON])
 
     /// Parses JSON text (any value, not only objects and arrays).
@@ -21,9 +28,13 @@ public enum EmbeddedJSON: Codable, Sendable, Equatable {
         }
     }
 
+    /// Why the text given to `init(parsing:)` is not JSON.
     public struct Invalid: Error, Sendable, CustomStringConvertible {
+        /// The text as given.
         public let text: String
+        /// What the JSON parser found wrong, in its words.
         public let reason: String
+        /// `not valid JSON (REASON): TEXT`, the text cut to 60 characters.
         public var description: String {
             let shown = text.count > 60 ? String(text.prefix(57)) + "..." : text
             return "not valid JSON (\(reason)): \(shown)"
@@ -38,6 +49,7 @@ public enum EmbeddedJSON: Codable, Sendable, Equatable {
         return "\(error)"
     }
 
+    /// Reads any JSON value, as an integer where one holds the number.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null }
@@ -49,6 +61,7 @@ public enum EmbeddedJSON: Codable, Sendable, Equatable {
         else { self = .object(try c.decode([String: EmbeddedJSON].self)) }
     }
 
+    /// Writes the value back as the JSON it stands for.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {

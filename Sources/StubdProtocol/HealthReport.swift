@@ -4,6 +4,7 @@ import Foundation
 public struct HealthReport: Sendable, Equatable, Codable {
     /// Always `ok` from a running server.
     public let status: String
+    /// stubd's version (`0.1.0`), as `stubd --version` prints it.
     public let version: String
     /// Routes in the catalog in force.
     public let routes: Int
@@ -16,6 +17,7 @@ public struct HealthReport: Sendable, Equatable, Codable {
     /// recorded; nil when nothing is forwarded.
     public let forwarding: Forwarding?
 
+    /// Where stubd forwards requests (`serve --proxy`, `stubd record`), and what it recorded.
     public struct Forwarding: Sendable, Equatable, Codable {
         /// `proxy` (`serve --proxy`: what no stub answers) or `record` (`stubd record`: everything).
         public let mode: String
@@ -26,18 +28,22 @@ public struct HealthReport: Sendable, Equatable, Codable {
         /// Answers written since the server started.
         public let recorded: Int
 
+        /// A forwarding entry as given.
         public init(mode: String, target: String, recording: Bool, recorded: Int) {
             self.mode = mode; self.target = target; self.recording = recording; self.recorded = recorded
         }
     }
 
+    /// The OpenAPI spec `serve --spec` loaded.
     public struct Spec: Sendable, Equatable, Codable {
         /// The spec's file name, as given to `--spec`.
         public let file: String
         /// Its `openapi` field: `3.0.3`, `3.1.0`.
         public let openapi: String
+        /// Operations the spec lists (a method on a path each).
         public let operations: Int
 
+        /// A spec entry as given.
         public init(file: String, openapi: String, operations: Int) {
             self.file = file
             self.openapi = openapi
@@ -45,17 +51,21 @@ public struct HealthReport: Sendable, Equatable, Codable {
         }
     }
 
+    /// The Stubs folder the server serves.
     public struct Stubs: Sendable, Equatable, Codable {
         /// The folder's path on the server's machine (`/stubs` in the compose container).
         public let folder: String
+        /// The folder's fingerprint: equal to `StubsFingerprint.of(folder:)` of the same folder on any machine.
         public let fingerprint: StubsFingerprint
 
+        /// A folder entry as given.
         public init(folder: String, fingerprint: StubsFingerprint) {
             self.folder = folder
             self.fingerprint = fingerprint
         }
     }
 
+    /// The health document with the fields given; `status` is `ok` from a running server.
     public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil, forwarding: Forwarding? = nil) {
         self.status = status
         self.version = version

@@ -5,12 +5,18 @@ import Foundation
 
 /// `GET /__stubd/requests?limit=N`: the session's latest requests, newest last.
 public struct JournalReport: Sendable, Equatable, Codable {
+    /// One request as it came, and how it was answered.
     public struct Entry: Sendable, Equatable, Codable {
         /// ISO 8601 with fractional seconds.
         public let time: String
+        /// The method as sent: `GET`, `POST`.
         public let method: String
+        /// The path, without the query string.
         public let path: String
+        /// The status answered; 404 (or 405) for a request no route matched.
         public let status: Int
+        /// Query parameters, name → value (the first of a repeated name); credentials (`appid`, `api_key`,
+        /// `token`) are masked.
         public let query: [String: String]
         /// Credentials (`Authorization`, `Cookie`, API-key headers) are masked.
         public let headers: [String: String]
@@ -29,6 +35,7 @@ public struct JournalReport: Sendable, Equatable, Codable {
         /// For a quota'd route: the state it saw, `wunderground 7/10 minute`, or `wunderground exceeded, retry in 42s`.
         public let quota: String?
 
+        /// An entry with the fields given.
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
                     headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil,
                     tookMicroseconds: Int? = nil, quota: String? = nil) {
@@ -42,6 +49,7 @@ public struct JournalReport: Sendable, Equatable, Codable {
         }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
+        /// Writes `route` as null when no route answered, and the other optional fields only when set.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(time, forKey: .time)
@@ -59,9 +67,13 @@ public struct JournalReport: Sendable, Equatable, Codable {
         }
     }
 
+    /// Requests journaled since the session began or was last reset, those the ring has dropped included.
     public let total: Int
+    /// How many requests the ring holds (1000); older ones are dropped.
     public let capacity: Int
+    /// The newest `limit` requests, oldest first.
     public let requests: [Entry]
+    /// A report as given.
     public init(total: Int, capacity: Int, requests: [Entry]) {
         self.total = total; self.capacity = capacity; self.requests = requests
     }

@@ -13,6 +13,7 @@ public final class Locked<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
+    /// Holds `value` behind a new mutex.
     public init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)

@@ -3,8 +3,11 @@
 /// (`code=429`, `example=rainy`, as `stubd openapi import` writes them) without the app sending a
 /// header. `prefer: nil` (or `DELETE /__stubd/prefer`) stops it; a session reset does too.
 public struct PreferDocument: Sendable, Equatable, Codable {
+    /// A `Prefer` value: `code=429`, `example=rainy`, or both as `code=200, example=NAME`; nil when none is set.
     public let prefer: String?
+    /// The session it applies to (`""` for the default one); set in the server's answers, left out of requests.
     public let session: String?
+    /// A document setting the preference, or with `prefer` nil stopping it.
     public init(prefer: String?, session: String? = nil) {
         self.prefer = prefer
         self.session = session

@@ -2,20 +2,28 @@
 public struct RouteDescription: Sendable, Equatable, Codable {
     /// For a runtime stub: the id `DELETE /__stubd/stubs/{id}` takes.
     public let id: String?
+    /// The manifest's `name:`; nil for a route without one and for a stub file.
     public let name: String?
     /// `GET`, or `ANY`.
     public let method: String
+    /// The path pattern: `/api/{key}/conditions/q/CA/{city}.json`, `/files/**`.
     public let pattern: String
+    /// The method and pattern: `GET /api/{key}/conditions/q/CA/{city}.json`.
     public let signature: String
     /// `stubd.yml:42`, a file's path, or `runtime stub s3`.
     public let source: String
+    /// Lower wins: runtime stubs 1, manifest routes 5, stub files 10, unless the route sets `priority:`.
     public let priority: Int
+    /// How many answers it has; more than one is a sequence (`responses:`).
     public let responses: Int
+    /// The names of the quotas that count it; nil when none does.
     public let quotas: [String]?
+    /// How many times it answers before the next matching route does (`times:`); nil for no limit.
     public let times: Int?
     /// True when an answer is a template, rendered per request.
     public let templated: Bool?
 
+    /// A route's description as given.
     public init(id: String? = nil, name: String?, method: String, pattern: String, signature: String, source: String,
                 priority: Int, responses: Int, quotas: [String]?, times: Int?, templated: Bool? = nil) {
         self.id = id; self.name = name; self.method = method; self.pattern = pattern; self.signature = signature

@@ -6,18 +6,27 @@ import HTTPTypes
 /// Typed in Swift (`HTTPRequest.Method`, `HTTPResponse.Status`, `HTTPFields`, `Delay`, `Fault`),
 /// written as the manifest spells it: the method and status as text and number, headers as a map.
 public struct RuntimeStubDocument: Codable, Sendable, Equatable {
+    /// Which requests the stub answers: a manifest route's `request:`.
     public struct Request: Codable, Sendable, Equatable {
+        /// A condition on the request body.
         public struct Body: Codable, Sendable, Equatable {
+            /// Text the body must contain.
             public var contains: String
+            /// A condition that the body contains `contains`.
             public init(contains: String) { self.contains = contains }
         }
         /// `ANY` (`HTTPRequest.Method("ANY")`) answers every method.
         public var method: HTTPRequest.Method
+        /// The path pattern: literal segments, `{param}` for any one segment, a trailing `/**`.
         public var path: String
+        /// Query parameters that must be present with these values (`"*"`: with any value); unlisted ones are
+        /// not checked, and nil checks none.
         public var query: [String: String]?
         /// Each must be present with this value; `"*"` means present with any value.
         public var headers: HTTPFields?
+        /// A condition on the body; nil checks none.
         public var body: Body?
+        /// A request condition as given.
         public init(method: HTTPRequest.Method, path: String, query: [String: String]? = nil, headers: HTTPFields? = nil,
                     body: Body? = nil) {
             self.method = method
@@ -29,6 +38,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
 
         private enum CodingKeys: String, CodingKey { case method, path, query, headers, body }
 
+        /// Writes the manifest's spelling: the method as text, the headers as a map.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(method.rawValue, forKey: .method)
@@ -38,6 +48,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
             try c.encodeIfPresent(body, forKey: .body)
         }
 
+        /// Reads the manifest's spelling; a method that is not an HTTP method token is a `DecodingError`.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let text = try c.decode(String.self, forKey: .method)
@@ -52,16 +63,25 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// One answer: a manifest route's `response:`, or one step of its `responses:`.
     public struct Response: Codable, Sendable, Equatable {
+        /// The status sent; a number on the wire.
         public var status: HTTPResponse.Status
+        /// Headers sent with the answer, besides the content type the body implies.
         public var headers: HTTPFields?
+        /// A file to send as the body, relative to the Stubs folder or its `__files/`.
         public var file: String?
+        /// The body as text.
         public var body: String?
+        /// The body as JSON, sent with a JSON content type.
         public var json: EmbeddedJSON?
+        /// A wait before the answer is sent; nil for none.
         public var delay: Delay?
+        /// A broken answer instead of this one (`connection_reset`, `hang`, …); nil for none.
         public var fault: Fault?
         /// The body and headers are Handlebars templates, rendered per request.
         public var template: Bool?
+        /// An answer with the parts given; one of `file`, `body` and `json` at most.
         public init(status: HTTPResponse.Status, headers: HTTPFields? = nil, file: String? = nil, body: String? = nil,
                     json: EmbeddedJSON? = nil, delay: Delay? = nil, fault: Fault? = nil, template: Bool? = nil) {
             self.template = template
@@ -78,6 +98,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         // sent: the status goes as its number and the headers as the manifest's map.
         private enum CodingKeys: String, CodingKey { case status, headers, file, body, json, delay, fault, template }
 
+        /// Writes the manifest's spelling: the status as its number, the headers as a map.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(status.code, forKey: .status)
@@ -90,6 +111,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
             try c.encodeIfPresent(template, forKey: .template)
         }
 
+        /// Reads the manifest's spelling; a status outside 100–999 is a `DecodingError`.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let code = try c.decode(Int.self, forKey: .status)
@@ -108,15 +130,22 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         }
     }
 
+    /// The name hits, logs and the admin API know it by; nil to go by its signature.
     public var name: String?
+    /// Which requests it answers.
     public var request: Request
     /// One answer (`response`) or a sequence (`responses`), never both.
     public var response: Response?
+    /// A sequence: one answer per request in turn, the last repeating unless `cycle` is true.
     public var responses: [Response]?
+    /// With `responses`: start again after the last answer instead of repeating it.
     public var cycle: Bool?
+    /// Answer this many times, then let the next matching route answer; nil for no limit.
     public var times: Int?
+    /// Lower wins; nil for a runtime stub's default, 1 (manifest routes 5, stub files 10).
     public var priority: Int?
 
+    /// A runtime stub as given; the server checks it as it checks a manifest route.
     public init(name: String? = nil, request: Request, response: Response? = nil, responses: [Response]? = nil,
                 cycle: Bool? = nil, times: Int? = nil, priority: Int? = nil) {
         self.name = name

@@ -11,13 +11,16 @@ import Foundation
 public struct StubsFingerprint: Sendable, Equatable, Codable, CustomStringConvertible {
     /// 16 hex digits.
     public let digest: String
+    /// How many files it covers.
     public let files: Int
 
+    /// A fingerprint as given (from `/__stubd/health`); `of(folder:)` computes one.
     public init(digest: String, files: Int) {
         self.digest = digest
         self.files = files
     }
 
+    /// `12 files, fingerprint 0123456789abcdef`: how messages about a folder mismatch show it.
     public var description: String { "\(files) file\(files == 1 ? "" : "s"), fingerprint \(digest)" }
 
     /// Reads the whole folder; nil when it is not a readable folder.
