@@ -81,7 +81,7 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
     var spec: String?
 
-    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets: requests=report (the default) serves the stub and says so in the journal, the log line and an X-Stubd-Contract header; requests=strict answers 422 (415 for a body of a type the operation does not take; problem+json listing each error) instead; requests=off checks no request.", valueName: "requests=report|strict|off"))
+    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets: requests=report (the default) serves the stub and says so in the journal, the log line and an X-Stubd-Contract header; requests=strict answers 422 (401 for a missing credential, 415 for a body of a type the operation does not take; problem+json listing each error) instead; requests=off checks no request.", valueName: "requests=report|strict|off"))
     var validation: String?
 
     func validate() throws {

@@ -127,6 +127,8 @@ package final class APIContract: Sendable {
             let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect)
             var out: [ContractOperation] = []
             guard case .object(let paths)? = root["paths"] else { return [] }
+            let schemes = securitySchemes(root)
+            let rootSecurity = security(root["security"], schemes)
             for template in paths.keys.sorted() {
                 // A path item may live in a file of its own (`$ref: paths/things.yaml`): everything
                 // under it is read, and named, where it is written.
@@ -172,10 +174,48 @@ package final class APIContract: Sendable {
                     }
                     // The importer's list of OpenAPI's method names: each is a token.
                     out.append(ContractOperation(method: HTTPRequest.Method(method.uppercased())!, path: pattern, parameters: params, requestBody: body,
-                                                 responses: responses, location: shown(opPointer)))
+                                                 responses: responses, security: op["security"] == nil ? rootSecurity : security(op["security"], schemes),
+                                                 location: shown(opPointer)))
                 }
             }
             return out
+        }
+
+        /// `components/securitySchemes`, by name.
+        private mutating func securitySchemes(_ root: [String: JSONValue]) -> [String: ContractSecurityScheme] {
+            guard case .object(let components)? = root["components"], case .object(let schemes)? = components["securitySchemes"] else { return [:] }
+            var out: [String: ContractSecurityScheme] = [:]
+            for (name, raw) in schemes {
+                guard case .object(let s) = resolve(raw, at: "#/components/securitySchemes/" + JSONPointer.escape(name)).value else { continue }
+                func string(_ key: String) -> String? { if case .string(let v)? = s[key] { v } else { nil } }
+                let kind: ContractSecurityScheme.Kind
+                switch string("type") {
+                case "apiKey":
+                    guard let key = string("name"), let place = string("in").flatMap(ContractParameter.Place.init(rawValue:)) else { continue }
+                    kind = .apiKey(name: key, place: place)
+                case "http":
+                    kind = .http(scheme: (string("scheme") ?? "basic").lowercased())
+                case "oauth2", "openIdConnect":
+                    kind = .oauth2
+                default:
+                    kind = .unverifiable
+                }
+                out[name] = ContractSecurityScheme(name: name, kind: kind)
+            }
+            return out
+        }
+
+        /// A `security` list: each requirement's schemes (a name no scheme has is left out, as is
+        /// a mutual-TLS scheme: a request shows neither).
+        private func security(_ value: JSONValue?, _ schemes: [String: ContractSecurityScheme]) -> [[ContractSecurityScheme]] {
+            guard case .array(let requirements)? = value else { return [] }
+            var out: [[ContractSecurityScheme]] = []
+            for requirement in requirements {
+                guard case .object(let names) = requirement else { continue }
+                out.append(names.keys.sorted().compactMap { schemes[$0] }.filter { $0.kind != .unverifiable })
+            }
+            // An empty requirement means no credential at all: the whole list asks for nothing.
+            return out.contains { $0.isEmpty } ? [] : out
         }
 
         /// A `$ref`'d object's target and its pointer (a chain of them followed, a loop stopped); a

@@ -10,6 +10,9 @@ package struct ContractOperation: Sendable {
     /// Nil when the operation declares no request body.
     package let requestBody: (required: Bool, media: [ContractMedia])?
     package let responses: [ContractResponse]
+    /// `security` (the operation's, else the root's): alternatives, any one of which will do, each
+    /// the schemes it needs together. Empty when the operation asks for no credential.
+    package let security: [[ContractSecurityScheme]]
     /// The operation's place in the spec (`openapi.yaml#/paths/~1weather/get`).
     package let location: String
 

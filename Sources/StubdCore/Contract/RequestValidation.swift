@@ -5,7 +5,7 @@ extension APIContract {
     /// the spec takes it (that is the stubs' business, not the contract's).
     package func violations(of request: RequestHead) -> [RequestViolation]? {
         guard let (operation, pathValues) = operation(method: request.method, path: request.segments) else { return nil }
-        var out: [RequestViolation] = []
+        var out = securityViolations(of: request, for: operation)
         for parameter in operation.parameters {
             let location = "\(parameter.place.rawValue).\(parameter.name)"
             let value: String?

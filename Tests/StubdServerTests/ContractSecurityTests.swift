@@ -1,0 +1,138 @@
+import Foundation
+import Stubd
+import StubdCore
+import StubdTestSupport
+import Testing
+
+/// `serve --spec --validate requests=strict` asking for the credential an operation's `security`
+/// names (issue 39 item 3), over real sockets: presence only, any one alternative, none echoed.
+@Suite struct ContractSecurityTests {
+    static let spec = """
+        openapi: 3.1.0
+        info: { title: Keys, version: "1" }
+        security:
+          - basicAuth: []
+        paths:
+          /basic:
+            get:
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+          /either:
+            get:
+              security:
+                - apiKeyHeader: []
+                - apiKeyQuery: []
+                - session: []
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+          /both:
+            get:
+              security:
+                - apiKeyHeader: []
+                  bearer: []
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+          /oauth:
+            get:
+              security:
+                - oauth: [read]
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+          /public:
+            get:
+              security: []
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+          /optional:
+            get:
+              security:
+                - {}
+                - bearer: []
+              responses: { "200": { $ref: "#/components/responses/ok" } }
+        components:
+          responses:
+            ok: { description: OK, content: { application/json: { schema: { type: object } } } }
+          securitySchemes:
+            basicAuth: { type: http, scheme: basic }
+            bearer: { type: http, scheme: bearer, bearerFormat: JWT }
+            apiKeyHeader: { type: apiKey, in: header, name: X-API-Key }
+            apiKeyQuery: { type: apiKey, in: query, name: api_key }
+            session: { type: apiKey, in: cookie, name: SESSION }
+            oauth:
+              type: oauth2
+              flows: { clientCredentials: { tokenUrl: "https://example.com/token", scopes: { read: read } } }
+        """
+
+    static let stubs = [
+        "basic.json": "{}", "either.json": "{}", "both.json": "{}", "oauth.json": "{}", "public.json": "{}", "optional.json": "{}",
+    ]
+
+    static func options(_ validation: RequestValidationMode) throws -> (StubServer.Options, TempStubs) {
+        let folder = try TempStubs(["openapi.yaml": Self.spec])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = validation
+        return (options, folder)
+    }
+
+    /// Each scheme's absence is 401 naming it and where it goes, with `WWW-Authenticate` for http
+    /// and OAuth schemes; its presence (any value) gets the stub. Before: 200 for every request.
+    @Test func aStrictServerAsksForTheCredentialEachOperationRequires() async throws {
+        let (options, _folder) = try Self.options(.strict)
+        let stubs = try TempStubs(Self.stubs)
+        try await withServer(stubs.url, options: options) { server in
+            _ = _folder
+            let base = server.baseURL
+            // curl, not URLSession: FoundationNetworking on Linux never completes a request whose
+            // 401 carries a WWW-Authenticate challenge when no delegate answers it.
+            func get(_ base: URL, _ path: String, headers: [String: String] = [:]) async throws -> ContractRequestBodyTests.Answer {
+                try ContractRequestBodyTests.curlAnswer(base, path, headers.flatMap { ["-H", "\($0.key): \($0.value)"] })
+            }
+            let none = try await get(base, "/basic")
+            #expect(none.status == 401, "\(none.body)")
+            #expect(none.header("content-type") == "application/problem+json")
+            #expect(none.header("www-authenticate") == #"Basic realm="openapi.yaml""#, "\(none.headers)")
+            #expect(none.body.contains("GET /basic requires the security scheme 'basicAuth' (an Authorization: Basic header)"), "\(none.body)")
+            let located = (none.json["validation"] as? [[String: Any]])?.first
+            #expect(located?["location"] as? String == "header.authorization" && located?["code"] as? String == "security", "\(none.body)")
+            // The root's requirement, met by a Basic credential of any value; a Bearer one is not it.
+            #expect(try await get(base, "/basic", headers: ["Authorization": "Basic dXNlcjpwYXNz"]).status == 200)
+            #expect(try await get(base, "/basic", headers: ["Authorization": "Bearer abc"]).status == 401)
+
+            let either = try await get(base, "/either")
+            #expect(either.status == 401 && either.header("www-authenticate") == nil, "\(either.headers)")
+            #expect(either.body.contains("'apiKeyHeader' (the header X-API-Key)") && either.body.contains("'apiKeyQuery' (the query parameter 'api_key')")
+                    && either.body.contains("'session' (the cookie 'SESSION')"), "\(either.body)")
+            #expect(try await get(base, "/either", headers: ["X-API-Key": "k1"]).status == 200)
+            #expect(try await get(base, "/either?api_key=k2").status == 200)
+            #expect(try await get(base, "/either", headers: ["Cookie": "theme=dark; SESSION=s3"]).status == 200)
+            #expect(try await get(base, "/either", headers: ["Cookie": "theme=dark"]).status == 401)
+
+            // One requirement naming two schemes needs both.
+            let half = try await get(base, "/both", headers: ["X-API-Key": "k1"])
+            #expect(half.status == 401 && half.header("www-authenticate") == #"Bearer realm="openapi.yaml""#, "\(half.headers)")
+            #expect(try await get(base, "/both", headers: ["X-API-Key": "k1", "Authorization": "Bearer t"]).status == 200)
+
+            let oauth = try await get(base, "/oauth")
+            #expect(oauth.status == 401 && oauth.header("www-authenticate") == #"Bearer realm="openapi.yaml""#, "\(oauth.headers)")
+            #expect(try await get(base, "/oauth", headers: ["Authorization": "Bearer t"]).status == 200)
+
+            #expect(try await get(base, "/public").status == 200)
+            #expect(try await get(base, "/optional").status == 200)
+        }
+    }
+
+    /// Report mode serves the stub and notes the missing credential; the value of one sent is never
+    /// echoed, in the answer or the journal.
+    @Test func reportModeNotesAMissingCredentialAndNeverEchoesOne() async throws {
+        let (options, _folder) = try Self.options(.report)
+        let stubs = try TempStubs(Self.stubs)
+        try await withServer(stubs.url, options: options) { server in
+            _ = _folder
+            let none = try await get(server.baseURL, "/both", headers: ["X-API-Key": "sekrit-value-123"])
+            #expect(none.status == 200)
+            let header = none.header("X-Stubd-Contract") ?? ""
+            #expect(header.hasPrefix("1 problem: header.x-api-key: GET /both requires the security scheme") || header.hasPrefix("1 problem: header.authorization: GET /both requires"), "\(header)")
+            #expect(!header.contains("sekrit"), "\(header)")
+            let journal = try await server.requests()
+            let noted = journal.requests.last?.contract ?? []
+            #expect(noted.count == 1 && noted[0].contains("'bearer' (an Authorization: Bearer header)"), "\(noted)")
+            #expect(!noted.joined().contains("sekrit"), "\(noted)")
+        }
+    }
+}
