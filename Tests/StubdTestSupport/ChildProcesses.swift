@@ -14,10 +14,24 @@ public func run(_ executable: String, _ arguments: [String],
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let (outData, errData) = readToEnd(out, err)
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+}
+
+/// Both pipes read to their end at once: read one after the other, a program that fills the second
+/// (64 KiB of warnings on standard error) blocks writing it while we wait for the first to end.
+func readToEnd(_ out: Pipe, _ err: Pipe) -> (Data, Data) {
+    final class Box: @unchecked Sendable { var data = Data() }
+    let errBox = Box(), done = DispatchSemaphore(value: 0)
+    let reader = err.fileHandleForReading
+    Thread.detachNewThread {
+        errBox.data = reader.readDataToEndOfFile()
+        done.signal()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    done.wait()
+    return (outData, errBox.data)
 }
 
 /// curl, for what URLSession hides (raw paths, exit codes of broken transfers).
@@ -41,8 +55,7 @@ public func run(_ executable: String, _ arguments: [String], killedAfter seconds
     let pid = process.processIdentifier
     let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
     DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let (outData, errData) = readToEnd(out, err)
     process.waitUntilExit()
     watchdog.cancel()
     return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self),
