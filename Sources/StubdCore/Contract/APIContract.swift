@@ -235,13 +235,27 @@ package final class APIContract: Sendable {
                 guard case .object(let p) = value, case .string(let name)? = p["name"], case .string(let placeName)? = p["in"],
                       let place = ContractParameter.Place(rawValue: placeName) else { continue }
                 var schema: JSONSchema?
+                var contentType: String?
                 if p["schema"] != nil {
                     schema = compile(at + "/schema", compiler)
                 } else if case .object(let content)? = p["content"], let type = content.keys.sorted().first {
-                    schema = compile(at + "/content/" + JSONPointer.escape(type) + "/schema", compiler)
+                    contentType = type
+                    if case .object(let media)? = content[type], media["schema"] != nil {
+                        schema = compile(at + "/content/" + JSONPointer.escape(type) + "/schema", compiler)
+                    }
                 }
+                var style: ParameterStyle?
+                if case .string(let written)? = p["style"] {
+                    style = ParameterStyle(rawValue: written)
+                    if style == nil {
+                        problems.append(LoadProblem(file: bundle.rootName, message: "\(shown(at))/style: '\(written)' is not a parameter style",
+                                                    hint: "OpenAPI's styles are " + ParameterStyle.allCases.map(\.rawValue).joined(separator: ", ")))
+                    }
+                }
+                let explode: Bool? = if case .bool(let b)? = p["explode"] { b } else { nil }
                 // Path parameters are always required (OpenAPI says so, whatever `required` says).
-                out.append(ContractParameter(name: name, place: place, required: place == .path || p["required"] == .bool(true), schema: schema))
+                out.append(ContractParameter(name: name, place: place, required: place == .path || p["required"] == .bool(true), schema: schema,
+                                             style: style, explode: explode, contentType: contentType))
             }
             return out
         }

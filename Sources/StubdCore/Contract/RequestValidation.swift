@@ -6,27 +6,50 @@ extension APIContract {
     package func violations(of request: RequestHead) -> [RequestViolation]? {
         guard let (operation, pathValues) = operation(method: request.method, path: request.segments) else { return nil }
         var out = securityViolations(of: request, for: operation)
+        let reader = ParameterReader(pathValues: pathValues, query: request.query, headers: request.headers, parameters: operation.parameters)
         for parameter in operation.parameters {
-            let location = "\(parameter.place.rawValue).\(parameter.name)"
-            let value: String?
-            switch parameter.place {
-            case .path: value = pathValues[parameter.name]
-            case .query: value = request.query.first { $0.name == parameter.name }.map { $0.value ?? "" }
-            case .header: value = request.header(parameter.canonicalName)
-            case .cookie: continue
-            }
-            guard let value else {
-                if parameter.required {
-                    out.append(RequestViolation(location: location, code: "required",
-                                                message: "the \(parameter.place.rawValue) parameter '\(parameter.name)' is required"))
-                }
-                continue
-            }
-            guard let schema = parameter.schema else { continue }
-            out += Self.check(value, against: schema, at: location)
+            out += violations(of: parameter, reader.read(parameter))
         }
         out += Self.bodyViolations(of: request, for: operation)
         return out
+    }
+
+    /// How a parameter as read from the request breaks its declaration: absent when required, not
+    /// written as its style says, or a value its schema refuses.
+    private func violations(of parameter: ContractParameter, _ reading: ParameterReader.Reading) -> [RequestViolation] {
+        let location = "\(parameter.place.rawValue).\(parameter.name)"
+        switch reading {
+        case .absent:
+            guard parameter.required else { return [] }
+            var message = "the \(parameter.place.rawValue) parameter '\(parameter.name)' is required"
+            if case .object(let properties, _) = parameter.shape, parameter.explode, parameter.style != .deepObject,
+               parameter.place == .query || parameter.place == .cookie, parameter.contentType == nil {
+                // Exploded, the object's name is never sent: say what is.
+                message += properties.isEmpty ? " (its members are sent as query items of their own)"
+                    : " (sent as its members: " + properties.map { "\($0)=..." }.joined(separator: "&") + ")"
+            }
+            return [RequestViolation(location: location, code: "required", message: message)]
+        case .malformed(let message):
+            return [RequestViolation(location: location, code: "style", message: message)]
+        case .text(let text):
+            guard let schema = parameter.schema else { return [] }
+            if let type = parameter.contentType, ContentType.isJSON(mediaType: type) {
+                do {
+                    let instance = try JSONParser.parse(text)
+                    return schema.validate(instance, limit: 5).map {
+                        RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message)
+                    }
+                } catch {
+                    return [RequestViolation(location: location, code: "json", message: "\(parameter.described) is not JSON: \(error.message)")]
+                }
+            }
+            return Self.check(text, against: schema, at: location)
+        case .value(let raw):
+            guard let schema = parameter.schema else { return [] }
+            return schema.validate(schema.coerceParameter(raw), limit: 5).map {
+                RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message)
+            }
+        }
     }
 
     /// A parameter arrives as text: `5` is the number 5 to an integer schema and the string "5" to a
@@ -67,7 +90,7 @@ extension APIContract {
 
     /// The value of `text` when it is a JSON number (RFC 8259's grammar, nothing else), and whether
     /// it is written as an integer.
-    private static func number(spelledBy text: String) -> (value: Double, isInteger: Bool)? {
+    static func number(spelledBy text: String) -> (value: Double, isInteger: Bool)? {
         let b = Array(text.utf8)
         var i = 0
         func digits() -> Int {
