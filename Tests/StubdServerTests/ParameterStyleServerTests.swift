@@ -106,7 +106,7 @@ import Testing
         }
         let refused: [(String, [String], [String], String?)] = [
             // The case: before, `pagination` was looked for by its own name.
-            ("/items", [], ["query.pagination required"], "offset=...&limit=..."),
+            ("/items", [], ["query.pagination required"], "sent as its members: "),
             ("/items?offset=-1&limit=x", [], ["query.pagination/limit type", "query.pagination/offset minimum"], nil),
             ("/label/blue", [], ["path.color style"], "(label style, explode: false)"),
             ("/label/.blue.green", [], ["path.color/1 enum"], nil),
