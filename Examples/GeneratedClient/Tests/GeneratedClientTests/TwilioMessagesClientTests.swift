@@ -13,7 +13,8 @@ import TwilioMessagesAPI
     static let message = "SM" + String(repeating: "fedcba9876543210", count: 2)
 
     static func client(_ server: StubdProcess) -> TwilioMessagesAPI.Client {
-        TwilioMessagesAPI.Client(serverURL: server.baseURL, transport: URLSessionTransport())
+        TwilioMessagesAPI.Client(serverURL: server.baseURL, transport: URLSessionTransport(),
+                                 middlewares: [BasicAuthMiddleware(user: account, password: "test-auth-token")])
     }
 
     /// Each operation's imported answer decodes: nullable fields, Twilio's RFC 2822 dates (strings
