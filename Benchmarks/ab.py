@@ -118,34 +118,25 @@ def main():
     table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B | CPU per request A / B | B/A CPU |",
              "|---|---|---|---|---|---|---|---|"]
     stubs = os.path.join(REPO, "Stubs")
-    if SHAPES == "quota":
-        folder, path = keyed_quota_folder()
-        try:
-            table.append(compare("keyed quota, c32", folder, path, 32))
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-        print("\n" + "\n".join(table))
-        return
-    if SHAPES != "patterned":
-        table.append(compare("plain 1 KB, c32", stubs, PLAIN, 32))
-    if SHAPES == "plain":
-        print("\n" + "\n".join(table))
-        return
-    if SHAPES != "patterned":
-        table.append(compare("plain 1 KB, c128", stubs, PLAIN, 128))
-    folder, path = patterned_folder()
-    try:
-        table.append(compare(f"1 of {PATTERNED:,} patterned, c32", folder, path, 32))
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    if SHAPES == "all":
-        folder, path = keyed_quota_folder()
-        try:
-            table.append(compare("keyed quota, c32", folder, path, 32))
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-    print("\n" + "\n".join(table))
+    if SHAPES not in ("all", "plain", "patterned", "quota"):
+        raise SystemExit(f"SHAPES={SHAPES}: one of all, plain, patterned, quota")
 
+    def in_made_folder(label, make):
+        folder, path = make()
+        try:
+            table.append(compare(label, folder, path, 32))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    if SHAPES in ("all", "plain"):
+        table.append(compare("plain 1 KB, c32", stubs, PLAIN, 32))
+    if SHAPES == "all":
+        table.append(compare("plain 1 KB, c128", stubs, PLAIN, 128))
+    if SHAPES in ("all", "patterned"):
+        in_made_folder(f"1 of {PATTERNED:,} patterned, c32", patterned_folder)
+    if SHAPES in ("all", "quota"):
+        in_made_folder("keyed quota, c32", keyed_quota_folder)
+    print("\n" + "\n".join(table))
 
 if __name__ == "__main__":
     main()
