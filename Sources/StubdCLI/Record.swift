@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
 import Stubd
+import StubdCore
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Forward every request to a real API and write what it answers into a Stubs folder.",
-        discussion: """
-        Point the app (or its tests) at stubd instead of the API, use it, and stop with Ctrl-C.
-        Secrets are replaced, not written: Authorization, Cookie and Set-Cookie values, and the
-        query values of appid, api_key, apikey, key and token (any case); --secret NAME=VALUE for
-        more (a path segment holding VALUE becomes {NAME}). Afterwards `stubd serve` answers the
-        same requests offline.
-        """)
+        // One line per paragraph: argument-parser wraps each line to the terminal, so a line break
+        // inside a paragraph would end its lines short. The names come from the list the recorder uses.
+        discussion: [
+            "Point the app (or its tests) at stubd instead of the API, use it, and stop with Ctrl-C. Afterwards `stubd serve` answers the same requests offline.",
+            "Secrets are replaced, not written: the values of the request headers \(SecretNames.listed(SecretNames.headerNames)), the value of each Set-Cookie, and the query and form values of \(SecretNames.listed(SecretNames.parameterNames)) (any case). --secret NAME=VALUE replaces more (a path segment holding VALUE becomes {NAME}).",
+            "Every answer is recorded, errors too (a 429 or a 503 is worth replaying); --only 2xx,3xx keeps only those statuses.",
+        ].joined(separator: "\n\n"))
 
     @Option(name: .long, help: "The real API, e.g. https://api.openweathermap.org.")
     var target: String

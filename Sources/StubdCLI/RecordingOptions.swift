@@ -34,6 +34,12 @@ struct RecordingOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Reach the API (and pass-through hosts) through this HTTP proxy. Without it stubd goes direct and ignores http_proxy, https_proxy and ALL_PROXY, which may name stubd itself.", valueName: "url"))
     var upstreamProxy: String?
 
+    @Option(name: .long, help: ArgumentHelp("Write only answers with these statuses, classes or codes, e.g. 2xx,3xx or 2xx,404; the others are passed on but not written. Default: every status.", valueName: "statuses"))
+    var only: String?
+
+    /// `--only`, checked by `validate`.
+    var statuses: RecordedStatuses { only.flatMap { try? RecordedStatuses(parsing: $0) } ?? .all }
+
     @Flag(name: .long, help: "Write JSON bodies indented with sorted keys, instead of the API's bytes as sent.")
     var prettyJson = false
 
@@ -56,6 +62,9 @@ struct RecordingOptions: ParsableArguments {
         guard maxDecoded > 0 else { throw ValidationError("--max-decoded must be more than 0 bytes") }
         if let caFile, !FileManager.default.isReadableFile(atPath: caFile) { throw ValidationError("--ca-file \(caFile) cannot be read") }
         if let upstreamProxy { _ = try Self.proxyURL(upstreamProxy) }
+        if let only {
+            do { _ = try RecordedStatuses(parsing: only) } catch { throw ValidationError(error.description) }
+        }
     }
 
     /// `--upstream-proxy`, checked: an http:// URL with a host (libcurl and the tunnels speak plain HTTP to it).
@@ -88,6 +97,7 @@ struct RecordingOptions: ParsableArguments {
         if upstreamProxy != nil { given.append("--upstream-proxy") }
         if allowCi { given.append("--allow-ci") }
         if prettyJson { given.append("--pretty-json") }
+        if only != nil { given.append("--only") }
         return given
     }
 
@@ -114,7 +124,8 @@ struct RecordingOptions: ParsableArguments {
             }
             do {
                 options.recorder = try StubsRecorder(root: stubs, rules: RecordingRules(secrets: secrets, matchHeaders: matchHeader,
-                                                                                          targetOrigin: target.origin, prettyJSON: prettyJson),
+                                                                                          targetOrigin: target.origin, prettyJSON: prettyJson,
+                                                                                          statuses: statuses),
                                                      mode: StubsRecorder.Mode(rawValue: mode) ?? .new)
             } catch {
                 printError("stubd: cannot record into \(stubs.path): \(error)")

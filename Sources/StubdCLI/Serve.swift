@@ -95,7 +95,7 @@ struct Serve: ParsableCommand {
                                                   : "this serve forwards nothing"
             throw ValidationError("\(flag) applies to forwarding, and \(forwards): add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
         }
-        if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci", "--pretty-json"].contains($0) }) {
+        if !recordMissing, let flag = recording.flagsGiven.first(where: { ["--match-header", "--mode", "--allow-ci", "--pretty-json", "--only"].contains($0) }) {
             throw ValidationError("\(flag) applies to recording, and this serve writes nothing: add --record-missing, or drop \(flag)")
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }

@@ -28,7 +28,8 @@ package struct RecordingPolicy: Sendable {
         guard let recorder else { return (note, nil) }
         switch recorder.record(exchange) {
         case let .written(files, route, serving):
-            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))" + contractWarning(exchange, files), serving)
+            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))" + contractWarning(exchange, files)
+                    + notFoundHint(exchange, recorder), serving)
         case .skipped(let why): note += "; not recorded: \(why)"
         case .failed(let why): note += "; RECORDING FAILED: \(why)"
         }
@@ -47,6 +48,12 @@ package struct RecordingPolicy: Sendable {
         guard let first = problems.first else { return "" }
         return "; WARNING: \(files.first ?? "the recording") breaks \(contract.specName): \(first.message)"
             + (problems.count > 1 ? " (and \(problems.count - 1) more; `stubd check --spec` lists them)" : "")
+    }
+
+    /// A recorded 404 is most often a mistyped URL: say how to keep such answers out, once per note.
+    func notFoundHint(_ exchange: RecordedExchange, _ recorder: StubsRecorder) -> String {
+        guard exchange.status == .notFound, recorder.rules.statuses == .all else { return "" }
+        return " (a 404 is recorded like any answer; --only 2xx,3xx keeps successes only)"
     }
 
     /// An answer too large to hold, passed to the client as it arrived: never recorded.

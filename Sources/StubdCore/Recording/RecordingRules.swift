@@ -11,6 +11,8 @@ package struct RecordingRules: Sendable {
     /// `--pretty-json`: JSON bodies written indented with sorted keys. Off by default: a recording
     /// keeps the API's bytes (key order, `1.0` spelt as sent), so a replay is byte-for-byte.
     package var prettyJSON: Bool
+    /// `--only`: the answer statuses written; the others are passed on only.
+    package var statuses: RecordedStatuses
 
     /// Response headers worth replaying besides the body's type: where to go next, and how much
     /// quota is left (the point of stubd).
@@ -21,8 +23,9 @@ package struct RecordingRules: Sendable {
     }
 
     package init(secrets: [NamedSecret] = [], matchHeaders: [String] = [], targetOrigin: String = "",
-                 prettyJSON: Bool = false) {
+                 prettyJSON: Bool = false, statuses: RecordedStatuses = .all) {
         self.secrets = secrets
+        self.statuses = statuses
         self.prettyJSON = prettyJSON
         self.matchHeaders = Set(matchHeaders.map { $0.lowercased() })
         self.targetOrigin = targetOrigin

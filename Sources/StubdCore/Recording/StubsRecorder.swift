@@ -128,6 +128,9 @@ package final class StubsRecorder: Sendable {
     package func record(_ exchange: RecordedExchange) -> Outcome {
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
+        guard rules.statuses.keeps(exchange.status) else {
+            return .skipped("status \(exchange.status.code) is not in --only \(rules.statuses)")
+        }
         // The manifest knows these methods only (and `ANY` would mean every method).
         guard ConventionScanner.methods.contains(exchange.method.rawValue) else {
             return .skipped("stubd routes answer \(ConventionScanner.methods.sorted().joined(separator: ", ")), not \(exchange.method)")

@@ -1,12 +1,20 @@
 /// The names that carry credentials by convention, in any case: the recorder never writes their
 /// values, and the journal and the log never show them.
 package enum SecretNames {
-    /// Request headers whose values are credentials.
-    package static let headers: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key", "x-auth-token",
-                                              "private-token"]
+    /// Request headers whose values are credentials, as `record --help` and the docs spell them
+    /// (docs/recording-and-drift.md is checked against this list).
+    package static let headerNames = ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "X-Auth-Token", "Private-Token"]
     /// Query (and form) parameters whose values are credentials or signatures over them.
-    package static let parameters: Set<String> = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret",
-                                                 "password", "sig", "signature"]
+    package static let parameterNames = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret",
+                                         "password", "sig", "signature"]
+    /// `headerNames`, lower-cased, for lookups.
+    package static let headers = Set(headerNames.map { $0.lowercased() })
+    package static let parameters = Set(parameterNames.map { $0.lowercased() })
+
+    /// `A, B and C`: how help and log lines list names.
+    package static func listed(_ names: [String]) -> String {
+        names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+    }
 
     package static func isSecretHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
     /// `Bearer abc` → `abc`: the credential of an `Authorization`-style value without its scheme,

@@ -1,0 +1,98 @@
+import Foundation
+import StubdCore
+import StubdTestSupport
+import Testing
+
+/// Issue 45 item 4: `stubd record --only` keeps a typo'd URL's 404 out of the folder, and
+/// `record --help` lists the names the recorder redacts, in paragraphs that wrap cleanly.
+@Suite struct RecordOnlyStatusesTests {
+    /// `stubd record` as a child process; its first line names where it listens.
+    func recording(_ arguments: [String], requests paths: [String]) throws -> (statuses: [String], log: String) {
+        let process = Process()
+        process.executableURL = stubdBinary
+        process.arguments = ["record", "--port", "0"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["CI"] = nil
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        var first: [UInt8] = []
+        while let byte = try? out.fileHandleForReading.read(upToCount: 1), let b = byte.first, b != UInt8(ascii: "\n") { first.append(b) }
+        // "stubd recording on http://127.0.0.1:PORT/: forwarding to …"
+        let line = String(decoding: first, as: UTF8.self)
+        let url = line.split(separator: " ").first { $0.hasPrefix("http://") }.map { String($0.dropLast()) }.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        var statuses: [String] = []
+        for path in paths { statuses.append(try curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", url + path]).output) }
+        process.terminate()
+        process.waitUntilExit()
+        return (statuses, line + "\n" + String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    static func files(_ folder: URL) -> Set<String> {
+        var all: Set<String> = []
+        let e = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        for case let url as URL in e where !url.hasDirectoryPath { all.insert(url.path.replacingOccurrences(of: folder.path, with: "")) }
+        return all
+    }
+
+    @Test func onlyTwoAndThreeHundredsLeavesAMistypedURLsNotFoundOutOfTheFolder() throws {
+        let upstream = try TempStubs([
+            "weather.json": #"{"temp": 21}"#,
+            "stubd.yml": """
+            routes:
+              - request: { path: /busy }
+                response: { status: 429, headers: { Retry-After: "30" }, json: { message: slow down } }
+            """,
+        ])
+        let api = try ServeProcess(["--stubs", upstream.url.path])
+        let folder = try TempStubs([:]).url
+        let run = try recording(["--target", api.baseURL.absoluteString, "--stubs", folder.path, "--only", "2xx,3xx"],
+                                requests: ["/weather.json", "/wether.json", "/busy"])
+        // The client gets every answer as the API gave it; only the 200 is written.
+        #expect(run.statuses == ["200", "404", "429"], "\(run.log)")
+        #expect(Self.files(folder) == ["/weather.json"], "\(Self.files(folder).sorted())\n\(run.log)")
+        #expect(run.log.contains("not recorded: status 404 is not in --only 2xx,3xx"), "\(run.log)")
+
+        // Without --only every status is kept (a 429 is worth replaying), and a recorded 404 says how to avoid it.
+        let all = try TempStubs([:]).url
+        let everything = try recording(["--target", api.baseURL.absoluteString, "--stubs", all.path],
+                                       requests: ["/wether.json", "/busy"])
+        #expect(everything.statuses == ["404", "429"])
+        #expect(Self.files(all).contains { $0.contains("wether") }, "\(Self.files(all).sorted())")
+        #expect(everything.log.contains("--only 2xx,3xx keeps successes only"), "\(everything.log)")
+    }
+
+    @Test func aWrongOnlyIsRefusedNamingTheItemAndTheForm() throws {
+        let folder = try TempStubs([:]).url
+        let r = try run(stubdBinary.path, ["record", "--target", "http://127.0.0.1:9", "--stubs", folder.path, "--only", "2xx,ok"])
+        #expect(r.status != 0)
+        #expect(r.error.contains("'ok' is not a status class (1xx to 5xx) or a status code"), "\(r.error)")
+        // serve without --record-missing writes nothing: --only would change nothing, so it is refused.
+        let serve = try run(stubdBinary.path, ["serve", "--stubs", folder.path, "--proxy", "http://127.0.0.1:9", "--only", "2xx"])
+        #expect(serve.status != 0 && serve.error.contains("--only applies to recording"), "\(serve.error)")
+    }
+
+    @Test func recordHelpListsEveryRedactedNameAndWrapsWholeParagraphs() throws {
+        let help = try run(stubdBinary.path, ["record", "--help"]).output
+        for name in SecretNames.headerNames + SecretNames.parameterNames + ["Set-Cookie", "--only"] {
+            #expect(help.contains(name), "record --help does not name \(name):\n\(help)")
+        }
+        // The discussion, between OVERVIEW and USAGE: a line cut short mid-paragraph means a hard
+        // line break in the source, which argument-parser keeps after wrapping.
+        let discussion = help.components(separatedBy: "USAGE:")[0].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (line, next) in zip(discussion, discussion.dropFirst()) where !line.isEmpty && !next.isEmpty {
+            #expect(line.count > 55, "a ragged line in record --help: '\(line)' then '\(next)'")
+        }
+    }
+
+    /// docs/recording-and-drift.md lists the same names the recorder redacts.
+    @Test func theRecordingDocsNameEveryRedactedHeaderAndParameter() throws {
+        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/recording-and-drift.md"), encoding: .utf8)
+        let paragraph = docs.components(separatedBy: "**Secrets never reach the folder.**")[1].components(separatedBy: "\n\n")[0]
+        for name in SecretNames.headerNames + SecretNames.parameterNames {
+            #expect(paragraph.contains("`\(name)`"), "docs/recording-and-drift.md does not name `\(name)`")
+        }
+    }
+}
