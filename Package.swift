@@ -3,6 +3,9 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
+/// Compiles the test helpers' sources without the in-process start (the `…Remote` products).
+let remoteOnly: [SwiftSetting] = [.define("STUBD_REMOTE_ONLY")]
+
 /// The in-process server, only on the platforms libmicrohttpd runs on.
 let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .when(platforms: [.linux, .macOS]))
 
@@ -19,6 +22,10 @@ let package = Package(
         .library(name: "StubdClient", targets: ["StubdClient"]),
         .library(name: "StubdXCTest", targets: ["StubdXCTest"]),
         .library(name: "StubdTesting", targets: ["StubdTesting"]),
+        // The same helpers for a test that talks to a running `stubd serve` only (STUBD_URL): they link
+        // nothing of the server, so a test package that depends on them builds in seconds, not minutes.
+        .library(name: "StubdXCTestRemote", targets: ["StubdXCTestRemote"]),
+        .library(name: "StubdTestingRemote", targets: ["StubdTestingRemote"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,6 +90,15 @@ let package = Package(
         // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.
         .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
         .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
+
+        // The test helpers with the in-process server left out on every platform: StubdXCTest's and
+        // StubdTesting's own source files (symlinked, so the two cannot drift), compiled with
+        // STUBD_REMOTE_ONLY. They reach the server at STUBD_URL (a terminal, the iOS Simulator, compose's
+        // test container) through StubdClient, and link no C library and none of swift-crypto,
+        // swift-certificates, OpenAPIKit or Yams (scripts/check-client-side checks it): a user's test
+        // package that needs only these builds HTTPTypes and four small modules (scripts/measure-helper-build).
+        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
+        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
 
         // The `stubd` binary. The folder is Sources/StubdCLI, not Sources/stubd: on a case-insensitive
         // file system (a Mac, Windows) that would be the same folder as Sources/Stubd.

@@ -1,7 +1,9 @@
 """Reads `swift package dump-package` on stdin; fails when a client-side product reaches the server's
 libraries (CMicroHTTPD, CCurl, CGnuTLS, X509, Crypto)
-on a platform where libmicrohttpd cannot run, or when the test helpers lose the in-process server
-on macOS or Linux. Used by scripts/check-client-side."""
+on a platform where libmicrohttpd cannot run, when the test helpers lose the in-process server
+on macOS or Linux, or when the remote-only helpers (StubdXCTestRemote, StubdTestingRemote) reach
+anything beyond StubdClient, StubdProtocol and HTTPTypes on any platform (no C library, nothing of
+the server: their users' clean build stays short). Used by scripts/check-client-side."""
 import json, sys
 manifest = json.load(sys.stdin)
 targets = {t["name"]: t for t in manifest["targets"]}
@@ -45,4 +47,38 @@ for product in ["StubdXCTest", "StubdTesting"]:
     if not path_to(product, "CMicroHTTPD", "macos") or not path_to(product, "CMicroHTTPD", "linux"):
         failed = True
         print(f"FAIL {product} lost the in-process server on macOS or Linux")
+
+# The remote-only helpers: the whole closure, every target and package product, on every platform.
+REMOTE_ALLOWED = {"StubdClient", "StubdProtocol", "HTTPTypes"}
+
+def closure(name, platform):
+    seen, stack = {}, [(name, [name])]
+    while stack:
+        node, path = stack.pop()
+        if node in seen:
+            continue
+        seen[node] = path
+        for d in targets.get(node, {}).get("dependencies", []):
+            kind, value = next(iter(d.items()))
+            dep, condition = value[0], value[-1]
+            if isinstance(condition, dict) and condition.get("platformNames") and platform not in condition["platformNames"]:
+                continue
+            stack.append((dep, path + [dep]))
+    return seen
+
+for product in ["StubdXCTestRemote", "StubdTestingRemote"]:
+    if product not in targets:
+        failed = True
+        print(f"FAIL {product}: no such target")
+        continue
+    for platform in ["linux", "macos", "ios", "tvos", "watchos", "visionos"]:
+        reached = closure(product, platform)
+        extra = sorted(set(reached) - REMOTE_ALLOWED - {product})
+        system = [n for n in reached if targets.get(n, {}).get("type") == "system"]
+        for name in extra:
+            print(f"FAIL {platform}: {product} reaches {name}: {' -> '.join(reached[name])}")
+        if extra or system:
+            failed = True
+    if all(not (set(closure(product, p)) - REMOTE_ALLOWED - {product}) for p in ["linux", "macos", "ios"]):
+        print(f"ok   {product}: reaches only {', '.join(sorted(REMOTE_ALLOWED))} on every platform (no C library)")
 sys.exit(1 if failed else 0)

@@ -57,16 +57,19 @@ public enum StubFixture {
                        description: "session \(id) on \(daemon.baseURL.absoluteString) (\(environmentVariable))")
     }
 
-    /// `startRemote` where there is no in-process server (an iOS, tvOS or watchOS test bundle):
-    /// without `STUBD_URL` it throws what to run on the Mac and what to set in the scheme.
+    /// `startRemote` where there is no in-process server (an iOS, tvOS or watchOS test bundle, or the
+    /// `StubdXCTestRemote` and `StubdTestingRemote` products anywhere): without `STUBD_URL` it throws
+    /// what to run on the Mac and what to set in the scheme.
     public static func startRemoteOnly(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
                                        adminToken: String? = nil) async throws -> Started {
         if let started = try await startRemote(stubs: stubs, environment: environment, adminToken: adminToken) { return started }
         throw StubdError.badConfiguration(
-            "\(environmentVariable) is not set. Here stubd cannot run inside the test process (no libmicrohttpd on this platform): "
-            + "run `stubd serve --stubs \(stubs.path)` on the Mac, and set \(environmentVariable)=http://127.0.0.1:8080 "
-            + "in the scheme's Test action (Edit Scheme › Test › Arguments › Environment Variables). "
-            + "The simulator reaches the Mac's 127.0.0.1; a device needs the Mac's address and `stubd serve --host 0.0.0.0 --admin-token …`.")
+            "\(environmentVariable) is not set. Here stubd cannot run inside the test process (no libmicrohttpd on this platform, or a …Remote helper product, which links none of the server): "
+            + "run `stubd serve --stubs \(stubs.path)` (on the Mac for a simulator; in a terminal or a compose service elsewhere), "
+            + "and set \(environmentVariable)=http://127.0.0.1:8080 for the tests (in Xcode, in the scheme's Test action: "
+            + "Edit Scheme › Test › Arguments › Environment Variables). "
+            + "The simulator reaches the Mac's 127.0.0.1; a device needs the Mac's address and `stubd serve --host 0.0.0.0 --admin-token …`. "
+            + "On macOS or Linux, StubdXCTest and StubdTesting (not the …Remote products) start the server in-process instead.")
     }
 
     /// Throws `StubdError.otherFolder` unless the daemon's folder has the fingerprint of `stubs`:

@@ -1,5 +1,5 @@
 import Foundation
-#if canImport(Stubd)
+#if canImport(Stubd) && !STUBD_REMOTE_ONLY
 import Stubd
 #endif
 import StubdClient
@@ -9,6 +9,8 @@ import Testing
 /// Runs `body` with a stub server: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
 /// `STUBD_URL` is set, a fresh session on that daemon. The server is stopped (or the session reset)
 /// after `body`, also when it throws. A failure to start is recorded at `sourceLocation` and rethrown.
+/// `StubdTestingRemote` (the same helpers without the server linked in) always takes the session:
+/// there, without `STUBD_URL`, the start fails saying what to run.
 ///
 /// ```swift
 /// @Test func sanFrancisco() async throws {
@@ -25,7 +27,7 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
     do {
         // The same choice as startStubServer (StubdXCTest) makes: each module links Stubd only where it runs,
         // and no module both of them import may see Stubd, so the four lines stand in each.
-        #if canImport(Stubd)
+        #if canImport(Stubd) && !STUBD_REMOTE_ONLY
         fixture = try await StubFixture.start(stubs: stubs)
         #else
         fixture = try await StubFixture.startRemoteOnly(stubs: stubs)

@@ -1,5 +1,5 @@
 import Foundation
-#if canImport(Stubd)
+#if canImport(Stubd) && !STUBD_REMOTE_ONLY
 import Stubd
 #endif
 import StubdClient
@@ -9,6 +9,8 @@ import XCTest
 extension XCTestCase {
     /// A stub server for this test: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
     /// `STUBD_URL` is set (docker-compose, `stubd serve` in a terminal), a fresh session on that daemon.
+    /// `StubdXCTestRemote` (the same helpers without the server linked in) always takes the session:
+    /// there, without `STUBD_URL`, the start fails saying what to run.
     ///
     /// The teardown is registered here: the server is stopped, or the session reset, after the test.
     /// A failure to start (a `CatalogLoadError` listing every problem, an unreachable `STUBD_URL`) is
@@ -24,7 +26,7 @@ extension XCTestCase {
         do {
             // The same choice as withStubServer (StubdTesting) makes: each module links Stubd only where it runs,
             // and no module both of them import may see Stubd, so the four lines stand in each.
-            #if canImport(Stubd)
+            #if canImport(Stubd) && !STUBD_REMOTE_ONLY
             fixture = try await StubFixture.start(stubs: stubs)
             #else
             fixture = try await StubFixture.startRemoteOnly(stubs: stubs)

@@ -1,0 +1,1 @@
+../StubdTesting/WithStubServer.swift

@@ -1,0 +1,1 @@
+../StubdXCTest/XCTestCase+StubServer.swift
