@@ -130,11 +130,23 @@ import Testing
                 if chunk.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) < 0 { try await Task.sleep(for: .milliseconds(20)) }
             }
             let stuck = Date()
+            // The relay runs on a thread named for it, so hardening.py (and gdb, ps -L) can tell a
+            // relay thread left behind from libdispatch's pool; Thread.name alone never reached Linux.
+            #if os(Linux)
+            #expect(Self.threadNames().contains("stubd-tunnel"), "\(Self.threadNames().sorted())")
+            #endif
             let ended = await eventually(within: bound(6)) { lines.all.contains { $0.method == "CONNECT" } }
             #expect(ended, "the tunnel still held its thread and slot \(Date().timeIntervalSince(stuck)) s after the host stopped reading")
             let line = lines.all.first { $0.method == "CONNECT" }
             #expect(line?.note?.contains("the host took nothing for 2 s") == true, "\(String(describing: line?.note))")
             #expect(Date().timeIntervalSince(stuck) < bound(5))
         }
+    }
+
+    /// This process's thread names, as the kernel keeps them (`/proc/self/task/*/comm`).
+    static func threadNames() -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.compactMap { try? String(contentsOfFile: "/proc/self/task/\($0)/comm", encoding: .utf8) }
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 }

@@ -87,12 +87,10 @@ final class Forwarder: Sendable {
         // and blocked Dispatch workers (two on two cores) would starve the server's timers (delays,
         // throttling) and Swift concurrency, which run on the same pool.
         let settings = self.settings
-        let thread = Thread {
+        NamedThread.start("stubd-forward") {
             let transfer = ForwardTransfer(settings: settings, headerRoom: headerRoom, onStream: onStream)
             done(transfer.run(method: method, url: url, headers: forwardedHeaders, body: body))
         }
-        thread.name = "stubd-forward"
-        thread.start()
     }
 
     /// What a request's head takes of its connection's memory while the answer's headers are

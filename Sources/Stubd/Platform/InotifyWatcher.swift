@@ -19,9 +19,7 @@ final class InotifyWatcher: FolderWatcher, Sendable {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         addWatches()
-        let thread = Thread { [self] in run() }
-        thread.name = "stubd-watch"
-        thread.start()
+        NamedThread.start("stubd-watch") { [self] in run() }
     }
 
     func stop() { stopping.store(true, ordering: .relaxed) }

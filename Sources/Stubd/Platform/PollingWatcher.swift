@@ -21,9 +21,7 @@ final class PollingWatcher: FolderWatcher, Sendable {
         self.quietPeriodMilliseconds = quietPeriodMilliseconds
         self.intervalMilliseconds = intervalMilliseconds
         let first = PollingWatcher.signature(of: self.root)
-        let thread = Thread { [self] in run(from: first) }
-        thread.name = "stubd-watch"
-        thread.start()
+        NamedThread.start("stubd-watch") { [self] in run(from: first) }
     }
 
     func stop() { stopping.store(true, ordering: .relaxed) }

@@ -25,9 +25,7 @@ final class Acceptor: @unchecked Sendable {
         self.daemons = daemons
         self.budget = budget
         self.tls = tls
-        let thread = Thread { [self] in run() }
-        thread.name = tls ? "stubd-accept-tls" : "stubd-accept"
-        thread.start()
+        NamedThread.start(tls ? "stubd-accept-tls" : "stubd-accept") { [self] in run() }
     }
 
     private func run() {

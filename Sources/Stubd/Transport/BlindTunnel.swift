@@ -41,14 +41,12 @@ enum BlindTunnel {
             close(client)
             return done(503, "refused: \(maxTunnels) tunnels open")
         }
-        let thread = Thread {
+        NamedThread.start("stubd-tunnel") {
             defer { openCount.subtract(1, ordering: .relaxed) }
             let (status, outcome) = run(client: client, authority: authority, route: route)
             close(client)
             done(status, outcome)
         }
-        thread.name = "stubd-tunnel"
-        thread.start()
     }
 
     /// `host:port` → (host, port); a bracketed IPv6 address keeps its colons. Port 443 when none.
