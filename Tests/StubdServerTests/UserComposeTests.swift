@@ -1,0 +1,83 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// The compose file for users' repositories (issue 45 item 2) and the remote-only helpers' place in
+/// the dependency graph (item 1), as their checks see them: `scripts/check-user-compose` validates
+/// Examples/compose/docker-compose.yml from a folder outside the repository and refuses a file that
+/// needs this repository or installs C libraries; `scripts/client_side_graph.py` refuses remote-only
+/// helpers that reach the server.
+@Suite struct UserComposeTests {
+    static let check = repositoryRoot.appendingPathComponent("scripts/check-user-compose").path
+    static let graph = repositoryRoot.appendingPathComponent("scripts/client_side_graph.py").path
+    static let usersFile = repositoryRoot.appendingPathComponent("Examples/compose/docker-compose.yml")
+
+    @Test func theUsersComposeFileValidatesFromAFolderOutsideTheRepository() throws {
+        let r = try run("/bin/bash", [Self.check])
+        #expect(r.status == 0, "\(r.output)\(r.error)")
+        #expect(r.output.contains("ok   docker-compose config -q, from "), "\(r.output)")
+        #expect(r.output.contains("ok   image ghcr.io/"), "\(r.output)")
+        #expect(!r.output.contains(repositoryRoot.path + "/"), "\(r.output)")
+    }
+
+    @Test func theRepositorysOwnComposeFileIsRefusedForUsersNamingWhy() throws {
+        let r = try run("/bin/bash", [Self.check, repositoryRoot.appendingPathComponent("docker-compose.yml").path])
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(r.output.contains("FAIL service stubd builds an image"), "\(r.output)")
+        #expect(r.output.contains("stubd's image is 'stubd:local'"), "\(r.output)")
+        #expect(r.output.contains("FAIL tests installs something"), "\(r.output)")
+    }
+
+    @Test func aLatestTagAnInstallAndAMissingHealthcheckAreEachNamed() throws {
+        let text = try String(contentsOf: Self.usersFile, encoding: .utf8)
+            .replacingOccurrences(of: #"/stubd:0"#, with: "/stubd:latest-was-0")
+            .replacingOccurrences(of: #"command: ["swift", "test""#, with: #"command: ["bash", "-c", "apt-get install -y libmicrohttpd-dev && swift test""#)
+            .replacingOccurrences(of: "/__stubd/health", with: "/")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-compose-\(UUID().uuidString).yml")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let r = try run("/bin/bash", [Self.check, file.path])
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(r.output.contains("FAIL stubd's image is 'ghcr.io/"), "\(r.output)")
+        #expect(r.output.contains("FAIL tests installs something"), "\(r.output)")
+        #expect(r.output.contains("FAIL stubd's healthcheck is not the admin health endpoint"), "\(r.output)")
+    }
+
+    /// A manifest as `swift package dump-package` writes it, reduced to the client side.
+    static func manifest(remoteDependsOn extra: String) -> String {
+        """
+        {"targets": [
+          {"name": "CMicroHTTPD", "type": "system", "dependencies": []},
+          {"name": "StubdProtocol", "type": "regular", "dependencies": [{"product": ["HTTPTypes", "swift-http-types", null, null]}]},
+          {"name": "StubdClient", "type": "regular", "dependencies": [{"byName": ["StubdProtocol", null]}]},
+          {"name": "Stubd", "type": "regular", "dependencies": [{"byName": ["CMicroHTTPD", null]}, {"byName": ["StubdClient", null]}]},
+          {"name": "StubdXCTest", "type": "regular", "dependencies": [
+            {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}, {"byName": ["StubdClient", null]}]},
+          {"name": "StubdTesting", "type": "regular", "dependencies": [
+            {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}, {"byName": ["StubdClient", null]}]},
+          {"name": "StubdXCTestRemote", "type": "regular", "dependencies": [{"byName": ["StubdClient", null]}\(extra)]},
+          {"name": "StubdTestingRemote", "type": "regular", "dependencies": [{"byName": ["StubdClient", null]}]}
+        ]}
+        """
+    }
+
+    static func graph(_ manifest: String) throws -> (status: Int32, output: String, error: String) {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-manifest-\(UUID().uuidString).json")
+        try Data(manifest.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try run("/bin/bash", ["-c", "python3 \"$0\" < \"$1\"", Self.graph, file.path])
+    }
+
+    @Test func remoteOnlyHelpersReachingOnlyTheClientPass() throws {
+        let r = try Self.graph(Self.manifest(remoteDependsOn: ""))
+        #expect(r.status == 0, "\(r.output)\(r.error)")
+        #expect(r.output.contains("ok   StubdXCTestRemote: reaches only HTTPTypes, StubdClient, StubdProtocol on every platform"), "\(r.output)")
+    }
+
+    @Test func remoteOnlyHelpersReachingTheServerFailNamingThePath() throws {
+        let r = try Self.graph(Self.manifest(remoteDependsOn: #", {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}"#))
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(r.output.contains("FAIL linux: StubdXCTestRemote reaches CMicroHTTPD: StubdXCTestRemote -> Stubd -> CMicroHTTPD"), "\(r.output)")
+        #expect(!r.output.contains("FAIL ios"), "\(r.output)")
+    }
+}
