@@ -108,4 +108,142 @@ import Testing
             #expect(await Self.problems(server, "/data/2.5/forecast/1?big=2000000000000000000000000000000") == ["query.big maximum"])
         }
     }
+
+    /// Issue 44 item 1 (the rest): a JSON body's numbers went through a Double, so 9223372036854775808
+    /// passed `format: int64` and `maximum: 9223372036854775807` (both 2^63 as Doubles), and enum,
+    /// const and multipleOf could not tell neighbours apart past 2^53. They are judged as written.
+    @Test func aBodysIntegersPast2To53AreJudgedAsWritten() async throws {
+        let folder = try TempStubs(["openapi.yaml": """
+            openapi: 3.1.0
+            info: { title: Ids, version: "1" }
+            paths:
+              /ids:
+                post:
+                  requestBody:
+                    required: true
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            id: { type: integer, format: int64, maximum: 9223372036854775807 }
+                            capped: { type: integer, maximum: 9223372036854775806 }
+                            floor: { type: integer, exclusiveMinimum: 9007199254740992 }
+                            step: { type: integer, multipleOf: 10 }
+                            pick: { enum: [9007199254740993, 1] }
+                            same: { const: 18446744073709551615 }
+                            whole: { type: integer }
+                  responses:
+                    "201": { description: made, content: { application/json: { schema: { type: object } } } }
+            """])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = .strict
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: POST, path: /ids }
+                responses:
+                  - { status: 201, json: {} }
+            """])
+        try await withServer(stubs.url, options: options) { server in
+            let cases: [(String, [String])] = [
+                (#"{"id": 9223372036854775807}"#, []),
+                (#"{"id": 9223372036854775808}"#, ["body/id format", "body/id maximum"]),
+                (#"{"id": -9223372036854775809}"#, ["body/id format"]),
+                (#"{"id": -9223372036854775808}"#, []),
+                (#"{"capped": 9223372036854775806}"#, []),
+                (#"{"capped": 9223372036854775807}"#, ["body/capped maximum"]),
+                (#"{"floor": 9007199254740993}"#, []),
+                (#"{"floor": 9007199254740992}"#, ["body/floor exclusiveMinimum"]),
+                (#"{"step": 90071992547409940}"#, []),
+                (#"{"step": 90071992547409941}"#, ["body/step multipleOf"]),
+                (#"{"pick": 9007199254740993}"#, []),
+                (#"{"pick": 9007199254740992}"#, ["body/pick enum"]),
+                (#"{"same": 18446744073709551615}"#, []),
+                (#"{"same": 18446744073709551614}"#, ["body/same const"]),
+                (#"{"whole": 9007199254740993}"#, []),
+                (#"{"whole": 9007199254740993.5}"#, ["body/whole type"]),
+            ]
+            for (body, expected) in cases {
+                let r = try await http(URL(string: server.baseURL.absoluteString + "/ids")!, method: "POST", body: body,
+                                       headers: ["Content-Type": "application/json"])
+                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(body): \(r.status) \(r.text)")
+                #expect(problems.sorted() == expected, "\(body): \(r.text)")
+            }
+            // The message names the number as sent, not the Double it rounds to.
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/ids")!, method: "POST", body: #"{"capped": 9223372036854775807}"#,
+                                   headers: ["Content-Type": "application/json"])
+            #expect(r.text.contains("expected a number <= 9223372036854775806, got 9223372036854775807"), "\(r.text)")
+        }
+    }
+
+    /// The spec's own numbers are kept wherever it writes them: in a JSON file, and in a Swagger 2.0
+    /// spec, whose bounds move when it is read as 3.0 (`#/definitions/Id` → `#/components/schemas/Id`,
+    /// a query parameter's `maximum` into its `schema`), so each is found where it was written.
+    @Test func aSwagger2JSONSpecsBoundsPast2To53AreKeptAsWritten() async throws {
+        let folder = try TempStubs(["swagger.json": """
+            {
+              "swagger": "2.0",
+              "info": { "title": "Ids", "version": "1" },
+              "paths": {
+                "/ids": {
+                  "post": {
+                    "consumes": ["application/json"],
+                    "parameters": [
+                      { "name": "body", "in": "body", "required": true, "schema": { "$ref": "#/definitions/Id" } },
+                      { "name": "after", "in": "query", "type": "integer", "minimum": 9007199254740993 }
+                    ],
+                    "produces": ["application/json"],
+                    "responses": { "201": { "description": "made", "schema": { "type": "object" } } }
+                  }
+                }
+              },
+              "definitions": {
+                "Id": { "type": "object", "properties": { "id": { "type": "integer", "maximum": 9223372036854775806 } } }
+              }
+            }
+            """])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("swagger.json"))
+        options.requestValidation = .strict
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: POST, path: /ids }
+                responses:
+                  - { status: 201, json: {} }
+            """])
+        try await withServer(stubs.url, options: options) { server in
+            let cases: [(String, String, [String])] = [
+                ("", #"{"id": 9223372036854775806}"#, []),
+                ("", #"{"id": 9223372036854775807}"#, ["body/id maximum"]),
+                ("?after=9007199254740993", #"{"id": 1}"#, []),
+                ("?after=9007199254740992", #"{"id": 1}"#, ["query.after minimum"]),
+            ]
+            for (query, body, expected) in cases {
+                let r = try await http(URL(string: server.baseURL.absoluteString + "/ids" + query)!, method: "POST", body: body,
+                                       headers: ["Content-Type": "application/json"])
+                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(query) \(body): \(r.status) \(r.text)")
+                #expect(problems.sorted() == expected, "\(query) \(body): \(r.text)")
+            }
+        }
+    }
+
+    /// The exact integers the validator compares: a Double's own digits, and a literal's integer part.
+    @Test func exactIntegersReadLiteralsAndDoublesDigitForDigit() {
+        #expect(ExactInteger(9223372036854775808.0)?.description == "9223372036854775808")
+        #expect(ExactInteger(1e30)?.description == "1000000000000000019884624838656")
+        #expect(ExactInteger(-4.5) == nil)
+        #expect(NumberLiteral("9223372036854775807")?.integerPart.description == "9223372036854775807")
+        #expect(NumberLiteral("1.5e20")?.integerPart.description == "150000000000000000000")
+        #expect(NumberLiteral("-0.5")?.compare(to: ExactInteger(Int64(0))) == -1)
+        #expect(NumberLiteral("-3.5")?.compare(to: ExactInteger(Int64(-3))) == -1)
+        #expect(NumberLiteral("-3.5")?.compare(to: ExactInteger(Int64(-4))) == 1)
+        #expect(NumberLiteral("7.25")?.compare(to: ExactInteger(Int64(7))) == 1)
+        #expect(ExactInteger(negative: false, magnitude: UInt64.max).remainder(dividingBy: 10) == 5)
+        #expect(ExactInteger(Int64(-5)) < ExactInteger(Int64(-4)))
+        #expect(ExactInteger(Int64(-40)) < ExactInteger(Int64(-5)))
+        #expect(ExactInteger(Int64(-1)) < ExactInteger(Int64(0)))
+    }
 }

@@ -124,7 +124,7 @@ package final class APIContract: Sendable {
         mutating func operations() -> [ContractOperation] {
             guard case .object(let root) = bundle.document else { return [] }
             // One compiler for the whole spec: a schema used by many operations is compiled once.
-            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect)
+            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect, literal: bundle.literalLookup)
             var out: [ContractOperation] = []
             guard case .object(let paths)? = root["paths"] else { return [] }
             let schemes = securitySchemes(root)

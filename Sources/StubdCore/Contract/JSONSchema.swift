@@ -19,6 +19,15 @@ public struct JSONSchema: Sendable {
         return evaluator.violations
     }
 
+    /// As `validate`, comparing the numbers `literals` holds (`JSONParser.parseKeepingLiterals`) as written.
+    package func validate(_ instance: JSONValue, literals: [String: NumberLiteral], limit: Int = 100) -> [SchemaViolation] {
+        var evaluator = SchemaEvaluator(limit: limit)
+        evaluator.literals = literals
+        evaluator.evaluate(root, instance)
+        evaluator.finish()
+        return evaluator.violations
+    }
+
     /// Whether `instance` matches, stopping at the first violation.
     public func isValid(_ instance: JSONValue) -> Bool {
         var evaluator = SchemaEvaluator(limit: 1)

@@ -32,14 +32,18 @@ extension APIContract {
         }
         // A media type without a schema takes anything.
         guard let schema = media.schema else { return [] }
-        func judged(_ instance: JSONValue, dropping unchecked: [String] = []) -> [RequestViolation] {
-            schema.validate(instance, limit: 20).filter { v in
+        func judged(_ instance: JSONValue, literals: [String: NumberLiteral] = [:], dropping unchecked: [String] = []) -> [RequestViolation] {
+            schema.validate(instance, literals: literals, limit: 20).filter { v in
                 !unchecked.contains { v.instancePath == $0 || v.instancePath.hasPrefix($0 + "/") }
             }.map { RequestViolation(location: "body" + $0.instancePath, code: $0.keyword, message: $0.message) }
         }
         switch bare ?? "" {
         case let json where ContentType.isJSON(mediaType: json):
-            do { return judged(try JSONParser.parse(request.body)) } catch {
+            // Numbers past 2^53 are judged as written: a Double cannot tell Int64's maximum from 2^63.
+            do {
+                let (instance, literals) = try JSONParser.parseKeepingLiterals(request.body)
+                return judged(instance, literals: literals)
+            } catch {
                 return [RequestViolation(location: "body", code: "json", message: "the body is not JSON: \(error.message)")]
             }
         case "application/x-www-form-urlencoded", "multipart/form-data":

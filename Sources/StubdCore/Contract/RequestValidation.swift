@@ -35,8 +35,8 @@ extension APIContract {
             guard let schema = parameter.schema else { return [] }
             if let type = parameter.contentType, ContentType.isJSON(mediaType: type) {
                 do {
-                    let instance = try JSONParser.parse(text)
-                    return schema.validate(instance, limit: 5).map {
+                    let (instance, literals) = try JSONParser.parseKeepingLiterals(Data(text.utf8))
+                    return schema.validate(instance, literals: literals, limit: 5).map {
                         RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message)
                     }
                 } catch {
@@ -75,12 +75,15 @@ extension APIContract {
             if spelled.isInteger || !asserts.integerOnly { candidates.append(.number(spelled.value)) }
         }
         if text == "true" || text == "false" { candidates.append(.bool(text == "true")) }
-        if candidates.contains(where: { schema.isValid($0) }) { return [] }
+        // Past 2^53 the digits are the number: its bounds are judged on them, not on a Double.
+        var literals: [String: NumberLiteral] = [:]
+        if case .number(let n)? = candidates.first, n.magnitude >= NumberLiteral.exactLimit { literals[""] = NumberLiteral(text) }
+        if candidates.contains(where: { schema.validate($0, literals: literals, limit: 1).isEmpty }) { return [] }
         // The first reading of the right type is the one to report on: `5000` against 1...1000 breaks
         // `maximum`; that the string "5000" is not an integer says nothing the user can act on.
         let string = JSONValue.string(text)
         for candidate in candidates + [string] {
-            let violations = schema.validate(candidate, limit: 5)
+            let violations = schema.validate(candidate, literals: literals, limit: 5)
             if candidate == string || !violations.contains(where: { $0.keyword == "type" && $0.instancePath.isEmpty }) {
                 return violations.map { RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message) }
             }

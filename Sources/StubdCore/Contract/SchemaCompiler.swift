@@ -9,12 +9,26 @@ import Foundation
 public final class SchemaCompiler {
     private let document: JSONValue
     private let dialect: SchemaDialect
+    /// The number the document writes at a pointer (`#/components/schemas/Id/maximum`) when it is
+    /// past 2^53; nil when there is none anywhere.
+    private let literal: ((String) -> NumberLiteral?)?
     private var nodes: [String: SchemaNode] = [:]
     private var problems: [String] = []
 
-    public init(document: JSONValue, dialect: SchemaDialect) {
+    public convenience init(document: JSONValue, dialect: SchemaDialect) {
+        self.init(document: document, dialect: dialect, literal: nil)
+    }
+
+    package init(document: JSONValue, dialect: SchemaDialect, literal: ((String) -> NumberLiteral?)?) {
         self.document = document
         self.dialect = dialect
+        self.literal = literal
+    }
+
+    /// The integer written at `pointer` when the document wrote one past 2^53.
+    private func exact(_ pointer: String) -> ExactInteger? {
+        guard let literal, let written = literal(pointer), !written.hasFraction else { return nil }
+        return written.integerPart
     }
 
     /// The schema at `pointer` in the document (`#` for the whole document, or `#/components/schemas/Weather`).
@@ -131,9 +145,13 @@ public final class SchemaCompiler {
             out.append(.type(names, nullable: nullable))
         }
         if let value = members["enum"] {
-            if case .array(let list) = value { out.append(.enumeration(list)) } else { problem(location, "enum", "expected an array") }
+            if case .array(let list) = value {
+                var exact: [Int: ExactInteger] = [:]
+                if literal != nil { for i in list.indices { if let e = self.exact("\(location)/enum/\(i)") { exact[i] = e } } }
+                out.append(.enumeration(list, exact: exact))
+            } else { problem(location, "enum", "expected an array") }
         }
-        if let value = members["const"] { out.append(.constant(value)) }
+        if let value = members["const"] { out.append(.constant(value, exact: exact(location + "/const"))) }
 
         // Objects.
         var declared: Set<String> = []
@@ -204,22 +222,23 @@ public final class SchemaCompiler {
         // Numbers: 3.0 writes `exclusiveMinimum: true` beside `minimum`; 3.1 writes the bound itself.
         let minimum = number(members, "minimum", at: location)
         let maximum = number(members, "maximum", at: location)
+        let exactMinimum = exact(location + "/minimum"), exactMaximum = exact(location + "/maximum")
         switch members["exclusiveMinimum"] {
-        case .bool(let exclusive)?: if let m = minimum { out.append(.minimum(m, exclusive: exclusive)) }
+        case .bool(let exclusive)?: if let m = minimum { out.append(.minimum(m, exclusive: exclusive, exact: exactMinimum)) }
         case .number(let bound)?:
-            out.append(.minimum(bound, exclusive: true))
-            if let m = minimum { out.append(.minimum(m, exclusive: false)) }
-        default: if let m = minimum { out.append(.minimum(m, exclusive: false)) }
+            out.append(.minimum(bound, exclusive: true, exact: exact(location + "/exclusiveMinimum")))
+            if let m = minimum { out.append(.minimum(m, exclusive: false, exact: exactMinimum)) }
+        default: if let m = minimum { out.append(.minimum(m, exclusive: false, exact: exactMinimum)) }
         }
         switch members["exclusiveMaximum"] {
-        case .bool(let exclusive)?: if let m = maximum { out.append(.maximum(m, exclusive: exclusive)) }
+        case .bool(let exclusive)?: if let m = maximum { out.append(.maximum(m, exclusive: exclusive, exact: exactMaximum)) }
         case .number(let bound)?:
-            out.append(.maximum(bound, exclusive: true))
-            if let m = maximum { out.append(.maximum(m, exclusive: false)) }
-        default: if let m = maximum { out.append(.maximum(m, exclusive: false)) }
+            out.append(.maximum(bound, exclusive: true, exact: exact(location + "/exclusiveMaximum")))
+            if let m = maximum { out.append(.maximum(m, exclusive: false, exact: exactMaximum)) }
+        default: if let m = maximum { out.append(.maximum(m, exclusive: false, exact: exactMaximum)) }
         }
         if let m = number(members, "multipleOf", at: location) {
-            if m > 0 { out.append(.multipleOf(m)) } else { problem(location, "multipleOf", "expected a number greater than 0") }
+            if m > 0 { out.append(.multipleOf(m, exact: exact(location + "/multipleOf"))) } else { problem(location, "multipleOf", "expected a number greater than 0") }
         }
 
         // Combinations.

@@ -21,6 +21,9 @@ struct SchemaEvaluator {
     /// again at the same depth means a cycle that consumes nothing, which would never end.
     private var activeRefs: [(node: ObjectIdentifier, depth: Int)] = []
     private var depth = 0
+    /// The instance's numbers written past 2^53, by instance path (`JSONParser.parseKeepingLiterals`):
+    /// compared as written, not as the Double they round to.
+    var literals: [String: NumberLiteral] = [:]
     /// Each level is a few frames of recursion: 600 overflowed a 512 KiB Dispatch thread's stack
     /// under ThreadSanitizer (a 255-level document against a recursive schema: 510 levels). 320 levels of
     /// evaluation is more than any API answer nests.
@@ -106,24 +109,39 @@ struct SchemaEvaluator {
 
         case .type(let names, let nullable):
             if nullable, value == .null { return }
-            if names.contains(where: { Self.matches($0, value) }) { return }
+            if names.contains(where: { Self.matches($0, value) }) {
+                // Past 2^53 every Double is whole: the literal says whether an integer was written.
+                guard !literals.isEmpty, names.contains(.integer), !names.contains(.number), case .number(let n) = value,
+                      let literal = keptLiteral(n), literal.hasFraction else { return }
+            }
             let expected = names.map { Self.article($0) } + (nullable ? ["null"] : [])
-            report(node, "type", "expected \(Self.list(expected, "or")), got \(Self.describe(value))")
+            report(node, "type", "expected \(Self.list(expected, "or")), got \(describe(value))")
 
-        case .enumeration(let allowed):
-            if allowed.contains(where: { Self.equal($0, value) }) { return }
+        case .enumeration(let allowed, let exact):
+            if let written = writtenInteger(value) {
+                if allowed.indices.contains(where: { i in
+                    guard case .number(let y) = allowed[i], let e = exact[i] ?? ExactInteger(y) else { return false }
+                    return e == written
+                }) { return }
+            } else if allowed.contains(where: { Self.equal($0, value) }) { return }
             var message = "expected one of \(Self.list(allowed.prefix(12).map(\.serialized), "or"))"
             if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
-            message += ", got \(Self.describe(value))"
+            message += ", got \(describe(value))"
             if case .string(let s) = value,
                let near = Self.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
                 message += "; did you mean \"\(near)\"?"
             }
             report(node, "enum", message)
 
-        case .constant(let expected):
-            if !Self.equal(expected, value) {
-                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(Self.describe(value))")
+        case .constant(let expected, let exact):
+            let same: Bool
+            if let written = writtenInteger(value) {
+                if case .number(let y) = expected, let e = exact ?? ExactInteger(y) { same = e == written } else { same = false }
+            } else {
+                same = Self.equal(expected, value)
+            }
+            if !same {
+                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(describe(value))")
             }
 
         case .properties(let props):
@@ -231,23 +249,37 @@ struct SchemaEvaluator {
                 report(node, "pattern", "\(Self.describe(value)) does not match the pattern \(re.source)")
             }
         case .format(let format):
-            if !format.accepts(value) {
-                report(node, "format", "expected \(format.expectation), got \(Self.describe(value))")
+            if format == .int64, case .number(let n) = value, let literal = keptLiteral(n) {
+                if literal.hasFraction || !literal.integerPart.isInt64 {
+                    report(node, "format", "expected \(format.expectation), got \(describe(value))")
+                }
+            } else if !format.accepts(value) {
+                report(node, "format", "expected \(format.expectation), got \(describe(value))")
             }
 
-        case .minimum(let bound, let exclusive):
+        case .minimum(let bound, let exclusive, let exact):
             guard case .number(let n) = value else { return }
-            if exclusive ? n <= bound : n < bound {
-                report(node, keyword.name, "expected a number \(exclusive ? ">" : ">=") \(Self.format(bound)), got \(Self.format(n))")
+            let side = order(n, bound, exact)
+            if exclusive ? side <= 0 : side < 0 {
+                report(node, keyword.name, "expected a number \(exclusive ? ">" : ">=") \(exact?.description ?? Self.format(bound)), got \(shown(n))")
             }
-        case .maximum(let bound, let exclusive):
+        case .maximum(let bound, let exclusive, let exact):
             guard case .number(let n) = value else { return }
-            if exclusive ? n >= bound : n > bound {
-                report(node, keyword.name, "expected a number \(exclusive ? "<" : "<=") \(Self.format(bound)), got \(Self.format(n))")
+            let side = order(n, bound, exact)
+            if exclusive ? side >= 0 : side > 0 {
+                report(node, keyword.name, "expected a number \(exclusive ? "<" : "<=") \(exact?.description ?? Self.format(bound)), got \(shown(n))")
             }
-        case .multipleOf(let m):
-            if case .number(let n) = value, !Self.isMultiple(n, of: m) {
-                report(node, "multipleOf", "expected a multiple of \(Self.format(m)), got \(Self.format(n))")
+        case .multipleOf(let m, let exact):
+            guard case .number(let n) = value else { return }
+            let multiple: Bool
+            if let literal = keptLiteral(n), let divisor = exact ?? ExactInteger(m), !divisor.negative, divisor.digits.count <= 19,
+               let d = UInt64(divisor.description), d > 0 {
+                multiple = !literal.hasFraction && literal.integerPart.remainder(dividingBy: d) == 0
+            } else {
+                multiple = Self.isMultiple(n, of: m)
+            }
+            if !multiple {
+                report(node, "multipleOf", "expected a multiple of \(exact?.description ?? Self.format(m)), got \(shown(n))")
             }
 
         case .allOf(let schemas):
@@ -324,6 +356,37 @@ struct SchemaEvaluator {
     }
 
     // MARK: Helpers
+
+    /// The literal of the number at the current instance path, when it was written past 2^53 and kept.
+    private func keptLiteral(_ n: Double) -> NumberLiteral? {
+        guard !literals.isEmpty, n.magnitude >= NumberLiteral.exactLimit else { return nil }
+        return literals[instancePath]
+    }
+
+    /// The integer written for `value`, when it is a number kept as written (enum and const compare it exactly).
+    private func writtenInteger(_ value: JSONValue) -> ExactInteger? {
+        guard case .number(let n) = value, let literal = keptLiteral(n), !literal.hasFraction else { return nil }
+        return literal.integerPart
+    }
+
+    /// −1, 0 or 1 as `n` lies below, at or above `bound`: exactly when `n` was written past 2^53 and kept
+    /// (the bound as written, or as its Double, which below 2^53 is exact), else as Doubles.
+    private func order(_ n: Double, _ bound: Double, _ exact: ExactInteger?) -> Int {
+        if let literal = keptLiteral(n), let b = exact ?? ExactInteger(bound) { return literal.compare(to: b) }
+        return n < bound ? -1 : n > bound ? 1 : 0
+    }
+
+    /// A number as a message shows it: as written when kept.
+    private func shown(_ n: Double) -> String {
+        guard let literal = keptLiteral(n), !literal.hasFraction else { return Self.format(n) }
+        return literal.integerPart.description
+    }
+
+    /// `describe`, with a kept number as written.
+    private func describe(_ value: JSONValue) -> String {
+        if case .number(let n) = value, keptLiteral(n) != nil { return "the number \(shown(n))" }
+        return Self.describe(value)
+    }
 
     /// The candidate within two edits of `s` (case-insensitively, as manifest hints count), ties going
     /// to the one whose letters agree in case, so "dgo" suggests "dog" over "Dog".

@@ -34,7 +34,8 @@ enum SchemaFormat: String, CaseIterable {
         case (.int32, .number(let n)): return n.rounded() == n && n >= -2147483648 && n <= 2147483647
         // 2^63 is the Double nearest Int64.max: every integer from 2^63 − 512 up rounds to it, so a
         // Double cannot say whether the value written was in range. It is taken (a valid int64 that an
-        // Int64 client sends is never refused); a parameter's digits are judged exactly (RequestValidation).
+        // Int64 client sends is never refused). Where the number's literal was kept (parameters and
+        // request bodies), SchemaEvaluator judges its digits instead, exactly.
         case (.int64, .number(let n)): return n.rounded() == n && n >= -9223372036854775808 && n <= 9223372036854775808
         case (.float, .number(let n)): return abs(n) <= Double(Float.greatestFiniteMagnitude)
         case (.double, .number): return true

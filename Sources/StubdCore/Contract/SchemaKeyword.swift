@@ -16,8 +16,9 @@ enum SchemaKeyword {
 
     case alwaysFalse
     case type([TypeName], nullable: Bool)
-    case enumeration([JSONValue])
-    case constant(JSONValue)
+    /// `exact`: the values written past 2^53 (by index), where the Double is not the number written.
+    case enumeration([JSONValue], exact: [Int: ExactInteger])
+    case constant(JSONValue, exact: ExactInteger?)
     case properties([(name: String, schema: SchemaNode)])
     case patternProperties([(pattern: SchemaPattern, schema: SchemaNode)])
     /// `additionalProperties`: what applies to members named neither by `properties` nor by a pattern.
@@ -30,9 +31,11 @@ enum SchemaKeyword {
     case minItems(Int), maxItems(Int)
     case uniqueItems
     case minProperties(Int), maxProperties(Int)
-    case minimum(Double, exclusive: Bool)
-    case maximum(Double, exclusive: Bool)
-    case multipleOf(Double)
+    /// `exact`: the bound as written when it is an integer past 2^53 (`maximum: 9223372036854775807`
+    /// is 2^63 as a Double); nil where the Double is exact or the literal was not kept.
+    case minimum(Double, exclusive: Bool, exact: ExactInteger?)
+    case maximum(Double, exclusive: Bool, exact: ExactInteger?)
+    case multipleOf(Double, exact: ExactInteger?)
     case pattern(SchemaPattern)
     case format(SchemaFormat)
     case allOf([SchemaNode])
@@ -61,8 +64,8 @@ enum SchemaKeyword {
         case .uniqueItems: return "uniqueItems"
         case .minProperties: return "minProperties"
         case .maxProperties: return "maxProperties"
-        case .minimum(_, let exclusive): return exclusive ? "exclusiveMinimum" : "minimum"
-        case .maximum(_, let exclusive): return exclusive ? "exclusiveMaximum" : "maximum"
+        case .minimum(_, let exclusive, _): return exclusive ? "exclusiveMinimum" : "minimum"
+        case .maximum(_, let exclusive, _): return exclusive ? "exclusiveMaximum" : "maximum"
         case .multipleOf: return "multipleOf"
         case .pattern: return "pattern"
         case .format: return "format"

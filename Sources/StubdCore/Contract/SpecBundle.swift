@@ -24,20 +24,23 @@ package struct SpecBundle: Sendable {
     let positions: SpecPositions
     /// For a document converted on load (Swagger 2.0): a converted place → where it was written.
     let origins: [(converted: String, original: String)]
+    /// Numbers written past 2^53, by the pointer where they were written (`#/components/schemas/Id/maximum`),
+    /// before any conversion: a Double cannot tell `maximum: 9223372036854775807` from 2^63.
+    let literals: [String: NumberLiteral]
 
     /// Reads `spec` and what it references. Problems name the file and, for YAML or JSON syntax, the line.
     package static func load(spec: URL) throws(SpecLoadError) -> SpecBundle {
         var loader = Loader(rootDirectory: spec.deletingLastPathComponent().standardizedFileURL)
         let rootName = spec.lastPathComponent
         loader.rootName = rootName
-        guard var root = loader.read(spec.standardizedFileURL, shownAs: rootName) else {
+        guard var root = loader.read(spec.standardizedFileURL, shownAs: rootName, at: "#") else {
             throw SpecLoadError(problems: loader.problems)
         }
         root = loader.rewrite(root, file: nil, directory: spec.deletingLastPathComponent().standardizedFileURL)
         // Files found while rewriting reference others in turn; each is rewritten once.
         var bundled: [String: JSONValue] = [:]
         while let (key, url) = loader.pending.popFirst() {
-            guard bundled[key] == nil, let value = loader.read(url, shownAs: key) else { continue }
+            guard bundled[key] == nil, let value = loader.read(url, shownAs: key, at: "#/" + filesKey + "/" + JSONPointer.escape(key)) else { continue }
             bundled[key] = .null
             bundled[key] = loader.rewrite(value, file: key, directory: url.deletingLastPathComponent())
         }
@@ -46,19 +49,29 @@ package struct SpecBundle: Sendable {
             members[filesKey] = .object(bundled)
             root = .object(members)
         }
-        return SpecBundle(document: root, rootName: rootName, positions: SpecPositions(sources: loader.sources))
+        return SpecBundle(document: root, rootName: rootName, positions: SpecPositions(sources: loader.sources), literals: loader.literals)
     }
 
-    init(document: JSONValue, rootName: String, positions: SpecPositions, origins: [(converted: String, original: String)] = []) {
+    init(document: JSONValue, rootName: String, positions: SpecPositions, origins: [(converted: String, original: String)] = [],
+         literals: [String: NumberLiteral] = [:]) {
         self.document = document
         self.rootName = rootName
         self.positions = positions
         self.origins = origins
+        self.literals = literals
     }
 
     /// The same files read as `document` (filled in, or converted with `origins`).
     func with(document: JSONValue, origins: [(converted: String, original: String)]? = nil) -> SpecBundle {
-        SpecBundle(document: document, rootName: rootName, positions: positions, origins: origins ?? self.origins)
+        SpecBundle(document: document, rootName: rootName, positions: positions, origins: origins ?? self.origins, literals: literals)
+    }
+
+    /// The number written at a pointer into `document` (converted or not), for the schema compiler;
+    /// nil when the spec writes no number past 2^53, so compiling it asks nothing.
+    package var literalLookup: (@Sendable (String) -> NumberLiteral?)? {
+        guard !literals.isEmpty else { return nil }
+        let bundle = self
+        return { pointer in bundle.literals[bundle.original(of: pointer)] }
     }
 
     /// Where a pointer into `document` was written, before any conversion (the longest converted prefix wins).
@@ -132,12 +145,15 @@ package struct SpecBundle: Sendable {
         /// Files referenced but not yet read, by their key (path relative to the root's folder).
         var pending: [String: URL] = [:]
         var seen: Set<String> = []
+        /// Numbers past 2^53 in every file read, by pointer into the bundle.
+        var literals: [String: NumberLiteral] = [:]
 
         init(rootDirectory: URL) {
             self.rootDirectory = rootDirectory
         }
 
-        mutating func read(_ url: URL, shownAs name: String) -> JSONValue? {
+        /// `pointer`: where the file's document stands in the bundle, for its numbers' literals.
+        mutating func read(_ url: URL, shownAs name: String, at pointer: String) -> JSONValue? {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 problems.append(LoadProblem(file: name, message: "cannot read the spec file",
                                             hint: "check that \(url.path) exists and is readable"))
@@ -145,7 +161,11 @@ package struct SpecBundle: Sendable {
             }
             sources[name] = data
             if url.pathExtension.lowercased() == "json" {
-                do { return try JSONParser.parse(data) } catch {
+                do {
+                    let (value, found) = try JSONParser.parseKeepingLiterals(data)
+                    for (at, literal) in found { literals[pointer + at] = literal }
+                    return value
+                } catch {
                     problems.append(LoadProblem(file: name, line: error.line, column: error.column, message: "invalid JSON: \(error.message)"))
                     return nil
                 }
@@ -165,7 +185,9 @@ package struct SpecBundle: Sendable {
                     problems.append(LoadProblem(file: name, message: "the spec file is empty"))
                     return nil
                 }
-                return Self.json(node)
+                let (value, found) = YAMLJSON.valueKeepingLiterals(node) { _, text in .string(text) }
+                for (at, literal) in found { literals[pointer + at] = literal }
+                return value
             } catch let error as YamlError {
                 problems.append(Self.problem(error, in: text, file: name))
                 return nil
@@ -193,10 +215,6 @@ package struct SpecBundle: Sendable {
             default:
                 return LoadProblem(file: file, message: "invalid YAML")
             }
-        }
-
-        static func json(_ node: Node) -> JSONValue {
-            YAMLJSON.value(node) { _, text in .string(text) }
         }
 
         /// `value` with every `$ref` made a pointer into the bundle. `file` is nil for the root document.

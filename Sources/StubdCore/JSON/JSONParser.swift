@@ -8,10 +8,36 @@ package struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    /// Where the value being read sits, when the caller keeps literals (`parseKeepingLiterals`).
+    private var path: [PathStep]?
+    private var literals: [String: NumberLiteral] = [:]
+    /// Whether a number past 2^53 was read: only then does `parseKeepingLiterals` read again, keeping paths.
+    private var sawInexact = false
+
+    private enum PathStep {
+        case key(String)
+        case index(Int)
+    }
 
     package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(data))
         return try parser.document()
+    }
+
+    /// As `parse`, with the literal of every number a Double cannot hold exactly (past 2^53), by its
+    /// JSON pointer (`/id`, `/items/0`; `""` for the whole document): what a validator compares exactly.
+    ///
+    /// A request body is read on the hot path, and almost none holds such a number: it is read as
+    /// `parse` reads it (one comparison more per number), and only one that holds one is read again
+    /// keeping the path to each value.
+    package static func parseKeepingLiterals(_ data: Data) throws(JSONSyntaxError) -> (value: JSONValue, literals: [String: NumberLiteral]) {
+        let bytes = Array(data)
+        var parser = JSONParser(bytes: bytes)
+        let value = try parser.document()
+        guard parser.sawInexact else { return (value, [:]) }
+        var keeping = JSONParser(bytes: bytes)
+        keeping.path = []
+        return (try keeping.document(), keeping.literals)
     }
 
     package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
@@ -106,7 +132,9 @@ package struct JSONParser {
             }
             index += 1
             skipWhitespace()
+            path?.append(.key(key))
             members[key] = try parseValue()
+            path?.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("the JSON ends inside an object: '}' is missing") }
             switch bytes[index] {
@@ -125,7 +153,9 @@ package struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
         while true {
             skipWhitespace()
+            path?.append(.index(items.count))
             items.append(try parseValue())
+            path?.removeLast()
             skipWhitespace()
             guard index < bytes.count else { throw error("the JSON ends inside an array: ']' is missing") }
             switch bytes[index] {
@@ -279,6 +309,17 @@ package struct JSONParser {
         guard let value = Double(text), value.isFinite else {
             index = start
             throw error("the number \(text.prefix(40)) is too large for a 64-bit float")
+        }
+        if value.magnitude >= NumberLiteral.exactLimit { sawInexact = true }
+        if let path, value.magnitude >= NumberLiteral.exactLimit, let literal = NumberLiteral(text) {
+            var pointer = ""
+            for step in path {
+                switch step {
+                case .key(let k): pointer += "/" + JSONPointer.escape(k)
+                case .index(let i): pointer += "/\(i)"
+                }
+            }
+            literals[pointer] = literal
         }
         return .number(value)
     }

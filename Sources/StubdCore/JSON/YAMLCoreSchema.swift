@@ -29,4 +29,11 @@ enum YAMLCoreSchema {
         default: return Double(text)
         }
     }
+
+    /// The number a scalar writes, exactly (see `NumberLiteral`): hexadecimal and octal too.
+    static func literal(_ text: String) -> NumberLiteral? {
+        if text.hasPrefix("0x") { return UInt64(text.dropFirst(2), radix: 16).map { NumberLiteral(integer: ExactInteger(negative: false, magnitude: $0)) } }
+        if text.hasPrefix("0o") { return UInt64(text.dropFirst(2), radix: 8).map { NumberLiteral(integer: ExactInteger(negative: false, magnitude: $0)) } }
+        return NumberLiteral(text)
+    }
 }
