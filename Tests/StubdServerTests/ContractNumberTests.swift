@@ -230,6 +230,64 @@ import Testing
         }
     }
 
+    /// Issue 44 item 1 says every parameter location and body: the items and members of a styled
+    /// parameter and a form body's fields were read into Doubles, so `ids=1,9223372036854775808`
+    /// passed `format: int64` and a form's `id=9223372036854775808` did too.
+    @Test func styledItemsAndFormFieldsPast2To53AreJudgedAsWritten() async throws {
+        let folder = try TempStubs(["openapi.yaml": """
+            openapi: 3.1.0
+            info: { title: Forms, version: "1" }
+            paths:
+              /forms:
+                post:
+                  parameters:
+                    - { name: ids, in: query, style: form, explode: false, schema: { type: array, items: { type: integer, format: int64 } } }
+                    - { name: at, in: query, style: deepObject, schema: { type: object, properties: { n: { type: integer, maximum: 9223372036854775806 } } } }
+                  requestBody:
+                    content:
+                      application/x-www-form-urlencoded:
+                        schema:
+                          type: object
+                          properties:
+                            id: { type: integer, format: int64 }
+                            caps: { type: array, items: { type: integer, maximum: 9223372036854775806 } }
+                            csv: { type: array, items: { type: integer, format: int64 } }
+                        encoding:
+                          csv: { style: form, explode: false }
+                  responses:
+                    "201": { description: made, content: { application/json: { schema: { type: object } } } }
+            """])
+        var options = StubServer.Options()
+        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
+        options.requestValidation = .strict
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: POST, path: /forms }
+                responses:
+                  - { status: 201, json: {} }
+            """])
+        try await withServer(stubs.url, options: options) { server in
+            let cases: [(String, String, [String])] = [
+                ("?ids=9223372036854775807,-9223372036854775808", "id=1", []),
+                ("?ids=1,9223372036854775808", "id=1", ["query.ids/1 format"]),
+                ("?at%5Bn%5D=9223372036854775806", "id=1", []),
+                ("?at%5Bn%5D=9223372036854775807", "id=1", ["query.at/n maximum"]),
+                ("", "id=9223372036854775807", []),
+                ("", "id=9223372036854775808", ["body/id format"]),
+                ("", "caps=1&caps=9223372036854775806", []),
+                ("", "caps=1&caps=9223372036854775807", ["body/caps/1 maximum"]),
+                ("", "csv=1,-9223372036854775809", ["body/csv/1 format"]),
+            ]
+            for (query, body, expected) in cases {
+                let r = try await http(URL(string: server.baseURL.absoluteString + "/forms" + query)!, method: "POST", body: body,
+                                       headers: ["Content-Type": "application/x-www-form-urlencoded"])
+                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(query) \(body): \(r.status) \(r.text)")
+                #expect(problems.sorted() == expected, "\(query) \(body): \(r.text)")
+            }
+        }
+    }
+
     /// The exact integers the validator compares: a Double's own digits, and a literal's integer part.
     @Test func exactIntegersReadLiteralsAndDoublesDigitForDigit() {
         #expect(ExactInteger(9223372036854775808.0)?.description == "9223372036854775808")

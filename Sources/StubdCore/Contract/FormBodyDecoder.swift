@@ -13,6 +13,8 @@ package struct FormBodyDecoder {
     /// Fields whose content stubd cannot judge (an XML part): their violations are dropped, and a
     /// note says so instead.
     private(set) var unchecked: [String] = []
+    /// The text of each number read past 2^53, by its pointer in the instance: judged on its digits.
+    private(set) var literals: [String: NumberLiteral] = [:]
 
     package init(media: ContractMedia, schema: JSONSchema) {
         self.media = media
@@ -95,7 +97,9 @@ package struct FormBodyDecoder {
                 let delimiter: Character = encoding.style == "spaceDelimited" ? " " : encoding.style == "pipeDelimited" ? "|" : ","
                 let text = fields[0].text
                 if text.isEmpty { return .array([]) }
-                return .array(text.split(separator: delimiter, omittingEmptySubsequences: false).map { Self.scalar(String($0), items) })
+                return .array(text.split(separator: delimiter, omittingEmptySubsequences: false).enumerated().map { i, item in
+                    kept(Self.scalar(String(item), items), String(item), at: pointer + "/\(i)")
+                })
             }
             var list: [JSONValue] = []
             for (i, field) in fields.enumerated() { list.append(single(field, items, encoding: encoding, at: pointer + "/\(i)")) }
@@ -119,7 +123,7 @@ package struct FormBodyDecoder {
         // OpenAPI's default part type is application/json for an object, text/plain for a scalar.
         let type = field.contentType ?? encoding.contentTypes.first ?? (objectLike && media.type.lowercased().hasPrefix("multipart/") ? "application/json" : "text/plain")
         if ContentType.isJSON(mediaType: type) {
-            do { return try JSONParser.parse(field.value) } catch {
+            do { return try parsed(field.value, at: pointer) } catch {
                 problems.append(RequestViolation(location: "body" + pointer, code: "json", message: "the part '\(field.name)' is not JSON: \(error.message)"))
                 return .string(field.text)
             }
@@ -138,14 +142,28 @@ package struct FormBodyDecoder {
                 if items.count % 2 == 0 {
                     var members: [String: JSONValue] = [:]
                     for i in stride(from: 0, to: items.count, by: 2) {
-                        members[items[i]] = Self.scalar(items[i + 1], schemas.flatMap { $0.memberSchemas(items[i]) })
+                        members[items[i]] = kept(Self.scalar(items[i + 1], schemas.flatMap { $0.memberSchemas(items[i]) }), items[i + 1],
+                                                 at: pointer + "/" + JSONPointer.escape(items[i]))
                     }
                     return .object(members)
                 }
             }
-            if text.hasPrefix("{"), let parsed = try? JSONParser.parse(text) { return parsed }
+            if text.hasPrefix("{"), let parsed = try? parsed(Data(text.utf8), at: pointer) { return parsed }
         }
-        return Self.scalar(text, schemas)
+        return kept(Self.scalar(text, schemas), text, at: pointer)
+    }
+
+    /// `value`, read from `text`, noting the text when it is a number past 2^53.
+    private mutating func kept(_ value: JSONValue, _ text: String, at pointer: String) -> JSONValue {
+        if case .number(let n) = value, n.magnitude >= NumberLiteral.exactLimit, let literal = NumberLiteral(text) { literals[pointer] = literal }
+        return value
+    }
+
+    /// A JSON part, its numbers past 2^53 noted under `pointer`.
+    private mutating func parsed(_ data: Data, at pointer: String) throws(JSONSyntaxError) -> JSONValue {
+        let (value, found) = try JSONParser.parseKeepingLiterals(data)
+        for (at, literal) in found { literals[pointer + at] = literal }
+        return value
     }
 
     /// Text as what its schema takes: `5` is the number 5 to a number schema and the string "5" to

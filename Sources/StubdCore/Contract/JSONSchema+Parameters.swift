@@ -41,6 +41,28 @@ extension JSONSchema {
         Self.coerce(raw, root)
     }
 
+    /// As `coerceParameter`, with the text of each number read past 2^53 (by its pointer in the
+    /// value), so an item's bounds are judged on its digits as a single value's are.
+    package func coerceParameterKeepingLiterals(_ raw: JSONValue) -> (value: JSONValue, literals: [String: NumberLiteral]) {
+        let value = Self.coerce(raw, root)
+        var literals: [String: NumberLiteral] = [:]
+        Self.collectLiterals(raw, value, at: "", into: &literals)
+        return (value, literals)
+    }
+
+    /// Where `coerced` holds a number past 2^53 read from a string in `raw` (the same shape), that string.
+    private static func collectLiterals(_ raw: JSONValue, _ coerced: JSONValue, at pointer: String, into literals: inout [String: NumberLiteral]) {
+        switch (raw, coerced) {
+        case (.string(let text), .number(let n)) where n.magnitude >= NumberLiteral.exactLimit:
+            literals[pointer] = NumberLiteral(text)
+        case (.array(let texts), .array(let values)):
+            for i in texts.indices where i < values.count { collectLiterals(texts[i], values[i], at: pointer + "/\(i)", into: &literals) }
+        case (.object(let texts), .object(let values)):
+            for (name, text) in texts { if let value = values[name] { collectLiterals(text, value, at: pointer + "/" + JSONPointer.escape(name), into: &literals) } }
+        default: break
+        }
+    }
+
     private static func coerce(_ raw: JSONValue, _ node: SchemaNode?) -> JSONValue {
         guard let node else { return raw }
         switch raw {

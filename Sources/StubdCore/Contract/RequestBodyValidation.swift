@@ -59,7 +59,7 @@ extension APIContract {
                 RequestViolation(location: "body" + $0, code: "unchecked",
                                  message: "not checked: the part is of a type stubd cannot hold to its schema", refusal: nil)
             }
-            return decoder.problems + judged(instance, dropping: decoder.unchecked) + notes
+            return decoder.problems + judged(instance, literals: decoder.literals, dropping: decoder.unchecked) + notes
         case "text/plain":
             guard let text = String(data: request.body, encoding: .utf8) else {
                 return [RequestViolation(location: "body", code: "encoding", message: "the text/plain body is not UTF-8")]

@@ -46,7 +46,9 @@ extension APIContract {
             return Self.check(text, against: schema, at: location)
         case .value(let raw):
             guard let schema = parameter.schema else { return [] }
-            return schema.validate(schema.coerceParameter(raw), limit: 5).map {
+            // An item past 2^53 is judged on its digits, as a single value is (`check`).
+            let (value, literals) = schema.coerceParameterKeepingLiterals(raw)
+            return schema.validate(value, literals: literals, limit: 5).map {
                 RequestViolation(location: location + $0.instancePath, code: $0.keyword, message: $0.message)
             }
         }
