@@ -11,8 +11,13 @@ import Testing
     @Test func waitForHitsAnswersTheMomentTheCountIsReached() async throws {
         try await withServer(exampleStubs) { server in
             async let waited = server.waitForHits("GET /bench/payload.json", count: 3, timeout: .seconds(5))
-            try await Task.sleep(for: .milliseconds(50))
-            for _ in 0..<3 { _ = try await get(server.baseURL, "/bench/payload.json") }
+            // The poll is pending before the first hit, and still after two: the third answers it.
+            let session = server.engine.defaultSession
+            let registered = await eventually { session.pendingWaits == 1 }
+            #expect(registered, "the long-poll never registered")
+            for _ in 0..<2 { _ = try await get(server.baseURL, "/bench/payload.json") }
+            #expect(session.pendingWaits == 1, "answered before its count")
+            _ = try await get(server.baseURL, "/bench/payload.json")
             let reached = Date()
             #expect(try await waited == 3)
             #expect(Date().timeIntervalSince(reached) < 0.05)

@@ -21,9 +21,17 @@ import Testing
                                           sending: "GET /__stubd/hits/wait?route=\(target)&count=\(count)&timeout=30 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
                 polls.append((fds[0], target, count))
             }
-            try await Task.sleep(for: .milliseconds(200))
+            // Every poll is pending before the first hit (a sleep here once let a slow machine send
+            // the hits first, and the test passed on answers given at once).
+            let session = server.engine.defaultSession
+            let expected = polls.count
+            let registered = await eventually(within: bound(10)) { session.pendingWaits == expected }
+            #expect(registered, "\(session.pendingWaits) of \(expected) long-polls registered")
             // Three hits on the payload: waits for up to 3 on it or on a pattern covering it answer 200.
-            for _ in 0..<3 { #expect(try await get(server.baseURL, "/bench/payload.json").status == 200) }
+            for _ in 0..<3 {
+                let status = try await get(server.baseURL, "/bench/payload.json").status
+                #expect(status == 200)
+            }
             // Waits for up to 3 on the payload, or on a pattern covering it, answer 200 now; the rest
             // (more than 3, or the weather pattern, which had no hit) are still pending.
             for poll in polls {

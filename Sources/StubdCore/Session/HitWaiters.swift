@@ -93,6 +93,7 @@ final class HitWaiters: Sendable {
     private let index = Locked(Index())
 
     var hasPending: Bool { pending.load(ordering: .relaxed) > 0 }
+    var pendingCount: Int { pending.load(ordering: .relaxed) }
 
     /// Registers a waiter on `target`, unless `current` already satisfies it (then nil: answer at once).
     func add(query target: String, count: Int, current: () -> Int, fire: @escaping @Sendable () -> Void) -> Int? {

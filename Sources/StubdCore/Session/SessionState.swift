@@ -11,6 +11,9 @@ package final class SessionState: Sendable {
     package let clock: SessionClock
     package let journal: RequestJournal
     let waiters = HitWaiters()
+    /// Long-polls (`/__stubd/hits/wait`) registered and not yet answered: a test waits for its poll
+    /// to be pending before it sends the hits, instead of sleeping and hoping.
+    package var pendingWaits: Int { waiters.pendingCount }
     /// When a request or admin call last named this session (uptime nanoseconds), for eviction.
     let lastUsed = Atomic<UInt64>(0)
 
