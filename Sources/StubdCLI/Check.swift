@@ -9,6 +9,13 @@ struct Check: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not) every stub answer must keep to.", valueName: "file"))
     var spec: String?
 
+    @Flag(name: .customLong("swift-compatible"), help: ArgumentHelp("With --spec, also fail on answers a Swift client cannot decode though they keep to the spec (a date-time with fractional seconds or a lower-case 't'); without it they are warnings."))
+    var swiftCompatible = false
+
+    func validate() throws {
+        if swiftCompatible && spec == nil { throw ValidationError("--swift-compatible needs --spec FILE: it holds answers to the spec's date-time formats") }
+    }
+
     func run() throws {
         let contract = try spec.map { try SpecOption.load($0, command: "stubd check") }
         do throws(CatalogLoadError) {
@@ -16,7 +23,11 @@ struct Check: ParsableCommand {
             if let contract {
                 let check = StubContractCheck(catalog: catalog, contract: contract)
                 for notice in check.notices { print("notice: \(notice)") }
-                if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: check.problems) }
+                let problems = check.problems + (swiftCompatible ? check.swiftWarnings : [])
+                if !swiftCompatible {
+                    for warning in check.swiftWarnings { print("warning: \(warning) (stubd check --swift-compatible makes this an error)") }
+                }
+                if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             }
             print(RouteTable.render(catalog))
             let against = contract.map { ", every answer keeps to \($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" } ?? ""

@@ -6,6 +6,11 @@ public struct StubAdded: Sendable, Equatable, Codable {
     public let route: String
     /// The session it was added to; `""` for the default one.
     public let session: String
+    /// Under `serve --spec` in report mode: how the stub's answers break the spec (each answer it
+    /// serves says so too, in `X-Stubd-Contract` and the journal). Absent when they keep to it.
+    public let contract: [String]?
     /// The answer as given.
-    public init(id: String, route: String, session: String) { self.id = id; self.route = route; self.session = session }
+    public init(id: String, route: String, session: String, contract: [String]? = nil) {
+        self.id = id; self.route = route; self.session = session; self.contract = contract
+    }
 }

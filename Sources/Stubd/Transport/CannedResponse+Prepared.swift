@@ -9,6 +9,9 @@ extension CannedResponse {
 extension StubCatalog {
     /// Prepares every answer before the catalog is put in force, so its first requests pay nothing.
     func prepareAnswers() {
-        for canned in responses { _ = canned.prepared }
+        for canned in responses {
+            _ = canned.prepared
+            for alternative in canned.alternatives { _ = alternative.prepared }
+        }
     }
 }

@@ -11,6 +11,18 @@ struct StubResponder: Responder {
     var validation: RequestValidationMode = .report
 
     func respond(to request: inout IncomingRequest) -> Reply? {
+        let reply = answer(&request)
+        // stubd's own answers (the 404, strict mode's refusals) in the shape the spec declares for
+        // their status, so a client generated from the spec decodes them as documented (issue 44).
+        guard let contract, let reply else { return reply }
+        switch reply {
+        case .generated(let generated): return .generated(contract.shapedAsDeclared(generated, for: request.head))
+        case .stub(let outcome): return .stub(outcome.shapedAsDeclared(by: contract, for: request.head))
+        default: return reply
+        }
+    }
+
+    private func answer(_ request: inout IncomingRequest) -> Reply? {
         var problems: [String]?
         if let contract, validation != .off, let violations = contract.violations(of: request.head), !violations.isEmpty {
             // A note (a body stubd cannot check) refuses nothing, even in strict mode: it is only said.

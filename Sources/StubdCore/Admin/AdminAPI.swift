@@ -56,13 +56,23 @@ extension StubEngine {
         case ("GET", "stubs", 1):
             return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
         case ("POST", "stubs", 1):
-            do {
-                let (id, route) = try addRuntimeStub(json: String(decoding: body, as: UTF8.self), to: session)
-                return .response(.document(201, StubAdded(id: id, route: route.signature, session: session.id)))
+            func listed(_ problems: [LoadProblem]) -> String {
+                problems.map { p in (p.line.map { "line \($0)" + (p.column.map { ", column \($0)" } ?? "") + ": " } ?? "")
+                    + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")
+            }
+            do throws(RuntimeStubRefusal) {
+                let (id, route, problems) = try addRuntimeStub(json: String(decoding: body, as: UTF8.self), to: session)
+                return .response(.document(201, StubAdded(id: id, route: route.signature, session: session.id,
+                                                          contract: problems.isEmpty ? nil : problems.map(\.message))))
             } catch {
-                return .response(.problem(400, title: "Bad stub", detail: error.problems.map { p in
-                    (p.line.map { "line \($0)" + (p.column.map { ", column \($0)" } ?? "") + ": " } ?? "")
-                        + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")))
+                switch error {
+                case .invalid(let error):
+                    return .response(.problem(400, title: "Bad stub", detail: listed(error.problems)))
+                case .breaksContract(let problems):
+                    return .response(.problem(422, title: "The stub does not keep to \(contract?.specName ?? "the spec")",
+                                              detail: listed(problems),
+                                              extra: ["contract": .array(problems.map { .string($0.message) })]))
+                }
             }
         case ("DELETE", "stubs", 2):
             return session.removeRuntime(id: parts[1])

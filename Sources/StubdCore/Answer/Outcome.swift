@@ -35,6 +35,38 @@ package struct Outcome: Sendable {
         self.contractProblems = contractProblems
     }
 
+    /// With a spec: stubd's own answer (no stub matched, a quota refused) in the shape the spec
+    /// declares for its status (`APIContract.shapedAsDeclared`); a stub's answer is left as written.
+    package func shapedAsDeclared(by contract: APIContract, for request: RequestHead) -> Outcome {
+        guard case .generated(let generated) = answer else { return self }
+        return Outcome(answer: .generated(contract.shapedAsDeclared(generated, for: request)), route: route, quota: quota,
+                       notes: notes, deferred: deferred, contractProblems: contractProblems)
+    }
+
+    /// This outcome with `canned` sent instead of its canned answer (another media type of it).
+    func replacingCanned(_ canned: CannedResponse, extraHeaders: ExtraHeaders) -> Outcome {
+        Outcome(answer: .canned(canned, extraHeaders: extraHeaders), route: route, quota: quota, notes: notes, deferred: deferred,
+                contractProblems: contractProblems)
+    }
+
+    /// This outcome with `note` in the journal's notes and, on the answer, in `header` (a template
+    /// still to render keeps only the note).
+    func noting(_ note: String, header: HTTPField.Name) -> Outcome {
+        var answer = self.answer
+        switch answer {
+        case .canned(let canned, let extra) where deferred == nil:
+            var fields = extra.list
+            fields[header] = Outcome.headerText(note)
+            answer = .canned(canned, extraHeaders: ExtraHeaders(fields))
+        case .generated(var generated):
+            generated.headers[header] = Outcome.headerText(note)
+            answer = .generated(generated)
+        default: break
+        }
+        return Outcome(answer: answer, route: route, quota: quota, notes: (notes ?? []) + [note], deferred: deferred,
+                       contractProblems: contractProblems)
+    }
+
     /// `X-Stubd-Contract`: the count and the first problem, on one line a header can hold.
     package static let contractHeader = HTTPField.Name("X-Stubd-Contract")!
 
@@ -64,7 +96,11 @@ package struct Outcome: Sendable {
     /// `2 problems: query.units: "celsius" is not one of …`: printable ASCII only (a header value
     /// cannot hold a line break, and not every client reads UTF-8 there), at most 300 characters.
     static func headerValue(_ problems: [String]) -> String {
-        let text = "\(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])"
+        headerText("\(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])")
+    }
+
+    /// `text` as a header can hold it: printable ASCII, at most 300 characters.
+    static func headerText(_ text: String) -> String {
         let ascii = String(text.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
         return ascii.count > 300 ? String(ascii.prefix(297)) + "..." : ascii
     }

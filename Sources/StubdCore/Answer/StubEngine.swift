@@ -132,7 +132,14 @@ package final class StubEngine: Sendable {
                          contractProblems: [String]?) -> Outcome? {
         let wall = Date()
         guard let (decided, misses) = decide(request, in: session, catalog ?? self.catalog, wall, passingMisses: passingMisses) else { return nil }
-        let outcome = contractProblems.map { decided.reporting($0) } ?? decided
+        var outcome = contractProblems.map { decided.reporting($0) } ?? decided
+        if let unmet = unmetPreference(request, answeredBy: outcome, in: session, catalog ?? self.catalog) {
+            // Strict: the miss it is (as Prism's 404 for a status or example it does not have); else said, and served.
+            outcome = contractRequests == "strict"
+                ? Outcome(answer: .generated(.problem(404, title: "No stub answers this Prefer", detail: unmet)), route: nil,
+                          notes: [unmet], contractProblems: outcome.contractProblems)
+                : outcome.noting(unmet, header: Self.preferHeader)
+        }
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
@@ -188,7 +195,11 @@ package final class StubEngine: Sendable {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
-        let outcome = charge(route, state, response, parameters, request, session, wall)
+        var outcome = negotiated(charge(route, state, response, parameters, request, session, wall), request)
+        if case .runtime = route.source, response.template == nil, contract != nil {
+            // A runtime stub that breaks the spec was taken (report mode): each answer says so, as a request's problems are said.
+            outcome = outcome.reporting(answerProblems(outcome, of: route))
+        }
         guard let template = response.template, case .canned(_, let extra) = outcome.answer else { return outcome }
         let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
                                   hits: state.counter.count, random: session.nextRandom)
@@ -345,23 +356,29 @@ package final class StubEngine: Sendable {
 
     // MARK: Runtime stubs
 
-    /// Adds a route given as manifest-shaped JSON; returns its id.
-    package func addRuntimeStub(json: String, to session: SessionState) throws(CatalogLoadError) -> (id: String, route: Route) {
+    /// Adds a route given as manifest-shaped JSON; returns its id, and how its answers break the spec
+    /// (`serve --spec`), which in strict mode refuses it instead (`RuntimeStubRefusal.breaksContract`).
+    package func addRuntimeStub(json: String, to session: SessionState) throws(RuntimeStubRefusal)
+        -> (id: String, route: Route, contractProblems: [LoadProblem]) {
         guard session.runtimeStubCount < maxRuntimeStubs else {
-            throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
                 file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
-                hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")])
+                hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")]))
         }
         let number = nextStubID.add(1, ordering: .relaxed).oldValue
         let id = "s\(number)"
         let catalog = self.catalog
-        let route = try catalog.parseRuntimeStub(json, id: id, index: -number)
+        let route: Route
+        do throws(CatalogLoadError) { route = try catalog.parseRuntimeStub(json, id: id, index: -number) } catch { throw .invalid(error) }
+        // Held to the spec as a file stub is; strict mode refuses it as a load refuses a file.
+        let problems = contract.map { StubContractCheck.problems(of: route, in: $0) } ?? []
+        if !problems.isEmpty, contractRequests == "strict" { throw .breaksContract(problems) }
         if let taken = route.name.flatMap(catalog.route(named:)) ?? session.addRuntime(route, id: id) {
-            throw CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
                 file: "stub", message: "route name '\(route.name ?? "")' is already used by \(taken.source)",
-                hint: "give the runtime stub its own name, or remove the other first")])
+                hint: "give the runtime stub its own name, or remove the other first")]))
         }
-        return (id, route)
+        return (id, route, problems)
     }
 
     /// Everything back to the start; every session when `session` is the default one. A named

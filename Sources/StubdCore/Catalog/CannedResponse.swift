@@ -20,13 +20,17 @@ package final class CannedResponse: Sendable {
     package let quotaStatus: QuotaStatusStyle?
     /// `template: true`: the body and headers are rendered per request (see `ResponseTemplate`).
     package let template: ResponseTemplate?
+    /// `content:` the same answer in other media types (each with its own `Content-Type`), this one
+    /// first: the transport sends the one the request's `Accept` prefers (`StubEngine+Negotiation`).
+    package let alternatives: [CannedResponse]
     /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
     private let madeForm = Atomic<UInt>(0)
 
     package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
-                quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil) {
+                quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil, alternatives: [CannedResponse] = []) {
         self.template = template
+        self.alternatives = alternatives
         self.status = status
         self.headers = headers
         self.body = body

@@ -8,7 +8,7 @@ extension ManifestParser {
     /// rendered (a quota's `exceeded` answer).
     mutating func parseResponse(_ node: Node, routeDelay: Delay?, parameters: [String]?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
-        checkKeys(map, ["status", "headers", "file", "body", "json", "delay", "fault", "throttle", "quotaStatus", "template"], in: "a response")
+        checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template"], in: "a response")
         let templated = map["template"].flatMap { bool($0, "template") } ?? false
         if templated, parameters == nil, let t = map["template"] {
             add(t, "a quota's exceeded answer is not a template", hint: "remove 'template'; the quota's own headers say what is left")
@@ -71,6 +71,34 @@ extension ManifestParser {
             contentType = ContentType.json
             templateOrigin = .json(j, text: serialized)
         }
+        // `content:` a body per media type, the first the default: the one a request's `Accept` prefers is served.
+        var variants: [(type: String, body: Data, source: String?)] = []
+        if let c = map["content"] {
+            if !bodyKeys.isEmpty || templated {
+                add(c, "'content' lists a response's bodies by media type; it does not go with \((bodyKeys + (templated ? ["template"] : [])).joined(separator: " or "))",
+                    hint: "move the body under content: { application/json: { file: … } }, or drop 'content'")
+            } else if let entries = mapping(c, "content (media type: { file | body | json })") {
+                for (key, value) in entries {
+                    guard let type = string(key, "a media type"), let entry = mapping(value, "a body (file, body or json)") else { continue }
+                    let bare = type.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+                    let parts = bare.split(separator: "/", omittingEmptySubsequences: false)
+                    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !bare.contains("*") else {
+                        add(key, "'\(type)' is not a media type to send", hint: "write type/subtype, such as application/xml")
+                        continue
+                    }
+                    checkKeys(entry, ["file", "body", "json"], in: "a content entry")
+                    if entry.count != 1 { add(value, "a content entry has one of 'file', 'body' or 'json'") }
+                    guard let parsed = parseResponse(value, routeDelay: nil, parameters: nil) else { continue }
+                    variants.append((type, parsed.body, parsed.bodySource))
+                }
+                if variants.isEmpty { add(c, "'content' lists no body", hint: "content: { application/json: { file: weather.json }, application/xml: { file: weather.xml } }") }
+            }
+            if let first = variants.first {
+                body = first.body
+                bodySource = first.source
+                contentType = first.type
+            }
+        }
         if fault == .malformedJSON {
             // Cut a real body short, so a client's decoder fails the way it would on a broken network answer.
             let source = body.isEmpty ? Data(#"{"data":[1,2,3],"status":"ok"}"#.utf8) : body
@@ -103,8 +131,15 @@ extension ManifestParser {
             template = responseTemplate(body: body, headers: headers, parameters: parameters, json: json,
                                         origin: templateOrigin, headersAt: map["headers"] ?? node)
         }
+        let alternatives = variants.dropFirst().map { variant in
+            var own = headers
+            own[.contentType] = variant.type
+            return CannedResponse(status: HTTPResponse.Status(code: status), headers: own, body: variant.body, delay: responseDelay,
+                                  fault: fault, bytesPerSecond: bytesPerSecond, bodySource: variant.source)
+        }
         return CannedResponse(status: HTTPResponse.Status(code: status), headers: headers, body: body, delay: responseDelay, fault: fault,
-                              bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template)
+                              bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template,
+                              alternatives: Array(alternatives))
     }
 
     /// The template of a `template: true` answer; each of its problems is placed where it was written.

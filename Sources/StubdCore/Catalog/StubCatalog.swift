@@ -30,6 +30,9 @@ public final class StubCatalog: Sendable {
     package let hostFolders: [String: String]
     /// `drift.ignore` of stubd.yml: places in answers `stubd drift` leaves out.
     package let driftIgnore: [DriftIgnoreRule]
+    /// Whether any route takes a `Prefer` header: only then (or with a spec, or runtime stubs) is a
+    /// request's `Prefer` that no stub answers worth reading (`StubEngine.unmetPreference`).
+    package let takesPrefer: Bool
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -50,6 +53,7 @@ public final class StubCatalog: Sendable {
         self.matcher = RouteMatcher(routes: self.routes)
         self.usesClientAddress = quotas.contains { $0.key == .ip }
         self.hostFolders = HostScope.hostFolders(of: self.routes)
+        self.takesPrefer = self.routes.contains { $0.conditions.headers.contains { $0.name == "prefer" } }
     }
 
     /// This catalog with `route` in force too, in place of any route taking the same requests: what

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// An OpenAPI 3.0, 3.1 or 3.2 spec, read once: (method, path template) → operation → responses by
 /// status and content type → compiled schema. Built at load; immutable and shared by every worker.
@@ -19,13 +20,22 @@ package final class APIContract: Sendable {
 
     /// The document read, for naming a schema's place in the user's files.
     private let bundle: SpecBundle
+    /// How the spec's schemas read, and the spec as one JSON document (`bundle.document`): what stubd
+    /// samples its own answers from when the spec declares their status with a schema and no example
+    /// (`APIContract+OwnAnswers`).
+    let dialect: SchemaDialect
+    var document: JSONValue { bundle.document }
+    /// Sampled bodies by schema pointer: sampled once, on the first answer that needs one.
+    let samples = Locked<[String: JSONValue?]>([:])
 
-    private init(specName: String, version: String, operations: [ContractOperation], warnings: [LoadProblem], bundle: SpecBundle) {
+    private init(specName: String, version: String, operations: [ContractOperation], warnings: [LoadProblem], bundle: SpecBundle,
+                 dialect: SchemaDialect) {
         self.bundle = bundle
         self.specName = specName
         self.version = version
         self.operations = operations
         self.warnings = warnings
+        self.dialect = dialect
     }
 
     /// Reads a spec and what its `$ref`s reach, or throws every problem found.
@@ -37,7 +47,8 @@ package final class APIContract: Sendable {
         let sorted = operations.enumerated().sorted { a, b in
             a.element.path.isMoreSpecific(than: b.element.path) ?? (a.offset < b.offset)
         }.map(\.element)
-        return APIContract(specName: spec.bundle.rootName, version: spec.version, operations: sorted, warnings: spec.warnings, bundle: spec.bundle)
+        return APIContract(specName: spec.bundle.rootName, version: spec.version, operations: sorted, warnings: spec.warnings,
+                           bundle: spec.bundle, dialect: spec.dialect)
     }
 
     /// `schemas.yaml#/Weather/properties/temp` for a compiled schema's location (`SchemaViolation.schemaPath`).
@@ -274,8 +285,22 @@ package final class APIContract: Sendable {
                         encoding[name] = ContractEncoding(style: string("style"), explode: explode, contentType: string("contentType"))
                     }
                 }
-                return ContractMedia(type: type, schema: entry["schema"] == nil ? nil : compile(at + "/schema", compiler), encoding: encoding)
+                let example = self.example(entry, at: at)
+                guard let schema = entry["schema"] else { return ContractMedia(type: type, schema: nil, encoding: encoding, example: example) }
+                // A schema that is only a `$ref` is sampled where it points, so the sampler's `$ref` budget starts fresh.
+                let schemaPointer = resolve(schema, at: at + "/schema").pointer
+                return ContractMedia(type: type, schema: compile(at + "/schema", compiler), encoding: encoding, example: example,
+                                     schemaPointer: schemaPointer)
             }
+        }
+
+        /// A media entry's `example`, or the `value` of its first `examples` entry by name.
+        private mutating func example(_ entry: [String: JSONValue], at pointer: String) -> JSONValue? {
+            if let example = entry["example"] { return example }
+            guard case .object(let examples)? = entry["examples"], let name = examples.keys.sorted().first,
+                  case .object(let example) = resolve(examples[name]!, at: pointer + "/examples/" + JSONPointer.escape(name)).value
+            else { return nil }
+            return example["value"]
         }
 
         private mutating func compile(_ pointer: String, _ compiler: SchemaCompiler) -> JSONSchema? {

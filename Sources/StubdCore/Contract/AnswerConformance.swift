@@ -47,4 +47,18 @@ package enum AnswerConformance {
         }
         return found
     }
+
+    /// The answer's `date-time` strings that keep to RFC 3339 but would not decode in a Swift client
+    /// (`SwiftDateSpelling`): warnings of `stubd check --spec`, errors with `--swift-compatible`.
+    package static func swiftDateWarnings(status: HTTPResponse.Status, contentType: String?, body: Data,
+                                          of operation: ContractOperation) -> [AnswerViolation] {
+        guard let contentType, ContentType.isJSON(mediaType: contentType), let response = operation.response(for: status),
+              let schema = response.media(for: contentType)?.schema, let instance = try? JSONParser.parse(body) else { return [] }
+        return schema.dateTimes(in: instance).compactMap { found in
+            SwiftDateSpelling.problem(found.text).map { why in
+                AnswerViolation(pointer: found.pointer, message: "\(found.pointer.isEmpty ? "the body" : found.pointer): the date-time \"\(found.text)\" keeps to RFC 3339 but a Swift client cannot decode it: \(why)",
+                                hint: "write it as 2026-01-26T19:00:00Z or 2026-01-26T19:00:00+01:00")
+            }
+        }
+    }
 }

@@ -6,11 +6,19 @@ package struct ContractMedia: Sendable {
     package let schema: JSONSchema?
     /// A form or multipart body's `encoding`, by field name; empty for other media types.
     package let encoding: [String: ContractEncoding]
+    /// The spec's `example`, or its first `examples` entry by name (its `value`): what stubd's own
+    /// answers (a 404, strict mode's 422) are sent as when the spec declares their status in this type.
+    package let example: JSONValue?
+    /// Where the schema is in the spec's document (`#/components/schemas/Error`), to sample a body from.
+    package let schemaPointer: String?
 
-    package init(type: String, schema: JSONSchema?, encoding: [String: ContractEncoding] = [:]) {
+    package init(type: String, schema: JSONSchema?, encoding: [String: ContractEncoding] = [:], example: JSONValue? = nil,
+                 schemaPointer: String? = nil) {
         self.type = type
         self.schema = schema
         self.encoding = encoding
+        self.example = example
+        self.schemaPointer = schemaPointer
     }
 
     /// Whether a `Content-Type` (parameters aside) falls under this entry, and how exactly: 2 for the

@@ -28,6 +28,16 @@ public struct JSONSchema: Sendable {
         return evaluator.violations
     }
 
+    /// The strings of `instance` that keep to a `format: date-time` of the schema, at their JSON pointers
+    /// (a branch of `anyOf`/`oneOf` tried and left may add one).
+    package func dateTimes(in instance: JSONValue) -> [(pointer: String, text: String)] {
+        var evaluator = SchemaEvaluator(limit: 100)
+        evaluator.dateTimes = []
+        evaluator.evaluate(root, instance)
+        var seen: Set<String> = []
+        return (evaluator.dateTimes ?? []).filter { seen.insert($0.pointer).inserted }
+    }
+
     /// Whether `instance` matches, stopping at the first violation.
     public func isValid(_ instance: JSONValue) -> Bool {
         var evaluator = SchemaEvaluator(limit: 1)

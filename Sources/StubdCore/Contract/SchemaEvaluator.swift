@@ -24,6 +24,8 @@ struct SchemaEvaluator {
     /// The instance's numbers written past 2^53, by instance path (`JSONParser.parseKeepingLiterals`):
     /// compared as written, not as the Double they round to.
     var literals: [String: NumberLiteral] = [:]
+    /// When set, each string that keeps to `format: date-time`, at its instance path (`JSONSchema.dateTimes`).
+    var dateTimes: [(pointer: String, text: String)]?
     /// Each level is a few frames of recursion: 600 overflowed a 512 KiB Dispatch thread's stack
     /// under ThreadSanitizer (a 255-level document against a recursive schema: 510 levels). 320 levels of
     /// evaluation is more than any API answer nests.
@@ -255,6 +257,8 @@ struct SchemaEvaluator {
                 }
             } else if !format.accepts(value) {
                 report(node, "format", "expected \(format.expectation), got \(describe(value))")
+            } else if format == .dateTime, dateTimes != nil, case .string(let text) = value {
+                dateTimes!.append((instancePath, text))
             }
 
         case .minimum(let bound, let exclusive, let exact):

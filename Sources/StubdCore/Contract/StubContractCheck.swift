@@ -9,12 +9,16 @@ package struct StubContractCheck: Sendable {
     package let problems: [LoadProblem]
     /// What is not an error but worth knowing: unmatched stubs, operations no stub answers, answers not checked.
     package let notices: [String]
+    /// Answers that keep to the spec but that a Swift client could not decode (a `date-time` with
+    /// fractional seconds…), each at its place in the stub: `stubd check --swift-compatible` makes them problems.
+    package let swiftWarnings: [LoadProblem]
 
     package init(catalog: StubCatalog, contract: APIContract) {
         var problems: [LoadProblem] = []
         var notices: [String] = []
         var covered: Set<String> = []
         var listed: Set<LoadProblem> = []
+        var swiftWarnings: [LoadProblem] = []
         for route in catalog.routes {
             if case .runtime = route.source { continue }
             guard let operation = contract.operation(for: route) else {
@@ -35,6 +39,12 @@ package struct StubContractCheck: Sendable {
                 where listed.insert(problem).inserted {
                     problems.append(problem)
                 }
+                let label = "\(operation.signature) \(answer.status.code)\(place)"
+                for warning in AnswerConformance.swiftDateWarnings(status: answer.status, contentType: answer.headers[.contentType],
+                                                                   body: answer.body, of: operation) {
+                    let placed = Self.problem(answer, route, pointer: warning.pointer, message: "\(label): \(warning.message)", hint: warning.hint)
+                    if listed.insert(placed).inserted { swiftWarnings.append(placed) }
+                }
             }
         }
         for operation in contract.operations where !covered.contains(operation.signature) {
@@ -42,16 +52,34 @@ package struct StubContractCheck: Sendable {
         }
         self.problems = problems
         self.notices = notices
+        self.swiftWarnings = swiftWarnings
+    }
+
+    /// How a runtime stub's answers break the spec (`POST /__stubd/stubs` under `serve --spec`): empty
+    /// when they keep to it, when it is for no operation (a notice for a file stub; nothing here), or
+    /// when each answer is a template, a fault or a quota status (checked once rendered, or never).
+    package static func problems(of route: Route, in contract: APIContract) -> [LoadProblem] {
+        guard let operation = contract.operation(for: route) else { return [] }
+        var problems: [LoadProblem] = []
+        for (step, answer) in route.responses.enumerated()
+        where answer.fault == nil && answer.quotaStatus == nil && answer.template == nil {
+            let place = route.responses.count > 1 ? " (answer \(step + 1) of \(route.responses.count))" : ""
+            problems += check(answer, of: route, against: operation, in: contract, place: place)
+        }
+        return problems
     }
 
     private static func check(_ answer: CannedResponse, of route: Route, against operation: ContractOperation,
                               in contract: APIContract, place: String) -> [LoadProblem] {
         let label = "\(operation.signature) \(answer.status.code)\(place)"
-        let violations = AnswerConformance.violations(status: answer.status, headerNames: Set(answer.headers.map { $0.name.canonicalName }),
-                                                      contentType: answer.headers[.contentType], body: answer.body,
-                                                      of: operation, in: contract)
-        return violations.map { violation in
-            Self.problem(answer, route, pointer: violation.pointer, message: "\(label): \(violation.message)", hint: violation.hint)
+        // Each of a `content:` answer's bodies is held to the media type it is sent as.
+        return ([answer] + answer.alternatives).flatMap { variant in
+            let violations = AnswerConformance.violations(status: variant.status, headerNames: Set(variant.headers.map { $0.name.canonicalName }),
+                                                          contentType: variant.headers[.contentType], body: variant.body,
+                                                          of: operation, in: contract)
+            return violations.map { violation in
+                Self.problem(variant, route, pointer: violation.pointer, message: "\(label): \(violation.message)", hint: violation.hint)
+            }
         }
     }
 
