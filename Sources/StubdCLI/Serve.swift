@@ -182,6 +182,10 @@ struct Serve: ParsableCommand {
         // Scripts and the test fixtures read the port from this exact first line.
         print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
         if let https = server.httpsURL, https != server.baseURL { print("stubd listening on \(https.absoluteString) (TLS)") }
+        if let contract = options.contract {
+            // Said once, where a user looks first: report mode serves a request that breaks the spec.
+            print("stubd --spec \(contract.specName) (OpenAPI \(contract.version), \(contract.operations.count) operation\(contract.operations.count == 1 ? "" : "s")), \(options.requestValidation.startupDescription)")
+        }
         if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {

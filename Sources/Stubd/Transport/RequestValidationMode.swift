@@ -9,4 +9,17 @@ public enum RequestValidationMode: String, Sendable, CaseIterable {
     case strict
     /// Do not hold requests to the spec (stubs still are, at load).
     case off
+
+    /// What `serve --spec` says at start-up: what a request that does not keep to the spec gets in this mode,
+    /// and how to get the other (a newcomer expected 422s from the default, report: issue 45 item 3).
+    public var startupDescription: String {
+        switch self {
+        case .report:
+            "requests=report: a request that does not keep to the spec gets the stub's answer, its problems said in an X-Stubd-Contract header, the journal and the log; --validate requests=strict answers 422 instead"
+        case .strict:
+            "requests=strict: a request that does not keep to the spec gets 422 (401 for a missing credential, 415 for a body type the operation does not take) instead of the stub's answer"
+        case .off:
+            "requests=off: requests are not held to the spec (stub answers still are, at load); --validate requests=strict answers 422 to one that does not keep to it"
+        }
+    }
 }

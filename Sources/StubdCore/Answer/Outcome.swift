@@ -93,10 +93,16 @@ package struct Outcome: Sendable {
         return Outcome(answer: answer, route: route, quota: quota, notes: notes, contractProblems: problems)
     }
 
-    /// `2 problems: query.units: "celsius" is not one of …`: printable ASCII only (a header value
-    /// cannot hold a line break, and not every client reads UTF-8 there), at most 300 characters.
+    /// `2 problems: query.units: "celsius" is not one of … (and 1 more)`: printable ASCII only (a
+    /// header value cannot hold a line break, and not every client reads UTF-8 there), at most 300
+    /// characters. A long first problem is cut, never the count of the others: "2 problems" with one
+    /// listed read as if the other were lost (issue 45 item 3); the journal lists them all.
     static func headerValue(_ problems: [String]) -> String {
-        headerText("\(problems.count) problem\(problems.count == 1 ? "" : "s"): \(problems[0])")
+        let head = "\(problems.count) problem\(problems.count == 1 ? "" : "s"): "
+        let more = problems.count > 1 ? " (and \(problems.count - 1) more)" : ""
+        let first = headerText(problems[0])
+        let room = 300 - head.count - more.count
+        return head + (first.count > room ? String(first.prefix(room - 3)) + "..." : first) + more
     }
 
     /// `text` as a header can hold it: printable ASCII, at most 300 characters.
