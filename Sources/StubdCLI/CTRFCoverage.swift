@@ -1,4 +1,5 @@
 import Foundation
+import StubdCore
 import StubdProtocol
 
 /// Coverage in the Common Test Report Format (ctrf.io): a test per answer or quota state, named
@@ -36,7 +37,7 @@ enum CTRFCoverage {
             "specVersion": specVersion,
             "generatedBy": "stubd coverage",
             "results": [
-                "tool": ["name": "stubd", "version": "0.1.0"],
+                "tool": ["name": "stubd", "version": StubEngine.version],
                 "summary": ["tests": tests.count, "passed": count("passed"), "failed": count("failed"),
                             "skipped": count("skipped"), "pending": 0, "other": 0, "start": millis, "stop": millis,
                             "extra": ["percent": report.summary.percent] as [String: Any]] as [String: Any],

@@ -6,7 +6,7 @@ struct ConventionScanner {
     /// As a file name spells them (`users.POST.json`); each is an HTTP method token.
     static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
     /// Never served as stubs: the manifest, and the recorder's own (`stubd.recorded.yml`).
-    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json", "stubd.recorded.yml"]
+    static let manifestNames = Set(ManifestFile.names + [ManifestFile.recorded])
     static let conventionPriority = 10
 
     let reader: StubFileReader

@@ -91,7 +91,7 @@ public final class StubCatalog: Sendable {
         }
         var problems = ProblemList()
         var manifest = ManifestParser.Manifest()
-        let manifestNames = ["stubd.yml", "stubd.yaml", "stubd.json"].filter {
+        let manifestNames = ManifestFile.names.filter {
             FileManager.default.fileExists(atPath: reader.root.appendingPathComponent($0).path)
         }
         if manifestNames.count > 1 {

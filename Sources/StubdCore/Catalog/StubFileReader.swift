@@ -24,7 +24,7 @@ struct StubFileReader {
     }
 
     /// Names a `file:` reference may not use, whatever the folder holds: the manifest itself.
-    static let manifestNames: Set<String> = ["stubd.yml", "stubd.yaml", "stubd.json"]
+    static let manifestNames = Set(ManifestFile.names)
 
     /// Reads a file named by a manifest or a runtime stub (`file: owm/london.json`), relative to the
     /// root or `__files/`, by the folder's own rules: never outside it, never a dot-file (`.env`,

@@ -32,7 +32,7 @@ package final class StubsRecorder: Sendable {
         }
     }
 
-    package static let manifestName = "stubd.recorded.yml"
+    package static let manifestName = ManifestFile.recorded
     static let marker = "  # stubd record: "
 
     package let root: URL
