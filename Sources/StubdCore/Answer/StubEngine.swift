@@ -195,7 +195,10 @@ package final class StubEngine: Sendable {
         guard let response = session.nextResponse(route) else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
-        var outcome = negotiated(charge(route, state, response, parameters, request, session, wall), request)
+        var outcome = charge(route, state, response, parameters, request, session, wall)
+        // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
+        // Accept: a plain stub's answer pays one check here.
+        if contract != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
         if case .runtime = route.source, response.template == nil, contract != nil {
             // A runtime stub that breaks the spec was taken (report mode): each answer says so, as a request's problems are said.
             outcome = outcome.reporting(answerProblems(outcome, of: route))
