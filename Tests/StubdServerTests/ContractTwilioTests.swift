@@ -36,5 +36,23 @@ import Testing
         let good = try send(auth + ["--data-urlencode", "To=+15558675310", "--data-urlencode", "Body=Hello", "-d", "MaxPrice=0.5",
                                     "-d", "MediaUrl=https%3A%2F%2Fexample.com%2Fa.png", "-d", "MediaUrl=https%3A%2F%2Fexample.com%2Fb.png"])
         #expect(good.status == 201 && good.body.contains("\"sid\""), "\(good)")
+
+        // Issue 44 item 2: PageSize (integer, int64, 1–1000) out of range is a bound, not "expected
+        // an integer, got the string \"5000\"".
+        func pageProblems(_ size: String) throws -> (status: Int, problems: [String]) {
+            let r = try curl(["-w", "\n%{http_code}"] + auth + [url + "?PageSize=" + size])
+            let lines = r.output.split(separator: "\n", omittingEmptySubsequences: false)
+            let body = (try? JSONSerialization.jsonObject(with: Data(lines.dropLast().joined(separator: "\n").utf8))) as? [String: Any]
+            let problems = ((body?["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+            return (Int(lines.last ?? "") ?? 0, problems)
+        }
+        for size in ["1", "50", "1000"] {
+            let r = try pageProblems(size)
+            #expect(r.status == 200 && r.problems.isEmpty, "PageSize=\(size): \(r)")
+        }
+        for (size, code) in [("0", "minimum"), ("-1", "minimum"), ("1001", "maximum"), ("5000", "maximum"), ("9223372036854775808", "format")] {
+            let r = try pageProblems(size)
+            #expect(r.status == 422 && r.problems == ["query.PageSize \(code)"], "PageSize=\(size): \(r)")
+        }
     }
 }
