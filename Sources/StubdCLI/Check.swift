@@ -6,22 +6,26 @@ struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Validate a Stubs folder: print the route table, or every problem and exit 1.")
     @OptionGroup var stubs: StubsOption
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not) every stub answer must keep to.", valueName: "file"))
-    var spec: String?
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not) every stub answer must keep to. "
+                                            + "Repeat it for a folder holding several specs' stubs: each route is held to the spec that has its operation.", valueName: "file"))
+    var spec: [String] = []
+
+    @Option(name: .long, help: SchemaFormatMode.help)
+    var formats: SchemaFormatMode = .annotate
 
     @Flag(name: .customLong("swift-compatible"), help: ArgumentHelp("With --spec, also fail on answers a Swift client cannot decode though they keep to the spec (a date-time with fractional seconds or a lower-case 't'); without it they are warnings."))
     var swiftCompatible = false
 
     func validate() throws {
-        if swiftCompatible && spec == nil { throw ValidationError("--swift-compatible needs --spec FILE: it holds answers to the spec's date-time formats") }
+        if swiftCompatible && spec.isEmpty { throw ValidationError("--swift-compatible needs --spec FILE: it holds answers to the spec's date-time formats") }
     }
 
     func run() throws {
-        let contract = try spec.map { try SpecOption.load($0, command: "stubd check") }
+        let contracts = try spec.map { try SpecOption.load($0, command: "stubd check", formats: formats) }
         do throws(CatalogLoadError) {
             let catalog = try StubCatalog.load(stubs: stubs.url)
-            if let contract {
-                let check = StubContractCheck(catalog: catalog, contract: contract)
+            if !contracts.isEmpty {
+                let check = StubContractCheck(catalog: catalog, contracts: contracts)
                 for notice in check.notices { print("notice: \(notice)") }
                 let problems = check.problems + (swiftCompatible ? check.swiftWarnings : [])
                 if !swiftCompatible {
@@ -30,7 +34,8 @@ struct Check: ParsableCommand {
                 if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             }
             print(RouteTable.render(catalog))
-            let against = contract.map { ", every answer keeps to \($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" } ?? ""
+            let against = contracts.isEmpty ? "" : ", every answer keeps to "
+                + contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ")
             print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)")
         } catch {
             printError("stubd check: \(error.description)")

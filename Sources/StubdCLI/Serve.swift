@@ -84,6 +84,9 @@ struct Serve: ParsableCommand {
     @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets: requests=report (the default) serves the stub and says so in the journal, the log line and an X-Stubd-Contract header; requests=strict answers 422 (401 for a missing credential, 415 for a body of a type the operation does not take; problem+json listing each error) instead; requests=off checks no request.", valueName: "requests=report|strict|off"))
     var validation: String?
 
+    @Option(name: .long, help: SchemaFormatMode.help)
+    var formats: SchemaFormatMode = .annotate
+
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         // A recording flag without forwarding would change nothing, silently: a --secret the user
@@ -158,7 +161,7 @@ struct Serve: ParsableCommand {
             }
         }
         if let spec {
-            let contract = try SpecOption.load(spec, command: "stubd")
+            let contract = try SpecOption.load(spec, command: "stubd", formats: formats)
             options.contract = contract
             options.requestValidation = validation.flatMap { RequestValidationMode(rawValue: String($0.dropFirst("requests=".count))) } ?? .report
             if let catalog = try? StubCatalog.load(stubs: stubs.url) {

@@ -38,10 +38,16 @@ package final class APIContract: Sendable {
         self.dialect = dialect
     }
 
-    /// Reads a spec and what its `$ref`s reach, or throws every problem found.
-    package static func load(spec: URL) throws(SpecLoadError) -> APIContract {
-        let spec = try OpenAPISpec.load(spec: spec)
-        var builder = Builder(spec: spec)
+    /// Reads a spec and what its `$ref`s reach, or throws every problem found. `formats`: whether
+    /// string formats are checked (`--formats assert`) or only annotate (the default).
+    package static func load(spec: URL, formats: SchemaFormatMode = .annotate) throws(SpecLoadError) -> APIContract {
+        try load(spec: OpenAPISpec.load(spec: spec), formats: formats)
+    }
+
+    /// As `load(spec:)`, from a spec already read (`openapi import` reads the spec once and checks
+    /// its own output against it).
+    package static func load(spec: OpenAPISpec, formats: SchemaFormatMode = .annotate) throws(SpecLoadError) -> APIContract {
+        var builder = Builder(spec: spec, formats: formats)
         let operations = builder.operations()
         guard builder.problems.isEmpty else { throw SpecLoadError(problems: builder.problems) }
         let sorted = operations.enumerated().sorted { a, b in
@@ -125,17 +131,19 @@ package final class APIContract: Sendable {
     /// bodies and responses, and compiling each schema once.
     private struct Builder {
         let spec: OpenAPISpec
+        let formats: SchemaFormatMode
         var problems: [LoadProblem] = []
         var bundle: SpecBundle { spec.bundle }
 
-        init(spec: OpenAPISpec) {
+        init(spec: OpenAPISpec, formats: SchemaFormatMode) {
             self.spec = spec
+            self.formats = formats
         }
 
         mutating func operations() -> [ContractOperation] {
             guard case .object(let root) = bundle.document else { return [] }
             // One compiler for the whole spec: a schema used by many operations is compiled once.
-            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect, literal: bundle.literalLookup)
+            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect, literal: bundle.literalLookup, formats: formats)
             var out: [ContractOperation] = []
             guard case .object(let paths)? = root["paths"] else { return [] }
             let schemes = securitySchemes(root)

@@ -32,11 +32,6 @@ enum OpenAPIStructure {
         }
     }
 
-    /// OpenAPIKit's markdown (`**GET**`) is for a renderer, not a terminal.
-    private static func plain(_ text: String) -> String {
-        text.replacingOccurrences(of: "**", with: "").replacingOccurrences(of: "..", with: ".")
-    }
-
     /// The document OpenAPIKit is shown: each path item and operation that is a `$ref` (a split spec's
     /// `paths: {/things: {$ref: paths/things.yaml}}`) put in place, so OpenAPIKit judges what it
     /// points at, and a map from the places so filled back to the file they came from.
@@ -82,6 +77,17 @@ enum OpenAPIStructure {
             guard let best else { return viewPointer }
             return best.bundle + viewPointer.dropFirst(best.view.count)
         }
+    }
+
+    /// OpenAPIKit's message as one line of plain text: it writes Markdown (`the **GET** endpoint`)
+    /// and blank lines between its reasons, which a terminal shows as they are.
+    static func plain(_ message: String) -> String {
+        var text = message.replacingOccurrences(of: "**", with: "")
+        text = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.joined(separator: " ")
+        // "…decoded because: Expected … but it was not.." — a reason ending in a period gets a second one.
+        text = text.replacingOccurrences(of: #"\.{2,}(?=\s|$)"#, with: ".", options: .regularExpression)
+        return text.trimmingCharacters(in: .whitespaces)
     }
 
     /// `document` with every whole number past Int64 brought within it. OpenAPIKit reads an integer

@@ -12,17 +12,21 @@ public final class SchemaCompiler {
     /// The number the document writes at a pointer (`#/components/schemas/Id/maximum`) when it is
     /// past 2^53; nil when there is none anywhere.
     private let literal: ((String) -> NumberLiteral?)?
+    private let formats: SchemaFormatMode
     private var nodes: [String: SchemaNode] = [:]
     private var problems: [String] = []
 
-    public convenience init(document: JSONValue, dialect: SchemaDialect) {
-        self.init(document: document, dialect: dialect, literal: nil)
+    /// `formats`: whether string formats are checked (`assert`, this type's default for a bare
+    /// JSON Schema) or only annotate (what `check`, `serve` and `import` default to; see SchemaFormatMode).
+    public convenience init(document: JSONValue, dialect: SchemaDialect, formats: SchemaFormatMode = .assert) {
+        self.init(document: document, dialect: dialect, literal: nil, formats: formats)
     }
 
-    package init(document: JSONValue, dialect: SchemaDialect, literal: ((String) -> NumberLiteral?)?) {
+    package init(document: JSONValue, dialect: SchemaDialect, literal: ((String) -> NumberLiteral?)?, formats: SchemaFormatMode = .assert) {
         self.document = document
         self.dialect = dialect
         self.literal = literal
+        self.formats = formats
     }
 
     /// The integer written at `pointer` when the document wrote one past 2^53.
@@ -210,6 +214,11 @@ public final class SchemaCompiler {
         if let n = count(members, "minItems", at: location) { out.append(.minItems(n)) }
         if let n = count(members, "maxItems", at: location) { out.append(.maxItems(n)) }
         if members["uniqueItems"] == .bool(true) { out.append(.uniqueItems) }
+        if let value = members["contains"] {
+            // minContains/maxContains mean nothing without contains (JSON Schema 2020-12, 10.3.1.1).
+            let minimum = count(members, "minContains", at: location) ?? 1
+            out.append(.contains(child(location, "contains", value), min: minimum, max: count(members, "maxContains", at: location)))
+        }
 
         // Strings.
         if let n = count(members, "minLength", at: location) { out.append(.minLength(n)) }
@@ -217,7 +226,10 @@ public final class SchemaCompiler {
         if case .string(let source)? = members["pattern"], let re = regex(source, location, "pattern") {
             out.append(.pattern(re))
         }
-        if case .string(let name)? = members["format"], let format = SchemaFormat(rawValue: name) { out.append(.format(format)) }
+        if case .string(let name)? = members["format"], let format = SchemaFormat(rawValue: name),
+           formats == .assert || format.isNumberWidth {
+            out.append(.format(format))
+        }
 
         // Numbers: 3.0 writes `exclusiveMinimum: true` beside `minimum`; 3.1 writes the bound itself.
         let minimum = number(members, "minimum", at: location)
@@ -261,9 +273,10 @@ public final class SchemaCompiler {
             return nil
         }
         var selected: [String: SchemaNode] = [:]
+        var inline = 0
         if case .array(let list) = branches {
             for case .object(let branch) in list {
-                guard case .string(let ref)? = branch["$ref"], let name = ref.split(separator: "/").last else { continue }
+                guard case .string(let ref)? = branch["$ref"], let name = ref.split(separator: "/").last else { inline += 1; continue }
                 if let node = reference(ref, from: location, keyword: "discriminator") { selected[String(name)] = node }
             }
         }
@@ -279,6 +292,9 @@ public final class SchemaCompiler {
                 }
             }
         }
-        return SchemaKeyword.Discriminator(propertyName: propertyName, branches: selected)
+        // Inline branches and no mapping: nothing a value could name, so the discriminator only
+        // annotates (before, every value was refused with "expected one of nothing").
+        if selected.isEmpty { return nil }
+        return SchemaKeyword.Discriminator(propertyName: propertyName, branches: selected, namesEveryBranch: inline == 0)
     }
 }

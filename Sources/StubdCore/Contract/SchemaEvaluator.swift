@@ -224,6 +224,16 @@ struct SchemaEvaluator {
             if case .array(let items) = value, items.count > n {
                 report(node, "maxItems", "expected at most \(n) items, got \(items.count)")
             }
+        case .contains(let schema, let minimum, let maximum):
+            guard case .array(let items) = value else { return }
+            var matched = 0
+            for item in items where probe(schema, item) == nil { matched += 1 }
+            if matched < minimum {
+                let wanted = minimum == 1 ? "at least one item" : "at least \(minimum) items"
+                report(node, minimum == 1 ? "contains" : "minContains", "expected \(wanted) matching the schema at \(schema.location), got \(matched)")
+            } else if let maximum, matched > maximum {
+                report(node, "maxContains", "expected at most \(maximum) items matching the schema at \(schema.location), got \(matched)")
+            }
         case .uniqueItems:
             guard case .array(let items) = value, items.count > 1 else { return }
             // Keyed by the canonical serialization's bytes: numbers as numbers (1 == 1.0), `true` is not 1,
@@ -292,7 +302,7 @@ struct SchemaEvaluator {
                 evaluate(schema, value)
             }
         case .anyOf(let schemas, let discriminator):
-            if let discriminator, case .object = value {
+            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
                 choose(discriminator, node, "anyOf", value)
                 return
             }
@@ -303,7 +313,7 @@ struct SchemaEvaluator {
             }
             report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
         case .oneOf(let schemas, let discriminator):
-            if let discriminator, case .object = value {
+            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
                 if !choose(discriminator, node, "oneOf", value) { return }
             }
             var matched: [Int] = []
@@ -357,6 +367,14 @@ struct SchemaEvaluator {
             return false
         }
         return evaluate(branch, value)
+    }
+
+    /// A value whose discriminator names none of the named branches, when some branch is inline
+    /// (has no name): it may be that branch's, so plain `oneOf`/`anyOf` decides.
+    private static func leftToPlainCombination(_ discriminator: SchemaKeyword.Discriminator, _ value: JSONValue) -> Bool {
+        guard !discriminator.namesEveryBranch, case .object(let members) = value else { return false }
+        guard case .string(let name)? = members[discriminator.propertyName] else { return true }
+        return discriminator.branches[name] == nil
     }
 
     // MARK: Helpers

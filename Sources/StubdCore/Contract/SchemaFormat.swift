@@ -13,6 +13,14 @@ enum SchemaFormat: String, CaseIterable {
     case int32, int64, float, double
     case byte
 
+    /// A number's width (int32, int64, float, double): checked whatever `SchemaFormatMode` says.
+    var isNumberWidth: Bool {
+        switch self {
+        case .int32, .int64, .float, .double: return true
+        default: return false
+        }
+    }
+
     /// What a valid value looks like, for the message.
     var expectation: String {
         switch self {

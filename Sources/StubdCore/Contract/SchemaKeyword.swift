@@ -12,6 +12,9 @@ enum SchemaKeyword {
         let propertyName: String
         /// Discriminator value → the schema it selects (explicit `mapping`, then schema names).
         let branches: [String: SchemaNode]
+        /// Whether every branch can be named: an inline branch (no `$ref`, no `mapping` entry) has no
+        /// name a value could carry, so a value naming none of `branches` is left to plain `oneOf`.
+        let namesEveryBranch: Bool
     }
 
     case alwaysFalse
@@ -30,6 +33,8 @@ enum SchemaKeyword {
     case minLength(Int), maxLength(Int)
     case minItems(Int), maxItems(Int)
     case uniqueItems
+    /// `contains` with its bounds: `minContains` (default 1; 0 lets any array pass) and `maxContains`.
+    case contains(SchemaNode, min: Int, max: Int?)
     case minProperties(Int), maxProperties(Int)
     /// `exact`: the bound as written when it is an integer past 2^53 (`maximum: 9223372036854775807`
     /// is 2^63 as a Double); nil where the Double is exact or the literal was not kept.
@@ -62,6 +67,7 @@ enum SchemaKeyword {
         case .minItems: return "minItems"
         case .maxItems: return "maxItems"
         case .uniqueItems: return "uniqueItems"
+        case .contains: return "contains"
         case .minProperties: return "minProperties"
         case .maxProperties: return "maxProperties"
         case .minimum(_, let exclusive, _): return exclusive ? "exclusiveMinimum" : "minimum"

@@ -14,18 +14,26 @@ package struct StubContractCheck: Sendable {
     package let swiftWarnings: [LoadProblem]
 
     package init(catalog: StubCatalog, contract: APIContract) {
+        self.init(catalog: catalog, contracts: [contract])
+    }
+
+    /// A folder holding several specs' stubs (`check --spec A --spec B`): each route is held to the
+    /// spec that has its operation, the first given when several do.
+    package init(catalog: StubCatalog, contracts: [APIContract]) {
         var problems: [LoadProblem] = []
         var notices: [String] = []
-        var covered: Set<String> = []
+        var covered: [ObjectIdentifier: Set<String>] = [:]
         var listed: Set<LoadProblem> = []
         var swiftWarnings: [LoadProblem] = []
+        let names = contracts.map(\.specName).joined(separator: " or ")
         for route in catalog.routes {
             if case .runtime = route.source { continue }
-            guard let operation = contract.operation(for: route) else {
-                notices.append("\(route.signature) (\(route.source)) matches no operation in \(contract.specName)")
+            guard let found = contracts.lazy.compactMap({ c in c.operation(for: route).map { (operation: $0, contract: c) } }).first else {
+                notices.append("\(route.signature) (\(route.source)) matches no operation in \(names)")
                 continue
             }
-            covered.insert(operation.signature)
+            let (operation, contract) = (found.operation, found.contract)
+            covered[ObjectIdentifier(contract), default: []].insert(operation.signature)
             for (step, answer) in route.responses.enumerated() {
                 if answer.fault != nil || answer.quotaStatus != nil { continue }
                 let place = route.responses.count > 1 ? " (answer \(step + 1) of \(route.responses.count))" : ""
@@ -47,8 +55,10 @@ package struct StubContractCheck: Sendable {
                 }
             }
         }
-        for operation in contract.operations where !covered.contains(operation.signature) {
-            notices.append("\(operation.signature) in \(contract.specName) has no stub")
+        for contract in contracts {
+            for operation in contract.operations where !(covered[ObjectIdentifier(contract)]?.contains(operation.signature) ?? false) {
+                notices.append("\(operation.signature) in \(contract.specName) has no stub")
+            }
         }
         self.problems = problems
         self.notices = notices

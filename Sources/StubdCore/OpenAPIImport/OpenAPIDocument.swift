@@ -8,7 +8,9 @@ package struct OpenAPIDocument {
     package let version: String
     /// What was read leniently, each at the user's file and line.
     package let warnings: [String]
-    let bundle: SpecBundle
+    /// The spec as read, for the contract the import checks its own output against.
+    package let spec: OpenAPISpec
+    var bundle: SpecBundle { spec.bundle }
     package var dialect: SchemaDialect { version.hasPrefix("3.0") ? .openAPI30 : .jsonSchema2020 }
 
     package static func load(_ url: URL) throws(OpenAPIImportError) -> OpenAPIDocument {
@@ -16,7 +18,7 @@ package struct OpenAPIDocument {
         do { spec = try OpenAPISpec.load(spec: url) } catch {
             throw OpenAPIImportError(error.problems.map(\.description))
         }
-        return OpenAPIDocument(root: spec.document, version: spec.version, warnings: spec.warnings.map(\.description), bundle: spec.bundle)
+        return OpenAPIDocument(root: spec.document, version: spec.version, warnings: spec.warnings.map(\.description), spec: spec)
     }
 
     /// What a `$ref` chain ends at, with the pointer of each step's target (for validation).

@@ -19,6 +19,8 @@ package struct OpenAPIImporter {
         package var files: [String: Data] = [:]
         package var warnings: [String] = []
         package var routes = 0
+        /// The manifest's routes alone (what follows `routes:`), for a folder that holds several specs.
+        package var routesSection = ""
     }
 
     /// One answer an operation can give.
@@ -31,27 +33,48 @@ package struct OpenAPIImporter {
 
     let spec: OpenAPIDocument
     let specName: String
+    /// `annotate`: an example whose only fault is a string `format` is kept (and counted in one
+    /// warning); `assert`: it is left out, as `check --formats assert` would refuse it.
+    let formats: SchemaFormatMode
 
-    package init(spec: OpenAPIDocument, specName: String) {
+    /// Operation folder names (`__files/NAME/`) another spec's import in the same folder uses.
+    let reservedNames: Set<String>
+
+    package init(spec: OpenAPIDocument, specName: String, formats: SchemaFormatMode = .annotate, reservedNames: Set<String> = []) {
         self.spec = spec
         self.specName = specName
+        self.formats = formats
+        self.reservedNames = reservedNames
+    }
+
+    /// The lines a written manifest opens with.
+    package static func manifestHeader(_ specNames: [String]) -> String {
+        "# Written by `stubd openapi import \(specNames.joined(separator: "` and `stubd openapi import "))`. Re-import rewrites this file unless you edit it;\n"
+            + "# an edited file makes re-import stop (see docs/contract.md, Import an OpenAPI spec).\n"
+            + "# Pick an answer per request as Prism does: Prefer: code=429, Prefer: example=NAME, or both.\n"
+    }
+
+    /// Examples kept though a string `format` of theirs does not hold: said once, in a summary.
+    private struct FormatMisses {
+        var count = 0
+        var byFormat: [String: Int] = [:]
+        var first: String?
     }
 
     private static let methods = ["get", "put", "post", "delete", "options", "head", "patch"]
 
     package func run() -> Output {
         var out = Output()
-        var manifest = "# Written by `stubd openapi import \(specName)`. Re-import rewrites this file unless you edit it;\n"
-        manifest += "# an edited file makes re-import stop (see docs/contract.md, Import an OpenAPI spec).\n"
-        manifest += "# Pick an answer per request as Prism does: Prefer: code=429, Prefer: example=NAME, or both.\n"
-        manifest += "routes:\n"
-        let compiler = SchemaCompiler(document: spec.root, dialect: spec.dialect)
+        let header = Self.manifestHeader([specName]) + "routes:\n"
+        var manifest = ""
+        let compiler = SchemaCompiler(document: spec.root, dialect: spec.dialect, formats: formats)
+        // In annotate mode, the same schemas as `--formats assert` reads them, to count what it would refuse.
+        let asserting = formats == .annotate ? SchemaCompiler(document: spec.root, dialect: spec.dialect, formats: .assert) : nil
+        var misses = FormatMisses()
         guard case .object(let root) = spec.root, case .object(let paths)? = root["paths"] else {
-            out.warnings.append("\(specName): no paths; nothing to import")
-            out.files["stubd.yml"] = Data((manifest + "  []\n").utf8)
             return out
         }
-        var usedNames: Set<String> = []
+        var usedNames = reservedNames
         for template in paths.keys.sorted() {
             // A path item in a file of its own (`$ref: paths/things.yaml`) is read where it is written.
             let (resolvedItem, itemPointer) = spec.resolve(paths[template]!, at: "#/paths/" + JSONPointer.escape(template))
@@ -81,7 +104,7 @@ package struct OpenAPIImporter {
                     let (response, pointer) = spec.resolve(responses[key]!, at: opPointer + "/responses/" + JSONPointer.escape(key))
                     guard case .object(let r) = response else { continue }
                     answers += self.answers(status: status, response: r, at: pointer, label: label, base: base,
-                                            compiler: compiler, into: &out)
+                                            compiler: compiler, asserting: asserting, misses: &misses, into: &out)
                 }
                 guard let first = answers.first(where: { (200..<300).contains($0.status) }) ?? answers.first else {
                     out.warnings.append("\(label): no response stubd can write; left out")
@@ -113,13 +136,21 @@ package struct OpenAPIImporter {
                 }
             }
         }
-        out.files["stubd.yml"] = Data(manifest.utf8)
+        if misses.count > 0 {
+            let formats = misses.byFormat.keys.sorted().map { "\($0) ×\(misses.byFormat[$0]!)" }.joined(separator: ", ")
+            out.warnings.append("\(misses.count) example\(misses.count == 1 ? "" : "s") kept though a value breaks its `format` (\(formats)), "
+                                + "e.g. \(misses.first ?? ""); `format` only describes unless --formats assert, which leaves them out")
+        }
+        // No route: nothing is written (an empty manifest would be a folder that serves nothing).
+        out.routesSection = manifest
+        if out.routes > 0 { out.files["stubd.yml"] = Data((header + manifest).utf8) }
         return out
     }
 
     /// A response's answers: one per example that keeps to the schema, or one sampled body.
     private func answers(status: Int, response r: [String: JSONValue], at pointer: String, label: String, base: String,
-                         compiler: SchemaCompiler, into out: inout Output) -> [Answer] {
+                         compiler: SchemaCompiler, asserting: SchemaCompiler?, misses: inout FormatMisses,
+                         into out: inout Output) -> [Answer] {
         let seedBase = "\(label) \(status)"
         var headers = HTTPFields()
         if case .object(let declared)? = r["headers"] {
@@ -159,10 +190,12 @@ package struct OpenAPIImporter {
         guard case .object(let media)? = content[type] else { return [] }
         let contentType: HTTPFields = [.contentType: type]
         var schema: JSONSchema?
+        var assertingSchema: JSONSchema?
         if media["schema"] != nil {
             do { schema = try compiler.schema(at: mediaPointer + "/schema") } catch {
                 out.warnings.append("\(label) \(status): the schema cannot be read, so bodies are not checked: \(error.description)")
             }
+            if schema != nil { assertingSchema = try? asserting?.schema(at: mediaPointer + "/schema") }
         }
         var candidates: [(name: String?, value: JSONValue)] = []
         if case .object(let examples)? = media["examples"] {
@@ -183,6 +216,13 @@ package struct OpenAPIImporter {
                 out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
                                     + Self.listed(violations))
                 continue
+            }
+            if let assertingSchema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: assertingSchema), !violations.isEmpty {
+                misses.count += 1
+                for v in violations where v.keyword == "format" { misses.byFormat[formatName(v.schemaPath), default: 0] += 1 }
+                if misses.first == nil {
+                    misses.first = "\(label) \(status) example \(candidate.name.map { "'\($0)'" } ?? ""): \(violations[0].description)"
+                }
             }
             let file = "__files/\(base)/\(status)" + (candidate.name.map { "." + Self.fileName($0) } ?? "") + (isJSON ? ".json" : ".txt")
             out.files[file] = bytes
@@ -231,6 +271,13 @@ package struct OpenAPIImporter {
         let file = "__files/\(base)/\(status)" + (isJSON ? ".json" : ".txt")
         out.files[file] = sampled.bytes
         return [Answer(status: status, example: nil, file: file, headers: headers + contentType)]
+    }
+
+    /// `uri` for a violation at `#/…/properties/next/format`: the format's name, read from the spec.
+    private func formatName(_ schemaPath: String) -> String {
+        guard let tokens = JSONPointer.tokens(ofFragment: schemaPath), case .string(let name)? = JSONPointer.resolve(tokens, in: spec.root)
+        else { return "format" }
+        return name
     }
 
     /// Draws of the sampler per schema before a body that breaks it is given up on.

@@ -79,6 +79,8 @@ struct SchemaSampler {
             if dialect == .jsonSchema2020, case .array(let examples)? = s["examples"], let first = examples.first { return first }
         }
         if let constant = s["const"] { return constant }
+        // The spec's own default before an invented value (`default: 0` came out as 27).
+        if useSchemaExamples, let value = s["default"] { return value }
         if case .array(let options)? = s["enum"], !options.isEmpty {
             return options.first { $0 != .null } ?? options[0]
         }
@@ -198,7 +200,9 @@ struct SchemaSampler {
         if case .array(let p)? = s["items"] { prefix = p }   // the older tuple form of items
         let items: JSONValue? = { if case .object? = s["items"] { return s["items"] } else if s["items"] == .bool(true) { return .bool(true) }; return nil }()
         let wanted = depth >= Self.fullDepth ? minimum : min(max(minimum, 1), maximum)
-        for i in 0..<max(wanted, min(prefix.count, maximum)) {
+        // `contains`: minContains items (1 unless said) drawn from it, within `items`, after the others.
+        let containing = s["contains"] == nil ? 0 : min(s["minContains"].flatMap(Self.int) ?? 1, maximum)
+        for i in 0..<max(wanted - containing, min(prefix.count, maximum - containing), 0) {
             let schema = i < prefix.count ? prefix[i] : (items ?? .bool(true))
             let at = pointer + (i < prefix.count ? (s["prefixItems"] != nil ? "/prefixItems/\(i)" : "/items/\(i)") : "/items")
             // Named by the array that asks for so many: the bound the user would lower.
@@ -208,6 +212,14 @@ struct SchemaSampler {
                 return nil
             }
             out.append(v)
+        }
+        if let contains = s["contains"] {
+            let schema = items.map { merge([resolved($0), resolved(contains)]) } ?? contains
+            for _ in 0..<containing {
+                try spend(1, at: pointer, "minContains \(containing)")
+                guard let v = try value(schema, &random, refs: refs, depth: depth + 1, at: pointer + "/contains") else { return nil }
+                out.append(v)
+            }
         }
         // uniqueItems with a small enum can repeat a value: keep the distinct ones if that still meets minItems.
         if s["uniqueItems"] == .bool(true) {

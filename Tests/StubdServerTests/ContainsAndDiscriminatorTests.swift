@@ -1,0 +1,90 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// `contains`/`minContains`/`maxContains`, and a discriminator over inline `oneOf` branches, through
+/// `stubd openapi import`, `check --spec` and a served answer.
+@Suite struct ContainsAndDiscriminatorTests {
+    static let spec = """
+        openapi: 3.1.0
+        info: {title: t, version: '1'}
+        paths:
+          /tags:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: array
+                        items: {type: string}
+                        contains: {const: urgent}
+                        minContains: 2
+                        maxContains: 3
+                      examples:
+                        once: {value: [urgent, later]}
+          /untagged:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema: {type: array, items: {type: integer}, contains: {type: integer, minimum: 10}}
+          /pets/{id}:
+            get:
+              parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        oneOf:
+                          - {type: object, required: [kind, meows], properties: {kind: {const: cat}, meows: {type: boolean}}}
+                          - {type: object, required: [kind, barks], properties: {kind: {const: dog}, barks: {type: boolean}}}
+                        discriminator: {propertyName: kind}
+        """
+
+    /// Before: the example breaking `minContains` was written and served, the sampled `/untagged`
+    /// body had no item ≥ 10, and the discriminator refused every pet ("expected one of nothing").
+    @Test func containsBoundsHoldInImportCheckAndServe() async throws {
+        let folder = try TempStubs(["spec.yaml": Self.spec])
+        let spec = folder.url.appendingPathComponent("spec.yaml")
+        let dir = try OpenAPIImportTests.freshFolder()
+        let imported = try OpenAPIImportTests.importInto(spec, dir)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.error.contains("GET /tags 200: example 'once' breaks the spec's own schema, left out: (root): expected at least 2 items matching the schema at #/paths/~1tags/get/responses/200/content/application~1json/schema/contains, got 1"),
+                "\(imported.error)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path, "--spec", spec.path])
+        #expect(check.status == 0, "\(check.error)")
+
+        let serve = try ServeProcess(["--stubs", dir.path, "--spec", spec.path])
+        let tags = try await get(serve.baseURL, "/tags")
+        let urgent = (try JSONSerialization.jsonObject(with: tags.body) as? [String] ?? []).filter { $0 == "urgent" }.count
+        #expect((2...3).contains(urgent), "\(tags.text)")
+        let numbers = try JSONSerialization.jsonObject(with: try await get(serve.baseURL, "/untagged").body) as? [Int] ?? []
+        #expect(numbers.contains { $0 >= 10 }, "\(numbers)")
+        let pet = try await get(serve.baseURL, "/pets/1")
+        #expect(pet.status == 200)
+        #expect(["cat", "dog"].contains(pet.json["kind"] as? String ?? ""), "\(pet.text)")
+    }
+
+    @Test func checkNamesTheBoundAStubBreaksAndTakesAnInlineBranch() throws {
+        let folder = try TempStubs(["spec.yaml": Self.spec])
+        let spec = folder.url.appendingPathComponent("spec.yaml")
+        let stubs = try TempStubs([
+            "tags.json": #"["urgent", "urgent", "urgent", "urgent"]"#,
+            "untagged.json": "[1, 2]",
+            "pets/1.json": #"{"kind": "dog", "barks": true}"#,
+        ])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.path])
+        #expect(r.status == 1)
+        #expect(r.error.contains("2 problems"), "\(r.error)")
+        #expect(r.error.contains("tags.json:1:1: GET /tags 200: the body: expected at most 3 items matching the schema at #/paths/~1tags/get/responses/200/content/application~1json/schema/contains, got 4"),
+                "\(r.error)")
+        #expect(r.error.contains("untagged.json:1:1: GET /untagged 200: the body: expected at least one item matching the schema"), "\(r.error)")
+        #expect(!r.error.contains("pets/1.json"), "an inline branch is taken: \(r.error)")
+    }
+}
