@@ -130,3 +130,14 @@ let package = Package(
                     path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strict),
     ]
 )
+
+// The libFuzzer targets (Fuzz/Sources, run by scripts/fuzz), declared only when STUBD_FUZZ is set: built
+// with -sanitize=fuzzer, libFuzzer supplies their `main`, so an ordinary `swift build` could not link
+// them. Declared here, against the StubdCore target itself, so they fuzz the code as it ships and
+// build with its dependencies as they are (a second manifest restating StubdCore drifted and broke).
+if Context.environment["STUBD_FUZZ"] != nil {
+    package.targets += ["FuzzJSON", "FuzzManifest", "FuzzTemplate"].map { name -> Target in
+        .executableTarget(name: name, dependencies: ["StubdCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+                          path: "Fuzz/Sources/\(name)")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 @testable import StubdCore
 
 /// A template and the request values it renders with, NUL-separated: the text, then `?q=`,
@@ -12,8 +13,8 @@ public func fuzzTemplate(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         .map { String(decoding: $0, as: UTF8.self) }
     let text = parts[0]
     func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
-    let request = RequestHead(method: "POST", path: "/items/\(part(4))", query: [("q", part(1))], headers: [("X-Value", part(2))],
-                              body: Data(part(3).utf8))
+    let request = RequestHead(method: .post, path: "/items/\(part(4))", query: [QueryItem(name: "q", value: part(1))],
+                              headers: HTTPFields([HTTPField(name: HTTPField.Name("X-Value")!, value: part(2))]), body: Data(part(3).utf8))
     let limit = 1 << 20
     for json in [true, false] {
         guard let template = try? TemplateParser.parse(text, parameters: ["id"], json: json) else { continue }
@@ -28,7 +29,7 @@ public func fuzzTemplate(_ bytes: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             case .block: false
             }
         }) else { continue }
-        var empty = TemplateRenderer(input(RequestHead(method: "POST", path: "/items/x"), id: ""))
+        var empty = TemplateRenderer(input(RequestHead(method: .post, path: "/items/x"), id: ""))
         guard (try? JSONParser.parse(empty.render(template))) != nil else { continue }
         precondition((try? JSONParser.parse(out)) != nil, "a value left its JSON string: \(out)")
     }
