@@ -16,6 +16,8 @@ import StubdTestSupport
         ("a.tmpl.json", "{{request.qurey.q}}", 1, 3, "a request has no 'qurey'", "did you mean 'request.query'?"),
         ("a.tmpl.json", "{{#whenever x}}{{/whenever}}", 1, 1, "unknown block helper '#whenever'", "blocks:"),
         ("a.tmpl.json", "{{json}}", 1, 3, "'json' takes 1 argument, got 0", "{{json value}}"),
+        // A tag ending at a hash argument's `=` read past the end of the tag's text (found by FuzzTemplate).
+        ("a.tmpl.json", "{{now offset=}}", 1, 7, "'offset=' has no value", "offset='…'"),
     ] as [(String, String, Int, Int, String, String)])
     func aBrokenTemplateIsALoadErrorWithItsPosition(file: String, text: String, line: Int, column: Int, message: String, hint: String) throws {
         let stubs = try TempStubs([file: text])

@@ -39,6 +39,11 @@ struct ExpressionLexer {
             if let eq = lookaheadHashKey() {
                 key = eq
                 for _ in 0..<(eq.utf8.count + 1) { step() }
+                // `{{now offset=}}`: the tag ends at the `=`, and value(depth:) reads a byte that is not there.
+                guard index < bytes.count else {
+                    throw TemplateError(line: at.line, column: at.column, message: "'\(eq)=' has no value",
+                                        hint: "write one after the '=', as in \(eq)='…', or leave '\(eq)=' out")
+                }
             }
             var term = try value(depth: depth)
             term.position = at
