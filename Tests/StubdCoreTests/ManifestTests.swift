@@ -165,6 +165,26 @@ import StubdTestSupport
         #expect(problems.contains { $0.message.contains("'no-such-route', which does not exist") })
     }
 
+    /// Issue 45 item 5: `limits: "10/minute"` was reported as "needs 'limits'", as if it were missing.
+    @Test func aQuotasSingleLimitOrRouteWithoutBracketsSaysItMustBeAListAndHowToWriteIt() throws {
+        let problems = try TempStubs([
+            "v1/users.json": "[]",
+            "stubd.yml": """
+            quotas:
+              - name: users
+                routes: "GET /v1/users/**"
+                limits: "10/minute"
+            """,
+        ]).problems()
+        let limits = problems.first { $0.message.contains("'limits'") }
+        #expect(limits?.message == "quota 'users': 'limits' must be a list, got the single value '10/minute'", "\(problems)")
+        #expect(limits?.line == 4 && limits?.column == 13, "\(String(describing: limits))")
+        #expect(limits?.hint?.hasPrefix("put it in brackets: limits: [\"10/minute\"]") == true, "\(String(describing: limits?.hint))")
+        let routes = problems.first { $0.message.contains("'routes'") }
+        #expect(routes?.message == "quota 'users': 'routes' must be a list, got the single value 'GET /v1/users/**'", "\(problems)")
+        #expect(routes?.line == 3 && routes?.hint == "put it in brackets: routes: [\"GET /v1/users/**\"]")
+    }
+
     @Test(arguments: ["200ms", "1.5s", "2m", "0ms", "150"])
     func durationsParse(text: String) {
         #expect(Duration(manifestText: text) != nil)

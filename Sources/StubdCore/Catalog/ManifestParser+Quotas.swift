@@ -17,6 +17,10 @@ extension ManifestParser {
                 guard let text = string(item, "routes") else { continue }
                 selectors.append(contentsOf: selector(text, item).map { [$0] } ?? [])
             }
+        } else if let r = map["routes"], let text = r.string {
+            // One name or pattern written without brackets reads naturally and is a common slip.
+            add(r, "quota '\(name)': 'routes' must be a list, got the single value '\(text)'",
+                hint: "put it in brackets: routes: [\"\(text)\"]")
         } else {
             add(map["routes"] ?? node, "quota '\(name)' needs 'routes': a list of route names or patterns",
                 hint: "routes: [\"GET /api/{key}/**\"]")
@@ -50,8 +54,11 @@ extension ManifestParser {
                 if let limit = QuotaLimit(text) { limits.append(limit) }
                 else { add(item, "limit '\(text)' is not COUNT/WINDOW", hint: "like \"10/minute\", \"500/day\", \"100/15minutes\"; windows: second, minute, hour, day, month, at most 10 years; counts up to 10^15") }
             }
+        } else if let l = map["limits"], let text = l.string {
+            add(l, "quota '\(name)': 'limits' must be a list, got the single value '\(text)'",
+                hint: "put it in brackets: limits: [\"\(text)\"]; several limits all apply, e.g. [\"10/minute\", \"500/day\"]")
         } else {
-            add(map["limits"] ?? node, "quota '\(name)' needs 'limits'", hint: "limits: [\"10/minute\", \"500/day\"]")
+            add(map["limits"] ?? node, "quota '\(name)' needs 'limits': a list of COUNT/WINDOW", hint: "limits: [\"10/minute\", \"500/day\"]")
         }
         var algorithm = QuotaAlgorithm.fixed
         if let a = map["algorithm"], let text = string(a, "algorithm") {
