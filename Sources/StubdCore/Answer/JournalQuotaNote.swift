@@ -3,14 +3,17 @@
 /// bytes is stored inline, so keeping it costs no allocation and no reference count.
 package enum JournalQuotaNote: Sendable, CustomStringConvertible {
     case used(quota: String, used: Int, limit: Int, window: String)
-    case exceeded(quota: String, retryAfter: Int)
+    /// `frozenClock`: the session's clock is virtual, so `Retry-After` counts down only when a test
+    /// moves it; the note says so, or the same number every time looks like a bug.
+    case exceeded(quota: String, retryAfter: Int, frozenClock: Bool)
     /// Several quotas at once (rare): formatted when the request was answered.
     case text(String)
 
     package var description: String {
         switch self {
         case let .used(quota, used, limit, window): return "\(quota) \(used)/\(limit) \(window)"
-        case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
+        case let .exceeded(quota, retryAfter, frozen):
+            return "\(quota) exceeded, retry in \(retryAfter)s" + (frozen ? QuotaNote.frozenClockHint : "")
         case .text(let text): return text
         }
     }

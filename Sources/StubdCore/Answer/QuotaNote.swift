@@ -1,7 +1,9 @@
 /// What a quota said about a request, kept raw until a log line wants it.
 enum QuotaNote: Sendable, CustomStringConvertible {
     case used(Notes)
-    case exceeded(quota: String, retryAfter: Int)
+    /// `frozenClock`: the session's clock is virtual, so `Retry-After` counts down only when a test
+    /// moves it; the note says so, or the same number every time looks like a bug.
+    case exceeded(quota: String, retryAfter: Int, frozenClock: Bool)
 
     /// Kept as the quota and its standing; the strings are made only for a log line.
     struct Item: Sendable {
@@ -26,6 +28,9 @@ enum QuotaNote: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Why a virtual clock's `Retry-After` never counts down, where the 429 shows (log, journal, dashboard).
+    static let frozenClockHint = " of virtual time (the clock stands still until POST /__stubd/clock/advance or /set moves it)"
+
     var description: String {
         switch self {
         case .used(let notes):
@@ -33,7 +38,8 @@ enum QuotaNote: Sendable, CustomStringConvertible {
                 let limit = item.quota.limits[item.standing.index]
                 return "\(item.quota.name) \(limit.count - item.standing.remaining)/\(limit.count) \(limit.name)"
             }.joined(separator: ", ")
-        case let .exceeded(quota, retryAfter): return "\(quota) exceeded, retry in \(retryAfter)s"
+        case let .exceeded(quota, retryAfter, frozen):
+            return "\(quota) exceeded, retry in \(retryAfter)s" + (frozen ? QuotaNote.frozenClockHint : "")
         }
     }
 
@@ -44,7 +50,7 @@ enum QuotaNote: Sendable, CustomStringConvertible {
             guard let item = notes.single else { return .text(description) }
             let limit = item.quota.limits[item.standing.index]
             return .used(quota: item.quota.name, used: limit.count - item.standing.remaining, limit: limit.count, window: limit.name)
-        case let .exceeded(quota, retryAfter): return .exceeded(quota: quota, retryAfter: retryAfter)
+        case let .exceeded(quota, retryAfter, frozen): return .exceeded(quota: quota, retryAfter: retryAfter, frozenClock: frozen)
         }
     }
 }

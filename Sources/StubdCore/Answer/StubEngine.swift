@@ -309,7 +309,7 @@ package final class StubEngine: Sendable {
                 state.counter.outcomes.refused(answer: route.responses.firstIndex { $0 === response }, by: quota.name,
                                                skipping: plans[(i + 1)...])
                 return Outcome(answer: .generated(QuotaAnswers.rejection(verdict.answered(as: quota))), route: route,
-                               quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter))
+                               quota: .exceeded(quota: quota.name, retryAfter: verdict.retryAfter, frozenClock: session.clock.isVirtual))
             }
             if charge.recovered { state.counter.outcomes.recovered(by: quota.name) }
             if let t = charge.tightest { notes.append(QuotaNote.Item(quota: quota, standing: t)) }
