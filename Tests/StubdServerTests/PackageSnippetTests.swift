@@ -64,4 +64,30 @@ import Testing
         #expect(r.status != 0)
         #expect(r.output.contains("unknown package 'stubd' in dependencies of target 'AppTests'; valid packages are: 'my-clone'"), "\(r.output)")
     }
+
+    /// Issue 45 item 7: the README's XCTest found `Stubs` from the working directory, which is the
+    /// package folder under `swift test` but not in Xcode. Its `#filePath` line, evaluated for a test
+    /// file at `<package>/Tests/AppTests/WeatherServiceTests.swift`, must name `<package>/Stubs`.
+    @Test func theReadmesXCTestFindsStubsFromItsOwnFileWhereverTheTestsRun() throws {
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "final class WeatherServiceTests: XCTestCase {").dropFirst().first?
+            .components(separatedBy: "```").first)
+        #expect(!block.contains(#"fileURLWithPath: ""#), "a path relative to the working directory:\n\(block)")
+        let statement = try #require(block.components(separatedBy: "let stubs = ").dropFirst().first?.components(separatedBy: "\n\n").first)
+        let steps = statement.components(separatedBy: ".").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        #expect(steps.first == "URL(fileURLWithPath: #filePath)", "\(statement)")
+        var url = URL(fileURLWithPath: "/home/me/App/Tests/AppTests/WeatherServiceTests.swift")
+        for step in steps.dropFirst() {
+            if step == "deletingLastPathComponent()" { url.deleteLastPathComponent() }
+            else if step.hasPrefix("appendingPathComponent(\"") { url.appendPathComponent(String(step.dropFirst(24).dropLast(2))) }
+            else { Issue.record("a step this check cannot follow: \(step)") }
+        }
+        #expect(url.path == "/home/me/App/Stubs", "\(statement)")
+        #expect(block.contains("startStubServer(stubs: stubs)"), "\(block)")
+        // No package snippet names a placeholder URL to fill in.
+        for page in ["README.md", "docs/testing-from-swift.md"] {
+            let text = try String(contentsOf: Self.repository.appendingPathComponent(page), encoding: .utf8)
+            #expect(!text.contains(#".package(url: "https://github.com/<you>"#), "\(page) shows a placeholder package URL")
+        }
+    }
 }
