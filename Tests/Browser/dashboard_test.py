@@ -35,6 +35,19 @@ except ImportError as error:
     raise missing_module(error)
 
 
+def check_columns_line_up(js, view, columns):
+    """Each heading starts where its column starts in every drawn row (within 1 px)."""
+    offsets = js("""
+        const head = document.querySelector('#%s-head .row'), rows = [...document.querySelectorAll('#%s-list .row')];
+        return rows.flatMap((row, i) => arguments[0].map(c => [c + ' row ' + i, head.querySelector('.' + c).getBoundingClientRect().left,
+                                                               row.querySelector('.' + c).getBoundingClientRect().left]));
+        """ % (view, view), columns)
+    apart = [o for o in offsets if abs(o[1] - o[2]) > 1]
+    check(not apart, "the %s headings line up with their columns%s" % (view, "; apart: %s" % apart if apart else ""))
+    cut = js("return [...document.querySelectorAll('#%s-head .row > span')].filter(h => h.scrollWidth > h.clientWidth).map(h => h.textContent)" % view)
+    check(not cut, "no %s heading is cut%s" % (view, ": %s" % cut if cut else ""))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--stubd", default=".build/debug/stubd")
@@ -85,6 +98,9 @@ def main():
         live, _ = wait_for(lambda: driver.find_element(By.ID, "live").text == "live", 10)
         check(bool(live), "the event stream is open")
         driver.save_screenshot(str(artifacts / "routes.png"))
+        heads = driver.find_element(By.ID, "routes-head").text.split("\n")
+        check(heads == ["Hits", "Method", "Path", "Name or file"], "the Routes list has column headings: %s" % heads)
+        check_columns_line_up(js, "routes", ["hits", "method", "path", "name"])
 
         # Live hit counts, without a reload and without polling.
         js("window.__noReload = 1")
@@ -121,6 +137,14 @@ def main():
         checked = subprocess.run([stubd, "check", "--stubs", str(copied)], capture_output=True, text=True)
         check(checked.returncode == 0, "stubd check accepts the copied stub:\n" + yaml + checked.stdout + checked.stderr)
         driver.save_screenshot(str(artifacts / "requests.png"))
+        check_columns_line_up(js, "requests", ["time", "status", "method", "path", "name", "took", "quota"])
+
+        # The routes' hits and the session's requests differ by the unmatched request: both say so.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="routes"]').click()
+        seen, _ = wait_for(lambda: "1 unmatched request, under Requests" in driver.find_element(By.ID, "routes-count").text, 5)
+        check(bool(seen), "the Routes heading counts the unmatched request: " + driver.find_element(By.ID, "routes-count").text)
+        picked = js("const s = document.getElementById('session'); return s.options[s.selectedIndex].text")
+        check(picked.startswith("default — 3 requests, 1 unmatched"), "the session picker counts it too: " + picked)
 
         # Quotas on the session's clock, and resetting one.
         driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="quotas"]').click()
@@ -176,6 +200,34 @@ def main():
         check(bool(seen), "server: " + driver.find_element(By.ID, "view-server").text.replace("\n", " | ")[:200])
         check("No spec loaded" in driver.find_element(By.ID, "server-contract").text, "server: says no spec is loaded")
         driver.save_screenshot(str(artifacts / "server.png"))
+
+        # A 429 on the frozen clock: at 1280 px its quota note is read whole in the row, and the
+        # row's tooltip and the detail say why Retry-After does not count down. (After coverage,
+        # which expects the 429 unreached.) The columns of all rows line up under the headings.
+        statuses = [curl(base, "/weather?q=London") for _ in range(6)]
+        check(statuses == ["200"] * 5 + ["429"], "the sixth request in the minute gets 429: %s" % statuses)
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="requests"]').click()
+        quota = lambda: driver.find_element(By.CSS_SELECTOR, "#requests-list .row .quota")
+        seen, _ = wait_for(lambda: "exceeded" in quota().text, args.live_seconds)
+        check(bool(seen), "the 429 heads the journal with its quota note: " + quota().text)
+        check(quota().text == "weatherquota exceeded, retry in 30s", "the row's quota note: " + quota().text)
+        cut = js("const q = document.querySelector('#requests-list .row .quota'); return [q.scrollWidth, q.clientWidth, window.innerWidth]")
+        check(cut[0] <= cut[1], "at %d px the quota note is not cut (%d ≤ %d)" % (cut[2], cut[0], cut[1]))
+        check("clock stands still" in quota().get_attribute("title"), "the row's tooltip says the virtual clock stands still")
+        driver.find_element(By.CSS_SELECTOR, "#requests-list .row").click()
+        check("clock stands still until POST /__stubd/clock/advance" in driver.find_element(By.ID, "request-detail").text,
+              "the detail says why Retry-After does not count down")
+        check_columns_line_up(js, "requests", ["time", "status", "method", "path", "name", "took", "quota"])
+        driver.save_screenshot(str(artifacts / "requests-429.png"))
+
+        # Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session.
+        for link, session, view in [("#requests", "", "requests"), ("#quotas/t1", "t1", "quotas"), ("#routes/*all*", "*all*", "routes")]:
+            driver.get("about:blank")
+            driver.get(base + "/__stubd/ui" + link)
+            picked, _ = wait_for(lambda: js("const s = document.getElementById('session'); return s.options.length ? s.value + '|' : null"), 10)
+            shown = js("return document.querySelector('nav button[aria-pressed=\"true\"]').dataset.view")
+            check(picked == session + "|" and shown == view and js("return location.hash") == link,
+                  "opening %s shows %s for session %r (got %s for %r, hash %s)" % (link, view, session or "default", shown, picked, js("return location.hash")))
 
         # Keyboard: Tab reaches every action of each view.
         for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage", "server"]:

@@ -39,6 +39,7 @@ enum DashboardAssets {
       <label class="field">Filter <input id="routes-filter" type="search" placeholder="name, method or path"></label>
       <label class="check"><input id="routes-hit" type="checkbox"> only routes with hits</label>
     </div>
+    <div id="routes-head" class="vhead" aria-hidden="true"><div class="row head"><span class="hits">Hits</span><span class="method">Method</span><span class="path">Path</span><span class="name">Name or file</span></div></div>
     <div id="routes-list" class="vlist" role="list" aria-label="Routes"><div class="spacer"></div></div>
     <div id="route-detail" class="detail" hidden></div>
   </section>
@@ -48,6 +49,7 @@ enum DashboardAssets {
       <label class="field">Filter <input id="requests-filter" type="search" placeholder="path, route or status"></label>
       <label class="check"><input id="requests-unmatched" type="checkbox"> only unmatched</label>
     </div>
+    <div id="requests-head" class="vhead" aria-hidden="true"><div class="row head"><span class="time">Time</span><span class="status">Status</span><span class="method">Method</span><span class="path">Path</span><span class="name">Route</span><span class="took">Took</span><span class="quota">Quota</span></div></div>
     <div id="requests-list" class="vlist" role="list" aria-label="Requests, newest first"><div class="spacer"></div></div>
     <div id="request-detail" class="detail" hidden></div>
   </section>
@@ -120,18 +122,27 @@ input, select, textarea { font: inherit; max-width: 100%; }
 .notice { margin: 0; padding: 0.2rem 0.5rem; border-radius: 4px; background: #fff1f0; color: var(--bad); overflow-wrap: anywhere; }
 .vlist { position: relative; overflow-y: auto; overflow-x: hidden; height: 50vh; min-height: 8rem; border: 1px solid var(--line); border-radius: 4px; }
 .vlist .spacer { width: 1px; }
+/* Column headings above a list: the same columns as its rows, and room kept for the list's scroll bar so they line up. */
+.vlist, .vhead { scrollbar-gutter: stable; }
+.vhead { overflow: hidden; border: 1px solid transparent; border-bottom: 0; }
+.row.head { position: static; height: auto; padding-top: 0.2rem; padding-bottom: 0.2rem; color: var(--muted); cursor: default; background: transparent; }
+.row.head .hits { font-weight: normal; }
+.row.head:hover { background: transparent; }
 .row { position: absolute; left: 0; right: 0; height: var(--row); display: flex; gap: 0.75rem; align-items: center; width: 100%;
        padding: 0 0.5rem; border: 0; border-bottom: 1px solid var(--alt); border-radius: 0; background: var(--bg); text-align: left; overflow: hidden; }
 .row:hover, .row.selected { background: #eaf2fb; }
 .row > span { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .row .hits { flex: 0 0 4.5em; text-align: right; font-variant-numeric: tabular-nums; font-weight: 600; }
 .row .method { flex: 0 0 4.5em; color: var(--muted); }
-.row .status { flex: 0 0 3em; font-variant-numeric: tabular-nums; }
+.row .status { flex: 0 0 3.75em; font-variant-numeric: tabular-nums; }
 .row .time { flex: 0 0 7.5em; color: var(--muted); font-variant-numeric: tabular-nums; }
-.row .path { flex: 1 1 auto; }
-.row .name { flex: 0 1 30%; color: var(--muted); }
+/* Every column's width comes from the row, never from its text, so the columns of all rows and the headings line up. */
+.row .path { flex: 1 1 0; }
+.row .name { flex: 0 1 26%; color: var(--muted); }
+#requests-list .row .name, #requests-head .row .name { flex-basis: 18%; }
 .row .took { flex: 0 0 5.5em; text-align: right; color: var(--muted); font-variant-numeric: tabular-nums; }
-.row .quota { flex: 0 1 16%; color: var(--muted); }
+/* Room for a quota note read whole at 1280 px (`wunderground exceeded, retry in 42s`). */
+.row .quota { flex: 0 1 28%; color: var(--muted); }
 .row.miss .status, .bad { color: var(--bad); }
 .detail { margin-top: 0.75rem; padding: 0.5rem 0.75rem; border: 1px solid var(--line); border-radius: 4px; background: var(--alt); overflow-wrap: anywhere; }
 .detail h3 { font-size: 1rem; margin: 0.25rem 0; }
@@ -306,12 +317,27 @@ function mergeRoutes() {
   const onlyHit = $("routes-hit").checked;
   state.routeRows = rows.filter((r) => (!onlyHit || r.hits > 0) &&
     (!filter || (r.signature + " " + (r.name || "") + " " + r.source).toLowerCase().includes(filter)));
-  const total = rows.reduce((n, r) => n + r.hits, 0);
-  $("routes-count").textContent = "(" + rows.length + " routes, " + total + " hits" +
-    (state.routeRows.length !== rows.length ? ", " + state.routeRows.length + " shown" : "") + ")";
+  state.routeTotals = { routes: rows.length, hits: rows.reduce((n, r) => n + r.hits, 0), shown: state.routeRows.length };
+  routesCount();
   routeList.set(state.routeRows);
   const selected = rows.find((r) => r.key === state.selectedRoute);
   if (selected) showRoute(selected, true);
+}
+
+// Hits and requests differ by the requests no route answered: say how many, so "24 requests" and
+// "22 hits" add up. Called again when the session list (which counts them) arrives.
+function unmatchedCount() {
+  const sessions = state.all ? state.sessions : state.sessions.filter((s) => s.id === state.session);
+  return sessions.reduce((n, s) => n + (s.unmatched || 0), 0);
+}
+
+function routesCount() {
+  const t = state.routeTotals;
+  if (!t) return;
+  const unmatched = unmatchedCount();
+  $("routes-count").textContent = "(" + t.routes + " routes, " + t.hits + " hits" +
+    (t.shown !== t.routes ? ", " + t.shown + " shown" : "") +
+    (unmatched ? "; " + unmatched + " unmatched request" + (unmatched === 1 ? "" : "s") + ", under Requests" : "") + ")";
 }
 
 function showRoute(r, quiet) {
@@ -369,10 +395,13 @@ function requestRow(q, i) {
     el("span", { class: "path", text: q.path + queryText(q.query) }),
     el("span", { class: "name", text: (q.route || "unmatched") + (q.contract && q.contract.length ? " · breaks the spec" : "") }),
     el("span", { class: "took", text: tookText(q) }),
-    el("span", { class: "quota", text: q.quota || "" }));
+    el("span", { class: "quota", text: quotaShort(q.quota), title: q.quota || "" }));
   row.dataset.sig = q.time + q.path + q.status + (state.selectedRequest === q);
   return row;
 }
+
+// A row shows the note without a frozen clock's hint (" of virtual time (…)"); its tooltip and the detail show it whole.
+function quotaShort(note) { return (note || "").replace(/ of virtual time \(.*\)$/, ""); }
 
 function tookText(q) {
   if (q.tookMicroseconds === undefined || q.tookMicroseconds === null) return "";
@@ -488,10 +517,11 @@ async function loadSessions() {
   const select = $("session");
   const want = state.all ? "*all*" : state.session;
   const options = [el("option", { value: "*all*", text: "all sessions (hits summed)" })].concat(j.sessions.map((s) =>
-    el("option", { value: s.id, text: (s.id || "default") + " — " + s.requests + " requests" })));
+    el("option", { value: s.id, text: (s.id || "default") + " — " + s.requests + " requests" + (s.unmatched ? ", " + s.unmatched + " unmatched" : "") })));
   if (!state.all && !j.sessions.some((s) => s.id === state.session)) options.push(el("option", { value: state.session, text: state.session + " (no requests yet)" }));
   select.replaceChildren(...options);
   select.value = want;
+  routesCount();
   if (state.view !== "sessions") return;
   $("sessions").replaceChildren(el("p", { text: j.sessions.length - 1 + " named sessions (at most " + j.maxSessions + ")" }),
     ...j.sessions.map((s) => el("div", { class: "card" },
@@ -606,7 +636,7 @@ function show(view) {
   state.view = view;
   for (const b of document.querySelectorAll("nav button")) b.setAttribute("aria-pressed", String(b.dataset.view === view));
   for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== "view-" + view;
-  history.replaceState(null, "", "#" + view + (state.all ? "" : "/" + encodeURIComponent(state.session)));
+  history.replaceState(null, "", "#" + view + (state.all ? "/*all*" : state.session ? "/" + encodeURIComponent(state.session) : ""));
   refresh();
 }
 
@@ -656,9 +686,10 @@ function start() {
     e.preventDefault();
     act(post("clock/set", { time: $("clock-time").value.trim() }));
   });
+  // Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session summed.
   const [view, session] = (location.hash.slice(1) || "routes").split("/");
-  if (session !== undefined) state.session = decodeURIComponent(session);
-  else if (location.hash) state.all = true;
+  if (session === "*all*") state.all = true;
+  else if (session !== undefined) state.session = decodeURIComponent(session);
   const params = new URLSearchParams(location.search);
   if (params.has("session")) { state.session = params.get("session"); state.all = false; }
   listen();

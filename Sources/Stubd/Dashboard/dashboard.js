@@ -157,12 +157,27 @@ function mergeRoutes() {
   const onlyHit = $("routes-hit").checked;
   state.routeRows = rows.filter((r) => (!onlyHit || r.hits > 0) &&
     (!filter || (r.signature + " " + (r.name || "") + " " + r.source).toLowerCase().includes(filter)));
-  const total = rows.reduce((n, r) => n + r.hits, 0);
-  $("routes-count").textContent = "(" + rows.length + " routes, " + total + " hits" +
-    (state.routeRows.length !== rows.length ? ", " + state.routeRows.length + " shown" : "") + ")";
+  state.routeTotals = { routes: rows.length, hits: rows.reduce((n, r) => n + r.hits, 0), shown: state.routeRows.length };
+  routesCount();
   routeList.set(state.routeRows);
   const selected = rows.find((r) => r.key === state.selectedRoute);
   if (selected) showRoute(selected, true);
+}
+
+// Hits and requests differ by the requests no route answered: say how many, so "24 requests" and
+// "22 hits" add up. Called again when the session list (which counts them) arrives.
+function unmatchedCount() {
+  const sessions = state.all ? state.sessions : state.sessions.filter((s) => s.id === state.session);
+  return sessions.reduce((n, s) => n + (s.unmatched || 0), 0);
+}
+
+function routesCount() {
+  const t = state.routeTotals;
+  if (!t) return;
+  const unmatched = unmatchedCount();
+  $("routes-count").textContent = "(" + t.routes + " routes, " + t.hits + " hits" +
+    (t.shown !== t.routes ? ", " + t.shown + " shown" : "") +
+    (unmatched ? "; " + unmatched + " unmatched request" + (unmatched === 1 ? "" : "s") + ", under Requests" : "") + ")";
 }
 
 function showRoute(r, quiet) {
@@ -220,10 +235,13 @@ function requestRow(q, i) {
     el("span", { class: "path", text: q.path + queryText(q.query) }),
     el("span", { class: "name", text: (q.route || "unmatched") + (q.contract && q.contract.length ? " · breaks the spec" : "") }),
     el("span", { class: "took", text: tookText(q) }),
-    el("span", { class: "quota", text: q.quota || "" }));
+    el("span", { class: "quota", text: quotaShort(q.quota), title: q.quota || "" }));
   row.dataset.sig = q.time + q.path + q.status + (state.selectedRequest === q);
   return row;
 }
+
+// A row shows the note without a frozen clock's hint (" of virtual time (…)"); its tooltip and the detail show it whole.
+function quotaShort(note) { return (note || "").replace(/ of virtual time \(.*\)$/, ""); }
 
 function tookText(q) {
   if (q.tookMicroseconds === undefined || q.tookMicroseconds === null) return "";
@@ -339,10 +357,11 @@ async function loadSessions() {
   const select = $("session");
   const want = state.all ? "*all*" : state.session;
   const options = [el("option", { value: "*all*", text: "all sessions (hits summed)" })].concat(j.sessions.map((s) =>
-    el("option", { value: s.id, text: (s.id || "default") + " — " + s.requests + " requests" })));
+    el("option", { value: s.id, text: (s.id || "default") + " — " + s.requests + " requests" + (s.unmatched ? ", " + s.unmatched + " unmatched" : "") })));
   if (!state.all && !j.sessions.some((s) => s.id === state.session)) options.push(el("option", { value: state.session, text: state.session + " (no requests yet)" }));
   select.replaceChildren(...options);
   select.value = want;
+  routesCount();
   if (state.view !== "sessions") return;
   $("sessions").replaceChildren(el("p", { text: j.sessions.length - 1 + " named sessions (at most " + j.maxSessions + ")" }),
     ...j.sessions.map((s) => el("div", { class: "card" },
@@ -457,7 +476,7 @@ function show(view) {
   state.view = view;
   for (const b of document.querySelectorAll("nav button")) b.setAttribute("aria-pressed", String(b.dataset.view === view));
   for (const s of document.querySelectorAll("main > section")) s.hidden = s.id !== "view-" + view;
-  history.replaceState(null, "", "#" + view + (state.all ? "" : "/" + encodeURIComponent(state.session)));
+  history.replaceState(null, "", "#" + view + (state.all ? "/*all*" : state.session ? "/" + encodeURIComponent(state.session) : ""));
   refresh();
 }
 
@@ -507,9 +526,10 @@ function start() {
     e.preventDefault();
     act(post("clock/set", { time: $("clock-time").value.trim() }));
   });
+  // Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session summed.
   const [view, session] = (location.hash.slice(1) || "routes").split("/");
-  if (session !== undefined) state.session = decodeURIComponent(session);
-  else if (location.hash) state.all = true;
+  if (session === "*all*") state.all = true;
+  else if (session !== undefined) state.session = decodeURIComponent(session);
   const params = new URLSearchParams(location.search);
   if (params.has("session")) { state.session = params.get("session"); state.all = false; }
   listen();
