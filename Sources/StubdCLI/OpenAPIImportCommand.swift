@@ -55,8 +55,17 @@ struct OpenAPIImportCommand: ParsableCommand {
                                           + "import \(legacy.name) again first (or pass --replace); nothing written"])
             }
             let document = try OpenAPIDocument.load(url)
+            // The contract `stubd check --spec` builds, built once: the import samples and checks its
+            // examples against the schemas it compiled, and its output is checked against it below.
+            // A spec it refuses is said after the import's own findings, as before; the import then
+            // compiles anew (the shared compiler does not report a cached schema's problems twice).
+            let compiler = APIContract.compiler(for: document.spec, formats: formats)
+            var contract: APIContract?
+            var refusal: SpecLoadError?
+            do { contract = try APIContract.load(spec: document.spec, compiler: compiler) } catch { refusal = error }
             let output = OpenAPIImporter(spec: document, specName: name, formats: formats,
-                                         reservedNames: kept.reduce(into: Set<String>()) { $0.formUnion($1.folderNames) }).run()
+                                         reservedNames: kept.reduce(into: Set<String>()) { $0.formUnion($1.folderNames) },
+                                         compiler: contract == nil ? nil : compiler).run()
             // What the spec leaves out (read leniently) and what the import left out, said the same way.
             let warnings = document.warnings + output.warnings
             guard output.routes > 0 else {
@@ -67,9 +76,8 @@ struct OpenAPIImportCommand: ParsableCommand {
                                           + "; nothing written"])
             }
             // Checked as `stubd check --spec` will check it, before anything is written.
-            let contract: APIContract
-            do { contract = try APIContract.load(spec: document.spec, formats: formats) } catch {
-                throw OpenAPIImportError(error.problems.map(\.description))
+            guard let contract else {
+                throw OpenAPIImportError((refusal?.problems ?? []).map(\.description))
             }
             let refused = ImportSelfCheck.problems(of: output.files, against: contract)
             guard refused.isEmpty else {

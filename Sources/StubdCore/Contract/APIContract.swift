@@ -27,6 +27,15 @@ package final class APIContract: Sendable {
     var document: JSONValue { bundle.document }
     /// Sampled bodies by schema pointer: sampled once, on the first answer that needs one.
     let samples = Locked<[String: JSONValue?]>([:])
+    /// `operations` by method and number of path segments, in their order: a route can only be for an
+    /// operation with as many segments (`covers`), and `operation(for:)` runs for every stub route at
+    /// load (902 on Twilio's spec, each against hundreds of GETs before).
+    private let byShape: [Shape: [ContractOperation]]
+
+    private struct Shape: Hashable {
+        let method: HTTPRequest.Method
+        let segments: Int
+    }
 
     private init(specName: String, version: String, operations: [ContractOperation], warnings: [LoadProblem], bundle: SpecBundle,
                  dialect: SchemaDialect) {
@@ -36,6 +45,7 @@ package final class APIContract: Sendable {
         self.operations = operations
         self.warnings = warnings
         self.dialect = dialect
+        self.byShape = Dictionary(grouping: operations) { Shape(method: $0.method, segments: $0.path.segments.count) }
     }
 
     /// Reads a spec and what its `$ref`s reach, or throws every problem found. `formats`: whether
@@ -47,7 +57,21 @@ package final class APIContract: Sendable {
     /// As `load(spec:)`, from a spec already read (`openapi import` reads the spec once and checks
     /// its own output against it).
     package static func load(spec: OpenAPISpec, formats: SchemaFormatMode = .annotate) throws(SpecLoadError) -> APIContract {
-        var builder = Builder(spec: spec, formats: formats)
+        try load(spec: spec, compiler: compiler(for: spec, formats: formats))
+    }
+
+    /// The compiler `load(spec:formats:)` compiles the spec's schemas with: one for the whole spec,
+    /// so a schema used by many operations is compiled once.
+    package static func compiler(for spec: OpenAPISpec, formats: SchemaFormatMode = .annotate) -> SchemaCompiler {
+        SchemaCompiler(document: spec.bundle.document, dialect: spec.dialect, literal: spec.bundle.literalLookup, formats: formats)
+    }
+
+    /// As `load(spec:formats:)`, compiling with `compiler` (from `compiler(for:formats:)`), which
+    /// keeps what it compiled: `openapi import` then samples and checks its examples against the
+    /// very nodes the contract holds instead of compiling the spec a second time. A schema compiled
+    /// with problems is cached too and not reported again, so after a load that threw, compile anew.
+    package static func load(spec: OpenAPISpec, compiler: SchemaCompiler) throws(SpecLoadError) -> APIContract {
+        var builder = Builder(spec: spec, compiler: compiler)
         let operations = builder.operations()
         guard builder.problems.isEmpty else { throw SpecLoadError(problems: builder.problems) }
         let sorted = operations.enumerated().sorted { a, b in
@@ -97,7 +121,7 @@ package final class APIContract: Sendable {
             spellings.append(withExtension)
         }
         var best: (operation: ContractOperation, score: Int)?
-        for operation in operations where operation.method == method {
+        for operation in byShape[Shape(method: method, segments: route.pattern.segments.count)] ?? [] {
             guard let score = spellings.compactMap({ Self.covers(operation.path.segments, $0) }).max() else { continue }
             if best == nil || score > best!.score { best = (operation, score) }
         }
@@ -131,19 +155,18 @@ package final class APIContract: Sendable {
     /// bodies and responses, and compiling each schema once.
     private struct Builder {
         let spec: OpenAPISpec
-        let formats: SchemaFormatMode
+        /// One compiler for the whole spec: a schema used by many operations is compiled once.
+        let compiler: SchemaCompiler
         var problems: [LoadProblem] = []
         var bundle: SpecBundle { spec.bundle }
 
-        init(spec: OpenAPISpec, formats: SchemaFormatMode) {
+        init(spec: OpenAPISpec, compiler: SchemaCompiler) {
             self.spec = spec
-            self.formats = formats
+            self.compiler = compiler
         }
 
         mutating func operations() -> [ContractOperation] {
             guard case .object(let root) = bundle.document else { return [] }
-            // One compiler for the whole spec: a schema used by many operations is compiled once.
-            let compiler = SchemaCompiler(document: bundle.document, dialect: spec.dialect, literal: bundle.literalLookup, formats: formats)
             var out: [ContractOperation] = []
             guard case .object(let paths)? = root["paths"] else { return [] }
             let schemes = securitySchemes(root)

@@ -99,9 +99,21 @@ public final class SchemaCompiler {
     }
 
     /// A `pattern` or `patternProperties` name compiled for the linear-time engine (see `SchemaPattern`).
+    /// Each pattern source compiled once: a spec repeats one pattern at many locations (Twilio's
+    /// `^AC[0-9a-fA-F]{32}$` in hundreds of schemas), and parsing it to a program is most of compiling
+    /// a schema. `SchemaPattern(_:)` depends on nothing but the source, so a cached one is the same.
+    private var patterns: [String: Result<SchemaPattern, PatternSyntaxError>] = [:]
+
     private func regex(_ source: String, _ location: String, _ keyword: String) -> SchemaPattern? {
+        let compiled: Result<SchemaPattern, PatternSyntaxError>
+        if let cached = patterns[source] {
+            compiled = cached
+        } else {
+            do throws(PatternSyntaxError) { compiled = .success(try SchemaPattern(source)) } catch { compiled = .failure(error) }
+            patterns[source] = compiled
+        }
         do {
-            return try SchemaPattern(source)
+            return try compiled.get()
         } catch {
             problem(location, keyword, "the pattern \(source) is not a valid ECMA-262 regular expression: \(error.description)")
             return nil

@@ -13,13 +13,15 @@ package struct StubContractCheck: Sendable {
     /// fractional seconds…), each at its place in the stub: `stubd check --swift-compatible` makes them problems.
     package let swiftWarnings: [LoadProblem]
 
-    package init(catalog: StubCatalog, contract: APIContract) {
-        self.init(catalog: catalog, contracts: [contract])
+    /// `swiftWarnings`: false leaves `swiftWarnings` empty, for a caller that reads only `problems`
+    /// (the import's self-check): finding them walks every body a second time.
+    package init(catalog: StubCatalog, contract: APIContract, swiftWarnings: Bool = true) {
+        self.init(catalog: catalog, contracts: [contract], swiftWarnings: swiftWarnings)
     }
 
     /// A folder holding several specs' stubs (`check --spec A --spec B`): each route is held to the
     /// spec that has its operation, the first given when several do.
-    package init(catalog: StubCatalog, contracts: [APIContract]) {
+    package init(catalog: StubCatalog, contracts: [APIContract], swiftWarnings findSwiftWarnings: Bool = true) {
         var problems: [LoadProblem] = []
         var notices: [String] = []
         var covered: [ObjectIdentifier: Set<String>] = [:]
@@ -47,6 +49,7 @@ package struct StubContractCheck: Sendable {
                 where listed.insert(problem).inserted {
                     problems.append(problem)
                 }
+                guard findSwiftWarnings else { continue }
                 let label = "\(operation.signature) \(answer.status.code)\(place)"
                 for warning in AnswerConformance.swiftDateWarnings(status: answer.status, contentType: answer.headers[.contentType],
                                                                    body: answer.body, of: operation) {

@@ -40,11 +40,18 @@ package struct OpenAPIImporter {
     /// Operation folder names (`__files/NAME/`) another spec's import in the same folder uses.
     let reservedNames: Set<String>
 
-    package init(spec: OpenAPIDocument, specName: String, formats: SchemaFormatMode = .annotate, reservedNames: Set<String> = []) {
+    /// The schemas as the contract the import is checked against compiled them (`APIContract.compiler(for:formats:)`,
+    /// after a load that succeeded): examples are held to the very nodes `check --spec` holds them to, and
+    /// the spec is not compiled twice. Nil: the import compiles its own.
+    let compiler: SchemaCompiler?
+
+    package init(spec: OpenAPIDocument, specName: String, formats: SchemaFormatMode = .annotate, reservedNames: Set<String> = [],
+                 compiler: SchemaCompiler? = nil) {
         self.spec = spec
         self.specName = specName
         self.formats = formats
         self.reservedNames = reservedNames
+        self.compiler = compiler
     }
 
     /// The lines a written manifest opens with.
@@ -67,9 +74,9 @@ package struct OpenAPIImporter {
         var out = Output()
         let header = Self.manifestHeader([specName]) + "routes:\n"
         var manifest = ""
-        let compiler = SchemaCompiler(document: spec.root, dialect: spec.dialect, formats: formats)
+        let compiler = self.compiler ?? APIContract.compiler(for: spec.spec, formats: formats)
         // In annotate mode, the same schemas as `--formats assert` reads them, to count what it would refuse.
-        let asserting = formats == .annotate ? SchemaCompiler(document: spec.root, dialect: spec.dialect, formats: .assert) : nil
+        let asserting = formats == .annotate ? APIContract.compiler(for: spec.spec, formats: .assert) : nil
         var misses = FormatMisses()
         guard case .object(let root) = spec.root, case .object(let paths)? = root["paths"] else {
             return out
