@@ -270,6 +270,10 @@ struct SchemaEvaluator {
             } else if format == .dateTime, dateTimes != nil, case .string(let text) = value {
                 dateTimes!.append((instancePath, text))
             }
+        case .formatAnnotation(let format):
+            if format == .dateTime, dateTimes != nil, case .string(let text) = value, format.accepts(value) {
+                dateTimes!.append((instancePath, text))
+            }
 
         case .minimum(let bound, let exclusive, let exact):
             guard case .number(let n) = value else { return }

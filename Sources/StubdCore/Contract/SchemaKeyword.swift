@@ -43,6 +43,9 @@ enum SchemaKeyword {
     case multipleOf(Double, exact: ExactInteger?)
     case pattern(SchemaPattern)
     case format(SchemaFormat)
+    /// A string `format` under `--formats annotate` (the default): never asserted, but a date-time
+    /// is still found for the Swift-decodability warnings (`JSONSchema.dateTimes`).
+    case formatAnnotation(SchemaFormat)
     case allOf([SchemaNode])
     case anyOf([SchemaNode], discriminator: Discriminator?)
     case oneOf([SchemaNode], discriminator: Discriminator?)
@@ -74,7 +77,7 @@ enum SchemaKeyword {
         case .maximum(_, let exclusive, _): return exclusive ? "exclusiveMaximum" : "maximum"
         case .multipleOf: return "multipleOf"
         case .pattern: return "pattern"
-        case .format: return "format"
+        case .format, .formatAnnotation: return "format"
         case .allOf: return "allOf"
         case .anyOf: return "anyOf"
         case .oneOf: return "oneOf"
