@@ -32,8 +32,9 @@ final class StubdProcess: @unchecked Sendable {
         var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
     }
 
-    /// `validate`: `strict`, `report` or `off` (`--validate requests=…`).
-    init(spec: URL, validate: String = "strict") throws {
+    /// `validate`: `strict`, `report` or `off` (`--validate requests=…`); `serveArguments` are added
+    /// to `stubd serve`'s (`--formats assert`).
+    init(spec: URL, validate: String = "strict", serveArguments: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary.path) else {
             throw Failure("no stubd at \(Self.binary.path): run `swift build --product stubd` at the repository's root first, or set STUBD_BINARY")
         }
@@ -45,7 +46,7 @@ final class StubdProcess: @unchecked Sendable {
 
         process.executableURL = Self.binary
         process.arguments = ["serve", "--port", "0", "--no-watch", "--stubs", stubs.path,
-                             "--spec", spec.path, "--validate", "requests=\(validate)"]
+                             "--spec", spec.path, "--validate", "requests=\(validate)"] + serveArguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -108,7 +108,13 @@ import WeatherAPI
         if case .undocumented(let status, let payload) = none { try await Self.expectRefusal("query.limit minimum", status, payload) } else { Issue.record("limit 0: \(none)") }
         let zero = try await client.getCategory(path: .init(id: 0))
         if case .undocumented(let status, let payload) = zero { try await Self.expectRefusal("path.id minimum", status, payload) } else { Issue.record("id 0: \(zero)") }
-        let notUUID = try await client.deleteReport(path: .init(id: "not-a-uuid"))
+        // A string format is an annotation unless asked (issue 39 item 4, as JSON Schema 2020-12
+        // says): the default takes the malformed UUID, `--formats assert` refuses it.
+        let annotated = try await client.deleteReport(path: .init(id: "not-a-uuid"))
+        if case .noContent = annotated {} else { Issue.record("id not-a-uuid, formats annotated: \(annotated)") }
+        let asserting = try StubdProcess(spec: Spec.weather, serveArguments: ["--formats", "assert"])
+        defer { asserting.stop() }
+        let notUUID = try await Self.client(asserting).deleteReport(path: .init(id: "not-a-uuid"))
         if case .undocumented(let status, let payload) = notUUID { try await Self.expectRefusal("path.id format", status, payload) } else { Issue.record("id not-a-uuid: \(notUUID)") }
     }
 
