@@ -103,49 +103,13 @@ struct SchemaEvaluator {
         path.removeLast()
     }
 
+    // The keywords that descend into the value (the recursion runs through this function, so its
+    // frame is kept small: under AddressSanitizer every local of every case is in it, and a 100-level
+    // tree against a recursive schema overflowed a test thread's stack); the rest are asserted by
+    // `assertOnValue`, which returns before anything recurses.
     // swiftlint:disable:next cyclomatic_complexity function_body_length
     private mutating func check(_ keyword: SchemaKeyword, _ node: SchemaNode, _ value: JSONValue) {
         switch keyword {
-        case .alwaysFalse:
-            report(node, "false", "no value is allowed here (the schema is false)")
-
-        case .type(let names, let nullable):
-            if nullable, value == .null { return }
-            if names.contains(where: { Self.matches($0, value) }) {
-                // Past 2^53 every Double is whole: the literal says whether an integer was written.
-                guard !literals.isEmpty, names.contains(.integer), !names.contains(.number), case .number(let n) = value,
-                      let literal = keptLiteral(n), literal.hasFraction else { return }
-            }
-            let expected = names.map { Self.article($0) } + (nullable ? ["null"] : [])
-            report(node, "type", "expected \(Self.list(expected, "or")), got \(describe(value))")
-
-        case .enumeration(let allowed, let exact):
-            if let written = writtenInteger(value) {
-                if allowed.indices.contains(where: { i in
-                    guard case .number(let y) = allowed[i], let e = exact[i] ?? ExactInteger(y) else { return false }
-                    return e == written
-                }) { return }
-            } else if allowed.contains(where: { Self.equal($0, value) }) { return }
-            var message = "expected one of \(Self.list(allowed.prefix(12).map(\.serialized), "or"))"
-            if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
-            message += ", got \(describe(value))"
-            if case .string(let s) = value,
-               let near = Self.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
-                message += "; did you mean \"\(near)\"?"
-            }
-            report(node, "enum", message)
-
-        case .constant(let expected, let exact):
-            let same: Bool
-            if let written = writtenInteger(value) {
-                if case .number(let y) = expected, let e = exact ?? ExactInteger(y) { same = e == written } else { same = false }
-            } else {
-                same = Self.equal(expected, value)
-            }
-            if !same {
-                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(describe(value))")
-            }
-
         case .properties(let props):
             guard case .object(let members) = value else { return }
             for (name, schema) in props {
@@ -187,6 +151,125 @@ struct SchemaEvaluator {
                 }
             }
 
+        case .prefixItems(let schemas):
+            guard case .array(let items) = value else { return }
+            for (i, (schema, item)) in zip(schemas, items).enumerated() {
+                if isFull { return }
+                descend(.index(i), schema, item)
+            }
+
+        case .items(let schema, let from):
+            guard case .array(let items) = value, items.count > from else { return }
+            for i in from..<items.count {
+                if isFull { return }
+                descend(.index(i), schema, items[i])
+            }
+
+        case .contains(let schema, let minimum, let maximum):
+            guard case .array(let items) = value else { return }
+            var matched = 0
+            for item in items where probe(schema, item) == nil { matched += 1 }
+            if matched < minimum {
+                let wanted = minimum == 1 ? "at least one item" : "at least \(minimum) items"
+                report(node, minimum == 1 ? "contains" : "minContains", "expected \(wanted) matching the schema at \(schema.location), got \(matched)")
+            } else if let maximum, matched > maximum {
+                report(node, "maxContains", "expected at most \(maximum) items matching the schema at \(schema.location), got \(matched)")
+            }
+        case .allOf(let schemas):
+            for schema in schemas {
+                if isFull { return }
+                evaluate(schema, value)
+            }
+        case .anyOf(let schemas, let discriminator):
+            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
+                choose(discriminator, node, "anyOf", value)
+                return
+            }
+            var reasons: [SchemaViolation] = []
+            for schema in schemas {
+                guard let reason = probe(schema, value) else { return }
+                reasons.append(reason)
+            }
+            report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+        case .oneOf(let schemas, let discriminator):
+            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
+                if !choose(discriminator, node, "oneOf", value) { return }
+            }
+            var matched: [Int] = []
+            var reasons: [SchemaViolation] = []
+            for (i, schema) in schemas.enumerated() {
+                if let reason = probe(schema, value) { reasons.append(reason) } else { matched.append(i) }
+            }
+            if matched.isEmpty {
+                report(node, "oneOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+            } else if matched.count > 1 {
+                report(node, "oneOf", "matches alternatives \(Self.list(matched.map(String.init), "and")) of oneOf; it must match exactly one")
+            }
+        case .not(let schema):
+            if probe(schema, value) == nil {
+                report(node, "not", "must not match the schema at \(schema.location)")
+            }
+
+        case .ref(let target, let written):
+            let id = ObjectIdentifier(target)
+            if activeRefs.contains(where: { $0.node == id && $0.depth == path.count }) {
+                report(node, "$ref", "the $ref to \(written) leads back to itself without descending into the value "
+                       + "(a reference cycle with no properties or items in between); fix the schema")
+                return
+            }
+            activeRefs.append((id, path.count))
+            evaluate(target, value)
+            activeRefs.removeLast()
+        default:
+            assertOnValue(keyword, node, value)
+        }
+    }
+
+    /// The keywords that only look at the value itself (type, bounds, lengths, formats, enum…).
+    // swiftlint:disable:next cyclomatic_complexity function_body_length
+    @inline(never)
+    private mutating func assertOnValue(_ keyword: SchemaKeyword, _ node: SchemaNode, _ value: JSONValue) {
+        switch keyword {
+        case .alwaysFalse:
+            report(node, "false", "no value is allowed here (the schema is false)")
+
+        case .type(let names, let nullable):
+            if nullable, value == .null { return }
+            if names.contains(where: { Self.matches($0, value) }) {
+                // Past 2^53 every Double is whole: the literal says whether an integer was written.
+                guard !literals.isEmpty, names.contains(.integer), !names.contains(.number), case .number(let n) = value,
+                      let literal = keptLiteral(n), literal.hasFraction else { return }
+            }
+            let expected = names.map { Self.article($0) } + (nullable ? ["null"] : [])
+            report(node, "type", "expected \(Self.list(expected, "or")), got \(describe(value))")
+
+        case .enumeration(let allowed, let exact):
+            if let written = writtenInteger(value) {
+                if allowed.indices.contains(where: { i in
+                    guard case .number(let y) = allowed[i], let e = exact[i] ?? ExactInteger(y) else { return false }
+                    return e == written
+                }) { return }
+            } else if allowed.contains(where: { Self.equal($0, value) }) { return }
+            var message = "expected one of \(Self.list(allowed.prefix(12).map(\.serialized), "or"))"
+            if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
+            message += ", got \(describe(value))"
+            if case .string(let s) = value,
+               let near = Self.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
+                message += "; did you mean \"\(near)\"?"
+            }
+            report(node, "enum", message)
+
+        case .constant(let expected, let exact):
+            let same: Bool
+            if let written = writtenInteger(value) {
+                if case .number(let y) = expected, let e = exact ?? ExactInteger(y) { same = e == written } else { same = false }
+            } else {
+                same = Self.equal(expected, value)
+            }
+            if !same {
+                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(describe(value))")
+            }
+
         case .required(let names):
             guard case .object(let members) = value else { return }
             for name in names where members[name] == nil {
@@ -202,20 +285,6 @@ struct SchemaEvaluator {
                 report(node, "maxProperties", "expected at most \(n) properties, got \(members.count)")
             }
 
-        case .prefixItems(let schemas):
-            guard case .array(let items) = value else { return }
-            for (i, (schema, item)) in zip(schemas, items).enumerated() {
-                if isFull { return }
-                descend(.index(i), schema, item)
-            }
-
-        case .items(let schema, let from):
-            guard case .array(let items) = value, items.count > from else { return }
-            for i in from..<items.count {
-                if isFull { return }
-                descend(.index(i), schema, items[i])
-            }
-
         case .minItems(let n):
             if case .array(let items) = value, items.count < n {
                 report(node, "minItems", "expected at least \(n) items, got \(items.count)")
@@ -223,16 +292,6 @@ struct SchemaEvaluator {
         case .maxItems(let n):
             if case .array(let items) = value, items.count > n {
                 report(node, "maxItems", "expected at most \(n) items, got \(items.count)")
-            }
-        case .contains(let schema, let minimum, let maximum):
-            guard case .array(let items) = value else { return }
-            var matched = 0
-            for item in items where probe(schema, item) == nil { matched += 1 }
-            if matched < minimum {
-                let wanted = minimum == 1 ? "at least one item" : "at least \(minimum) items"
-                report(node, minimum == 1 ? "contains" : "minContains", "expected \(wanted) matching the schema at \(schema.location), got \(matched)")
-            } else if let maximum, matched > maximum {
-                report(node, "maxContains", "expected at most \(maximum) items matching the schema at \(schema.location), got \(matched)")
             }
         case .uniqueItems:
             guard case .array(let items) = value, items.count > 1 else { return }
@@ -300,51 +359,8 @@ struct SchemaEvaluator {
                 report(node, "multipleOf", "expected a multiple of \(exact?.description ?? Self.format(m)), got \(shown(n))")
             }
 
-        case .allOf(let schemas):
-            for schema in schemas {
-                if isFull { return }
-                evaluate(schema, value)
-            }
-        case .anyOf(let schemas, let discriminator):
-            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
-                choose(discriminator, node, "anyOf", value)
-                return
-            }
-            var reasons: [SchemaViolation] = []
-            for schema in schemas {
-                guard let reason = probe(schema, value) else { return }
-                reasons.append(reason)
-            }
-            report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
-        case .oneOf(let schemas, let discriminator):
-            if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
-                if !choose(discriminator, node, "oneOf", value) { return }
-            }
-            var matched: [Int] = []
-            var reasons: [SchemaViolation] = []
-            for (i, schema) in schemas.enumerated() {
-                if let reason = probe(schema, value) { reasons.append(reason) } else { matched.append(i) }
-            }
-            if matched.isEmpty {
-                report(node, "oneOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
-            } else if matched.count > 1 {
-                report(node, "oneOf", "matches alternatives \(Self.list(matched.map(String.init), "and")) of oneOf; it must match exactly one")
-            }
-        case .not(let schema):
-            if probe(schema, value) == nil {
-                report(node, "not", "must not match the schema at \(schema.location)")
-            }
-
-        case .ref(let target, let written):
-            let id = ObjectIdentifier(target)
-            if activeRefs.contains(where: { $0.node == id && $0.depth == path.count }) {
-                report(node, "$ref", "the $ref to \(written) leads back to itself without descending into the value "
-                       + "(a reference cycle with no properties or items in between); fix the schema")
-                return
-            }
-            activeRefs.append((id, path.count))
-            evaluate(target, value)
-            activeRefs.removeLast()
+        default:
+            break
         }
     }
 
