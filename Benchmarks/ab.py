@@ -9,7 +9,7 @@ measured in the same run, since this VM's run-to-run noise is larger than the di
 
 Shapes, each with the default log on (`--log-level info`, one line per request to a file, as a
 user's terminal or compose log has it) unless LOG_LEVEL says otherwise:
-  - the plain 1 KB route (Stubs/bench/payload.json), keep-alive, at 32 and at 128 connections;
+  - the plain 1 KB route (Benchmarks/Stubs/bench/payload.json), keep-alive, at 32 and at 128 connections;
   - one patterned route among 10,000 patterned stubs (`GET /api/{key}/item{i}/{id}.json`).
   - one route under a quota keyed by a path parameter (the weather API key), 10 patterned stubs.
 A and B are started once per shape, and measured in turn: A B A B … (ROUNDS pairs). Printed: the
@@ -117,7 +117,7 @@ def main():
     print(f"A = {A} {' '.join(FLAGS['A'])}\nB = {B} {' '.join(FLAGS['B'])}\n{ROUNDS} interleaved pairs of {DURATION}, --log-level {LOG_LEVEL}, load before: {os.getloadavg()[0]:.2f}", flush=True)
     table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B | CPU per request A / B | B/A CPU |",
              "|---|---|---|---|---|---|---|---|"]
-    stubs = os.path.join(REPO, "Stubs")
+    stubs = os.path.join(REPO, "Benchmarks", "Stubs")
     if SHAPES not in ("all", "plain", "patterned", "quota"):
         raise SystemExit(f"SHAPES={SHAPES}: one of all, plain, patterned, quota")
 

@@ -6,7 +6,7 @@
 On this project's machine wrk and the server share two vCPUs, so a throughput ratio mixes what
 the server spends with where the scheduler puts wrk. This prints what each server spent itself:
 its user and system CPU time (/proc/PID/stat, all its threads; nginx's workers too) over one
-`wrk -t2 -c32 -d4s` run on the 1 KB Stubs/bench/payload.json, divided by the requests answered.
+`wrk -t2 -c32 -d4s` run on the 1 KB Benchmarks/Stubs/bench/payload.json, divided by the requests answered.
 Rounds alternate the targets; the medians are printed, and stubd's against each peer's.
 
   - stubd: `stubd serve --log-level warning` (LOG_LEVEL=info for the default log line);

@@ -6,7 +6,7 @@
     STUBD_FLOORS_BIN=/tmp/stubd-floors python3 Benchmarks/floors.py
 
 The patch adds one environment switch, STUBD_FLOOR, to a build made for this measurement only
-(main never carries it). One binary, four servers on the 1 KB Stubs/bench/payload.json:
+(main never carries it). One binary, four servers on the 1 KB Benchmarks/Stubs/bench/payload.json:
 
   - glue:    the transport alone: the worker answers the route's prepared answer before reading
              anything of the request (the C twin's work, in Swift);

@@ -43,7 +43,7 @@ def report(name, figure, bar, ok):
 def stubs_folder():
     d = tempfile.mkdtemp(prefix="stubd-hardening-")
     os.makedirs(os.path.join(d, "bench"))
-    with open(os.path.join(REPO, "Stubs/bench/payload.json"), "rb") as src, open(os.path.join(d, "bench/payload.json"), "wb") as dst:
+    with open(os.path.join(REPO, "Benchmarks/Stubs/bench/payload.json"), "rb") as src, open(os.path.join(d, "bench/payload.json"), "wb") as dst:
         dst.write(src.read())
     with open(os.path.join(d, "stubd.yml"), "w") as f:
         f.write("routes:\n  - { name: hang, request: { path: /hang }, response: { fault: hang } }\n")

@@ -4,7 +4,7 @@
     swift build -c release --product stubd && python3 Benchmarks/keepalive.py
 
   - Throughput at 256, 257, 512 and 1,000 keep-alive connections against 128, in each of RUNS runs
-    (wrk -t2 -d3s on the 1 KB Stubs/bench/payload.json): every ratio must be >= 0.7. Until the
+    (wrk -t2 -d3s on the 1 KB Benchmarks/Stubs/bench/payload.json): every ratio must be >= 0.7. Until the
     workers used poll, libmicrohttpd's epoll mode stalled from about 256 connections (~1k req/s).
   - Tail latency at 32 connections (wrk --latency -d4s), stubd and nginx on the same file in
     alternating rounds: stubd's p99 (median of ROUNDS) must be at most nginx's.
@@ -42,8 +42,8 @@ def wrk(url, connections, duration, pinned=False):
 def main():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    stubd = StubdProcess(STUBD, os.path.join(REPO, "Stubs"), "--no-watch", "--max-connections", "4000")
-    nginx = NginxProcess(os.path.join(REPO, "Stubs"), PATH)
+    stubd = StubdProcess(STUBD, os.path.join(REPO, "Benchmarks", "Stubs"), "--no-watch", "--max-connections", "4000")
+    nginx = NginxProcess(os.path.join(REPO, "Benchmarks", "Stubs"), PATH)
     try:
         print(f"keep-alive throughput, wrk -t2 -d3s, {RUNS} runs; ratio to 128 connections (bar: >= 0.7 in every run)")
         for run in range(1, RUNS + 1):

@@ -4,7 +4,7 @@
     swift build -c release && python3 Benchmarks/run.py
 
 What it prints (a Markdown summary, also saved under Benchmarks/results/ with the raw wrk output):
-  - stubd and nginx on the same 1 KB file (Stubs/bench/payload.json), interleaved rounds;
+  - stubd and nginx on the same 1 KB file (Benchmarks/Stubs/bench/payload.json), interleaved rounds;
   - stubd against its own transport design in C with one fixed answer (Benchmarks/peers/
     acceptor_mhd.c, poll, the ceiling of what the Swift on top can reach), at 32 and 128 connections;
   - the quota'd route against the same route without a quota, interleaved;
@@ -25,7 +25,7 @@ from nginx_process import NginxProcess
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 STUBD = os.environ.get("STUBD_BIN", os.path.join(REPO, ".build/release/stubd"))
-STUBS = os.path.join(REPO, "Stubs")
+STUBS = os.path.join(REPO, "Benchmarks", "Stubs")  # the benchmarks' own folder, not the example
 DURATION = os.environ.get("DURATION", "5s")
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 CONNECTIONS = int(os.environ.get("CONNECTIONS", "32"))

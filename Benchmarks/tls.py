@@ -3,7 +3,7 @@
 
     swift build -c release --product stubd && python3 Benchmarks/tls.py
 
-  - Keep-alive throughput on the 1 KB Stubs/bench/payload.json (wrk -t2 -c32 -d5s), in ROUNDS
+  - Keep-alive throughput on the 1 KB Benchmarks/Stubs/bench/payload.json (wrk -t2 -c32 -d5s), in ROUNDS
     alternating rounds: stubd over plain HTTP, stubd over HTTPS (`--tls-port`, the same process), nginx
     over HTTPS. Bar: stubd's HTTPS is >= 0.5x its plain HTTP in the same run.
   - Handshakes per second: the same, with `Connection: close`, so every request is a new TLS connection
@@ -99,7 +99,7 @@ def wrk(url, close=False):
 
 def main():
     ca = tempfile.mkdtemp(prefix="stubd-bench-ca-")
-    stubd = StubdProcess(STUBD, os.path.join(REPO, "Stubs"), "--no-watch", "--tls-port", "0", "--ca-dir", ca)
+    stubd = StubdProcess(STUBD, os.path.join(REPO, "Benchmarks", "Stubs"), "--no-watch", "--tls-port", "0", "--ca-dir", ca)
     nginx = None
     try:
         deadline = time.time() + 10
@@ -111,7 +111,7 @@ def main():
             raise SystemExit("stubd printed no https line")
         stubd_https = f"https://localhost:{https_port}"
         wait_for(stubd_https, cafile=f"{ca}/ca.pem")
-        nginx = NginxTLS(os.path.join(REPO, "Stubs"))
+        nginx = NginxTLS(os.path.join(REPO, "Benchmarks", "Stubs"))
         rows = {"stubd http": [], "stubd https": [], "nginx https": [], "stubd handshakes": [], "nginx handshakes": []}
         print(f"wrk -t2 -c32 -d5s {PATH}, {ROUNDS} alternating rounds (req/s)")
         for round in range(1, ROUNDS + 1):

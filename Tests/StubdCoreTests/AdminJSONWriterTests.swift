@@ -107,14 +107,15 @@ import Testing
         #expect(AdminJSONWriter.encode(Handwritten()) != nil)
     }
 
-    /// Each GET document of the admin API over the example Stubs folder (quotas, sequences,
-    /// templates), after some requests, re-encoded by JSONEncoder after decoding: the same bytes.
+    /// Each GET document of the admin API over the example Stubs folder (quotas, templates), after
+    /// some requests (a convention file and a template under the wunderground quota, a miss), re-encoded by JSONEncoder after decoding: the same bytes.
     @Test func theAdminDocumentsOfARealFolder() throws {
         let stubs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Stubs")
         let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs))
         let session = engine.defaultSession
-        for path in ["/bench/payload.json", "/bench/quota/payload.json", "/nowhere", "/bench/payload.json"] {
+        for path in ["/api/KEY/conditions/q/CA/San_Francisco.json", "/api/KEY/forecast/q/94107.json", "/nowhere",
+                     "/api/KEY/conditions/q/CA/San_Francisco.json"] {
             _ = engine.respond(to: RequestHead(method: .get, path: path, query: queryItems(["units": "metric"]),
                                                headers: fields(["Host": "127.0.0.1", "Authorization": "Bearer secret-token"])), in: session)
         }

@@ -11,7 +11,7 @@ import Testing
     @Test func aTokenIsRequiredForEveryAdminCallButHealth() async throws {
         var options = StubServer.Options()
         options.adminToken = "s3cret"
-        try await withServer(exampleStubs, options: options) { server in
+        try await withServer(plainStubs, options: options) { server in
             #expect(try await get(server.baseURL, "/__stubd/health").status == 200)
             let without = try await get(server.baseURL, "/__stubd/hits")
             #expect(without.status == 401)
@@ -19,22 +19,22 @@ import Testing
             #expect(try await get(server.baseURL, "/__stubd/hits", headers: ["Authorization": "Bearer wrong"]).status == 401)
             #expect(try await get(server.baseURL, "/__stubd/hits", headers: ["Authorization": "Bearer s3cret"]).status == 200)
             // The server's own StubControl sends it.
-            _ = try await get(server.baseURL, "/bench/payload.json")
-            #expect(try await server.hits("GET /bench/payload.json") == 1)
+            _ = try await get(server.baseURL, "/plain/payload.json")
+            #expect(try await server.hits("GET /plain/payload.json") == 1)
         }
     }
 
     @Test func beyondLoopbackWithoutATokenTheAdminAPIIsClosed() async throws {
         var options = StubServer.Options()
         options.adminToken = nil
-        let server = try await StubServer.start(stubs: exampleStubs, host: "0.0.0.0", options: options)
+        let server = try await StubServer.start(stubs: plainStubs, host: "0.0.0.0", options: options)
         defer { server.stopSynchronously() }
         let local = URL(string: "http://127.0.0.1:\(server.port)")!
         #expect(try await get(local, "/__stubd/health").status == 200)
         let r = try await get(local, "/__stubd/requests")
         #expect(r.status == 401)
         #expect(r.text.contains("admin API is closed"))
-        #expect(try await get(local, "/bench/payload.json").status == 200, "stubs are served as ever")
+        #expect(try await get(local, "/plain/payload.json").status == 200, "stubs are served as ever")
     }
 
     @Test(arguments: [("evil.example", 403), ("evil.example:80", 403), ("localhost:8080", 200), ("127.0.0.1", 200),
@@ -42,11 +42,11 @@ import Testing
     func adminCallsAnswerOnlyToLoopbackNamesAddressesAndAllowedHosts(host: String, status: Int) async throws {
         var options = StubServer.Options()
         options.allowedHosts = ["stubd"]
-        try await withServer(exampleStubs, options: options) { server in
+        try await withServer(plainStubs, options: options) { server in
             let r = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", server.baseURL.absoluteString + "/__stubd/routes"])
             #expect(r.output == String(status), "Host: \(host)")
             // Stubs themselves answer any Host: an app may use a hostname that resolves here.
-            let stub = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", server.baseURL.absoluteString + "/bench/payload.json"])
+            let stub = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: \(host)", server.baseURL.absoluteString + "/plain/payload.json"])
             #expect(stub.output == "200")
         }
     }
@@ -54,8 +54,8 @@ import Testing
     @Test func theJournalMasksCredentials() async throws {
         var options = StubServer.Options()
         options.maskedHeaders = ["X-Api-Key"]
-        try await withServer(exampleStubs, options: options) { server in
-            _ = try await get(server.baseURL, "/bench/payload.json",
+        try await withServer(plainStubs, options: options) { server in
+            _ = try await get(server.baseURL, "/plain/payload.json",
                               headers: ["Authorization": "Bearer abc123", "Cookie": "sid=xyz789", "X-Api-Key": "k-456", "Accept": "application/json"])
             let journal = try await get(server.baseURL, "/__stubd/requests")
             #expect(!journal.text.contains("abc123") && !journal.text.contains("xyz789") && !journal.text.contains("k-456"), "\(journal.text)")
@@ -83,7 +83,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = stubdBinary
-        process.arguments = ["serve", "--stubs", exampleStubs.path, "--host", "0.0.0.0", "--port", "0", "--no-watch", "--log-level", "warning"]
+        process.arguments = ["serve", "--stubs", plainStubs.path, "--host", "0.0.0.0", "--port", "0", "--no-watch", "--log-level", "warning"]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "STUBD_ADMIN_TOKEN")
         process.environment = env

@@ -57,8 +57,8 @@ import Testing
     }
 
     @Test func aRefusedConnectionIsCannotConnectToHost() async throws {
-        let server = try await StubServer.start(stubs: exampleStubs)
-        let url = URL(string: server.baseURL.absoluteString + "/bench/payload.json")!
+        let server = try await StubServer.start(stubs: plainStubs)
+        let url = URL(string: server.baseURL.absoluteString + "/plain/payload.json")!
         await server.stop()
         do {
             _ = try await http(url)

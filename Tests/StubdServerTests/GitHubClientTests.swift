@@ -56,10 +56,10 @@ import Testing
         }
     }
 
-    /// The example folder's GitHub part (issue 24 item 6), as PyGithub uses it: a repository by
+    /// The GitHub folder users copy (Examples/GitHub/Stubs; issue 24 item 6), as PyGithub uses it: a repository by
     /// name, the countdown from 5000, and, with the quota pre-filled as the manifest's comment says,
     /// GitHub's own rate-limit error and an empty /rate_limit.
-    @Test func theExampleFoldersGitHubPartAnswersPyGithub() async throws {
+    @Test func theGitHubExampleFolderAnswersPyGithub() async throws {
         try requirePython(modules: "github")
         let client = """
             import sys, github
@@ -77,7 +77,7 @@ import Testing
                     print("raised", e.status)
                 print("left", g.get_rate_limit().core.remaining)
             """
-        try await withServer(exampleStubs) { server in
+        try await withServer(gitHubStubs) { server in
             let used = try run(testPython, ["-c", client, server.baseURL.absoluteString, "use"])
             #expect(used.status == 0, "\(used.error)")
             #expect(used.output == "limit 5000 5000\nrepo octocat/Hello-World octocat 80\nremaining 4999 5000\n", "\(used.output) \(used.error)")

@@ -35,9 +35,9 @@ import Testing
     }
 
     @Test func headIsAnsweredWithoutABody() throws {
-        let server = try StubServer(stubs: exampleStubs)
+        let server = try StubServer(stubs: plainStubs)
         defer { server.stopSynchronously() }
-        let r = try curl(["-I", server.baseURL.absoluteString + "/bench/payload.json", "-o", "/dev/null", "-w", "%{http_code} %{size_download}"])
+        let r = try curl(["-I", server.baseURL.absoluteString + "/plain/payload.json", "-o", "/dev/null", "-w", "%{http_code} %{size_download}"])
         #expect(r.output == "200 0")
     }
 
@@ -75,32 +75,32 @@ import Testing
     }
 
     @Test func aPathOfAnotherMethodGets405WithAllow() async throws {
-        try await withServer(exampleStubs) { server in
-            let r = try await http(URL(string: server.baseURL.absoluteString + "/bench/payload.json")!, method: "DELETE")
+        try await withServer(plainStubs) { server in
+            let r = try await http(URL(string: server.baseURL.absoluteString + "/plain/payload.json")!, method: "DELETE")
             #expect(r.status == 405)
             #expect(r.header("Allow") == "GET, HEAD, OPTIONS")
         }
     }
 
     @Test func theJournalRecordsMatchesAndNearMisses() async throws {
-        try await withServer(exampleStubs) { server in
-            _ = try await get(server.baseURL, "/bench/payload.json", headers: ["X-Trace": "one"])
-            _ = try await get(server.baseURL, "/bench/payloads.json")
+        try await withServer(plainStubs) { server in
+            _ = try await get(server.baseURL, "/plain/payload.json", headers: ["X-Trace": "one"])
+            _ = try await get(server.baseURL, "/plain/payloads.json")
             let journal = try await get(server.baseURL, "/__stubd/requests?limit=10").json
             let requests = try #require(journal["requests"] as? [[String: Any]])
             #expect(requests.count == 2)
-            #expect(requests[0]["route"] as? String == "GET /bench/payload.json")
+            #expect(requests[0]["route"] as? String == "GET /plain/payload.json")
             #expect((requests[0]["headers"] as? [String: String])?["X-Trace"] == "one")
             #expect(requests[1]["route"] is NSNull)
-            #expect((requests[1]["nearest"] as? [String])?.first?.hasPrefix("GET /bench/payload.json") == true)
+            #expect((requests[1]["nearest"] as? [String])?.first?.hasPrefix("GET /plain/payload.json") == true)
         }
     }
 
     @Test func theJournalIsABoundedRing() async throws {
         var options = StubServer.Options()
         options.journalCapacity = 5
-        try await withServer(exampleStubs, options: options) { server in
-            for i in 0..<12 { _ = try await get(server.baseURL, "/bench/payload.json?i=\(i)") }
+        try await withServer(plainStubs, options: options) { server in
+            for i in 0..<12 { _ = try await get(server.baseURL, "/plain/payload.json?i=\(i)") }
             let journal = try await get(server.baseURL, "/__stubd/requests?limit=100").json
             let requests = try #require(journal["requests"] as? [[String: Any]])
             #expect(requests.count == 5)
@@ -122,9 +122,9 @@ import Testing
     /// Without TCP_NODELAY, libcurl's keep-alive requests each wait ~40 ms for a delayed ACK
     /// (20 requests took 0.84 s when measured); with it, well under a millisecond each.
     @Test func sequentialKeepAliveRequestsDoNotStall() async throws {
-        try await withServer(exampleStubs) { server in
+        try await withServer(plainStubs) { server in
             let session = URLSession(configuration: .ephemeral)
-            let url = URL(string: server.baseURL.absoluteString + "/bench/payload.json")!
+            let url = URL(string: server.baseURL.absoluteString + "/plain/payload.json")!
             _ = try await http(url, session: session)
             let start = Date()
             for _ in 0..<20 { #expect(try await http(url, session: session).status == 200) }
@@ -133,9 +133,9 @@ import Testing
     }
 
     @Test func keepAliveReallyKeepsAlive() throws {
-        let server = try StubServer(stubs: exampleStubs)
+        let server = try StubServer(stubs: plainStubs)
         defer { server.stopSynchronously() }
-        let url = server.baseURL.absoluteString + "/bench/payload.json"
+        let url = server.baseURL.absoluteString + "/plain/payload.json"
         let r = try curl(["-o", "/dev/null", "-o", "/dev/null", "-o", "/dev/null", "-w", "%{num_connects}\n", url, url, url])
         #expect(r.output.split(separator: "\n") == ["1", "0", "0"])
     }

@@ -4,8 +4,15 @@ import Foundation
 public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 
-/// The repository's example Stubs folder.
+/// The repository's example Stubs folder: the weather APIs of the README's tour, quotas and all.
 public let exampleStubs = repositoryRoot.appendingPathComponent("Stubs")
+
+/// A folder of one plain 1 KB file, `GET /plain/payload.json`, under no quota and no manifest: for
+/// tests that send many requests, or raw ones, and need an answer nothing else shapes.
+public let plainStubs = repositoryRoot.appendingPathComponent("Tests/Fixtures/PlainStubs")
+
+/// The GitHub REST API folder users are told to copy (docs/quotas-and-clock.md).
+public let gitHubStubs = repositoryRoot.appendingPathComponent("Examples/GitHub/Stubs")
 
 /// The `stubd` binary built beside the tests (`swift build` builds it; the test script runs that first).
 public let stubdBinary: URL = {

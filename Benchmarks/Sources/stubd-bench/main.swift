@@ -1,5 +1,5 @@
 // In-process figures that wrk cannot give: the core's cost per request, and the in-process
-// fixture's start + one request + stop cycle. Run: swift run -c release stubd-bench [Stubs]
+// fixture's start + one request + stop cycle. Run: swift run -c release stubd-bench [Benchmarks/Stubs]
 import Foundation
 import HTTPTypes
 #if canImport(FoundationNetworking)
@@ -10,7 +10,7 @@ import StubdCore
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Stubs")
+let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Benchmarks/Stubs")
 
 /// STUBD_BENCH_FIXTURE_ONLY=1: only the fixture cycles (section 2), for profiling them.
 let fixtureOnly = ProcessInfo.processInfo.environment["STUBD_BENCH_FIXTURE_ONLY"] != nil
