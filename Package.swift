@@ -110,7 +110,7 @@ let package = Package(
 
         // What the test targets share: temporary Stubs folders, server start-up, the Python upstreams,
         // plain HTTP and socket helpers. A target, not a product: no user of the package sees it.
-        .target(name: "StubdTestSupport", dependencies: ["Stubd", "StubdClient"], path: "Tests/StubdTestSupport",
+        .target(name: "StubdTestSupport", dependencies: ["Stubd", "StubdCore", "StubdClient"], path: "Tests/StubdTestSupport",
                 swiftSettings: strict),
         // Fixtures/ is read through #filePath, not bundled.
         .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore", "StubdTestSupport"], exclude: ["Fixtures"],

@@ -50,10 +50,8 @@ import Testing
     /// Before: the example breaking `minContains` was written and served, the sampled `/untagged`
     /// body had no item ≥ 10, and the discriminator refused every pet ("expected one of nothing").
     @Test func containsBoundsHoldInImportCheckAndServe() async throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec])
-        let spec = folder.url.appendingPathComponent("spec.yaml")
-        let dir = try OpenAPIImportTests.freshFolder()
-        let imported = try OpenAPIImportTests.importInto(spec, dir)
+        let imported = try ImportedSpec(Self.spec)
+        let (spec, dir) = (imported.spec, imported.stubs)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.error.contains("GET /tags 200: example 'once' breaks the spec's own schema, left out: (root): expected at least 2 items matching the schema at #/paths/~1tags/get/responses/200/content/application~1json/schema/contains, got 1"),
                 "\(imported.error)")

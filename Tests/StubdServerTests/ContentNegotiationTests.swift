@@ -34,21 +34,10 @@ import Testing
                 text/csv: { body: "temp\\n3\\n" }
         """
 
-    static func options(_ mode: RequestValidationMode?) throws -> (TempStubs, StubServer.Options) {
-        var options = StubServer.Options()
-        if let mode {
-            let folder = try TempStubs(["openapi.yaml": spec])
-            options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-            options.requestValidation = mode
-        }
-        return (try TempStubs(["stubd.yml": manifest]), options)
-    }
-
     static func type(_ r: HTTPResult) -> String { String((r.header("Content-Type") ?? "").prefix { $0 != ";" }) }
 
     @Test func theBestMatchOfAcceptIsServed() async throws {
-        let (stubs, options) = try Self.options(.report)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: ["stubd.yml": Self.manifest], validation: .report) { server in
             func fetch(_ accept: String?) async throws -> HTTPResult {
                 try await get(server.baseURL, "/report", headers: accept.map { ["Accept": $0] } ?? [:])
             }
@@ -78,8 +67,7 @@ import Testing
     }
 
     @Test func strictModeAnswers406NamingWhatThereIs() async throws {
-        let (stubs, options) = try Self.options(.strict)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: ["stubd.yml": Self.manifest]) { server in
             let png = try await get(server.baseURL, "/report", headers: ["Accept": "image/png"])
             #expect(png.status == 406, "\(png.status) \(png.text)")
             #expect((png.json["detail"] as? String)?.contains("answers application/json, text/csv, application/xml") == true, "\(png.text)")
@@ -88,8 +76,7 @@ import Testing
     }
 
     @Test func aStubsOwnBodiesAreNegotiatedWithoutASpec() async throws {
-        let (stubs, options) = try Self.options(nil)
-        try await withServer(stubs.url, options: options) { server in
+        try await withServer(try TempStubs(["stubd.yml": Self.manifest]).url) { server in
             let t6 = try await get(server.baseURL, "/report", headers: ["Accept": "text/csv"])
             #expect(Self.type(t6) == "text/csv")
             let t7 = try await get(server.baseURL, "/report", headers: ["Accept": "application/json"])

@@ -32,19 +32,18 @@ import Testing
         return ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
     }
 
-    static func strictServer(_ spec: String) throws -> (TempStubs, StubServer.Options) {
-        let folder = try TempStubs(["openapi.yaml": spec])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
-        return (try TempStubs(["data/2.5/forecast/{id}.json": #"{"list": []}"#]), options)
+    /// The one stub the forecast specs' strict servers answer with.
+    static let forecast = ["data/2.5/forecast/{id}.json": #"{"list": []}"#]
+
+    /// A folder of one route: `POST path` answers 201 `{}`.
+    static func posting(_ path: String) -> [String: String] {
+        ["stubd.yml": "routes:\n  - request: { method: POST, path: \(path) }\n    responses:\n      - { status: 201, json: {} }\n"]
     }
 
     /// Issue 44 item 1: the generated Swift client sends `Int64`; its maximum went through a Double
     /// and came out as 2^63, refused as "expected an integer, got the string".
     @Test func everyInt64IsTakenInThePathAndAHeaderAndNothingPastIt() async throws {
-        let (stubs, options) = try Self.strictServer(Self.spec)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: Self.forecast) { server in
             for id in ["9223372036854775807", "9223372036854775295", "-9223372036854775808", "0", "42"] {
                 #expect(await Self.problems(server, "/data/2.5/forecast/\(id)") == [], "\(id)")
             }
@@ -60,8 +59,7 @@ import Testing
     /// integer is written in digits (`1.0` and `1e3` are JSON Schema integers in a JSON body, not in
     /// a query string: see RequestValidation).
     @Test func aBoundIsReportedAsABoundAndOnlyDigitsSpellAnInteger() async throws {
-        let (stubs, options) = try Self.strictServer(Self.spec)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: Self.forecast) { server in
             for good in ["1", "50", "1000"] {
                 #expect(await Self.problems(server, "/data/2.5/forecast/1?PageSize=\(good)") == [], "\(good)")
             }
@@ -84,7 +82,7 @@ import Testing
     /// a bound past any integer type, refused the whole spec ("Expected an Integer literal but found a
     /// floating point value").
     @Test func aBoundPastInt64LoadsAndHolds() async throws {
-        let (stubs, options) = try Self.strictServer("""
+        let spec = """
             openapi: 3.0.3
             info: { title: Bounds, version: "1" }
             paths:
@@ -99,8 +97,8 @@ import Testing
                       content:
                         application/json:
                           schema: { type: object, properties: { n: { type: integer, format: int64, maximum: 9223372036854775807 } } }
-            """)
-        try await withServer(stubs.url, options: options) { server in
+            """
+        try await withStrictServer(spec: spec, stubs: Self.forecast) { server in
             #expect(await Self.problems(server, "/data/2.5/forecast/9223372036854775807") == [])
             #expect(await Self.problems(server, "/data/2.5/forecast/-1") == ["path.id minimum"])
             #expect(await Self.problems(server, "/data/2.5/forecast/1?big=123456789012345678901234567") == [])
@@ -113,7 +111,7 @@ import Testing
     /// passed `format: int64` and `maximum: 9223372036854775807` (both 2^63 as Doubles), and enum,
     /// const and multipleOf could not tell neighbours apart past 2^53. They are judged as written.
     @Test func aBodysIntegersPast2To53AreJudgedAsWritten() async throws {
-        let folder = try TempStubs(["openapi.yaml": """
+        let spec = """
             openapi: 3.1.0
             info: { title: Ids, version: "1" }
             paths:
@@ -135,17 +133,8 @@ import Testing
                             whole: { type: integer }
                   responses:
                     "201": { description: made, content: { application/json: { schema: { type: object } } } }
-            """])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: /ids }
-                responses:
-                  - { status: 201, json: {} }
-            """])
-        try await withServer(stubs.url, options: options) { server in
+            """
+        try await withStrictServer(spec: spec, stubs: Self.posting("/ids")) { server in
             let cases: [(String, [String])] = [
                 (#"{"id": 9223372036854775807}"#, []),
                 (#"{"id": 9223372036854775808}"#, ["body/id format", "body/id maximum"]),
@@ -182,7 +171,7 @@ import Testing
     /// spec, whose bounds move when it is read as 3.0 (`#/definitions/Id` → `#/components/schemas/Id`,
     /// a query parameter's `maximum` into its `schema`), so each is found where it was written.
     @Test func aSwagger2JSONSpecsBoundsPast2To53AreKeptAsWritten() async throws {
-        let folder = try TempStubs(["swagger.json": """
+        let spec = """
             {
               "swagger": "2.0",
               "info": { "title": "Ids", "version": "1" },
@@ -203,17 +192,8 @@ import Testing
                 "Id": { "type": "object", "properties": { "id": { "type": "integer", "maximum": 9223372036854775806 } } }
               }
             }
-            """])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("swagger.json"))
-        options.requestValidation = .strict
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: /ids }
-                responses:
-                  - { status: 201, json: {} }
-            """])
-        try await withServer(stubs.url, options: options) { server in
+            """
+        try await withStrictServer(spec: spec, specFile: "swagger.json", stubs: Self.posting("/ids")) { server in
             let cases: [(String, String, [String])] = [
                 ("", #"{"id": 9223372036854775806}"#, []),
                 ("", #"{"id": 9223372036854775807}"#, ["body/id maximum"]),
@@ -234,7 +214,7 @@ import Testing
     /// parameter and a form body's fields were read into Doubles, so `ids=1,9223372036854775808`
     /// passed `format: int64` and a form's `id=9223372036854775808` did too.
     @Test func styledItemsAndFormFieldsPast2To53AreJudgedAsWritten() async throws {
-        let folder = try TempStubs(["openapi.yaml": """
+        let spec = """
             openapi: 3.1.0
             info: { title: Forms, version: "1" }
             paths:
@@ -256,17 +236,8 @@ import Testing
                           csv: { style: form, explode: false }
                   responses:
                     "201": { description: made, content: { application/json: { schema: { type: object } } } }
-            """])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: /forms }
-                responses:
-                  - { status: 201, json: {} }
-            """])
-        try await withServer(stubs.url, options: options) { server in
+            """
+        try await withStrictServer(spec: spec, stubs: Self.posting("/forms")) { server in
             let cases: [(String, String, [String])] = [
                 ("?ids=9223372036854775807,-9223372036854775808", "id=1", []),
                 ("?ids=1,9223372036854775808", "id=1", ["query.ids/1 format"]),

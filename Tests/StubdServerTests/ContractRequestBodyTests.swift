@@ -86,14 +86,6 @@ import Testing
             """,
     ]
 
-    static func options(_ validation: RequestValidationMode) throws -> (StubServer.Options, TempStubs) {
-        let folder = try TempStubs(["openapi.yaml": Self.spec])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = validation
-        return (options, folder)
-    }
-
     /// curl's answer: status, headers (names lower-cased) and body.
     struct Answer {
         let status: Int
@@ -124,10 +116,7 @@ import Testing
     /// Twilio's own failures: a form without `To`, `MaxPrice=notanumber`, a JSON body where only a
     /// form is taken. Before: 201 for each.
     @Test func aStrictServerHoldsAFormBodyToItsSchema() async throws {
-        let (options, _folder) = try Self.options(.strict)
-        let stubs = try TempStubs(Self.stubs)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withStrictServer(spec: Self.spec, stubs: Self.stubs) { server in
             let empty = try Self.curlAnswer(server.baseURL, Self.messages, ["-d", ""])
             #expect(empty.status == 422, "\(empty)")
             #expect(empty.problems == ["body required"], "\(empty.body)")
@@ -168,12 +157,10 @@ import Testing
     /// A multipart upload: the file is bytes, a JSON part is JSON, the parts' types are held to
     /// `encoding`; a broken frame is named. Before: 201 for each.
     @Test func aStrictServerHoldsAMultipartBodyToItsSchemaAndEncoding() async throws {
-        let (options, _folder) = try Self.options(.strict)
         let stubs = try TempStubs(Self.stubs)
         let png = stubs.url.appendingPathComponent("cover.png")
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF]).write(to: png)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withServer(stubs.url, options: try contractOptions(spec: Self.spec)) { server in
             let good = try Self.curlAnswer(server.baseURL, "/uploads", [
                 "-F", "file=@\(png.path);type=image/png", "-F", #"meta={"title": "Cover", "pages": 2};type=application/json"#,
                 "-F", "tags=a", "-F", "tags=c",
@@ -201,10 +188,7 @@ import Testing
     /// mode; a body of a type stubd cannot read is served with a note, in strict mode too. Before:
     /// the stub, and nothing said.
     @Test func anUndeclaredBodyIs415AndAnUncheckableOneIsSaid() async throws {
-        let (options, _folder) = try Self.options(.strict)
-        let stubs = try TempStubs(Self.stubs)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withStrictServer(spec: Self.spec, stubs: Self.stubs) { server in
             let toGet = try Self.curlAnswer(server.baseURL, "/status", ["-X", "GET", "-H", "Content-Type: application/json", "-d", "{}"])
             #expect(toGet.status == 415, "\(toGet)")
             #expect(toGet.body.contains("GET /status takes no request body, and the request sent a 2-byte application/json body"), "\(toGet.body)")
@@ -225,10 +209,7 @@ import Testing
 
     /// Report mode serves the stub and says what strict mode would have refused.
     @Test func reportModeServesTheStubAndSaysWhatIsWrongWithTheBody() async throws {
-        let (options, _folder) = try Self.options(.report)
-        let stubs = try TempStubs(Self.stubs)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withStrictServer(spec: Self.spec, stubs: Self.stubs, validation: .report) { server in
             let json = try Self.curlAnswer(server.baseURL, Self.messages, ["-H", "Content-Type: application/json", "-d", "{}"])
             #expect(json.status == 201, "\(json)")
             #expect(json.header("x-stubd-contract")?.hasPrefix("1 problem: body: POST /2010-04-01/Accounts/{AccountSid}/Messages.json takes application/x-www-form-urlencoded") == true, "\(json.headers)")

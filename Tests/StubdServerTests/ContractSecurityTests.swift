@@ -62,21 +62,10 @@ import Testing
         "basic.json": "{}", "either.json": "{}", "both.json": "{}", "oauth.json": "{}", "public.json": "{}", "optional.json": "{}",
     ]
 
-    static func options(_ validation: RequestValidationMode) throws -> (StubServer.Options, TempStubs) {
-        let folder = try TempStubs(["openapi.yaml": Self.spec])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = validation
-        return (options, folder)
-    }
-
     /// Each scheme's absence is 401 naming it and where it goes, with `WWW-Authenticate` for http
     /// and OAuth schemes; its presence (any value) gets the stub. Before: 200 for every request.
     @Test func aStrictServerAsksForTheCredentialEachOperationRequires() async throws {
-        let (options, _folder) = try Self.options(.strict)
-        let stubs = try TempStubs(Self.stubs)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withStrictServer(spec: Self.spec, stubs: Self.stubs) { server in
             let base = server.baseURL
             // curl, not URLSession: FoundationNetworking on Linux never completes a request whose
             // 401 carries a WWW-Authenticate challenge when no delegate answers it.
@@ -120,10 +109,7 @@ import Testing
     /// Report mode serves the stub and notes the missing credential; the value of one sent is never
     /// echoed, in the answer or the journal.
     @Test func reportModeNotesAMissingCredentialAndNeverEchoesOne() async throws {
-        let (options, _folder) = try Self.options(.report)
-        let stubs = try TempStubs(Self.stubs)
-        try await withServer(stubs.url, options: options) { server in
-            _ = _folder
+        try await withStrictServer(spec: Self.spec, stubs: Self.stubs, validation: .report) { server in
             let none = try await get(server.baseURL, "/both", headers: ["X-API-Key": "sekrit-value-123"])
             #expect(none.status == 200)
             let header = none.header("X-Stubd-Contract") ?? ""

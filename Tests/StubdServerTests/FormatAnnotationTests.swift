@@ -48,10 +48,8 @@ import Testing
     /// Before: both examples were left out ("expected an absolute URI"), one warning each, and the
     /// route answered a generated body; `Prefer: example=readFull` found no route.
     @Test func anExampleBreakingOnlyAStringFormatIsKeptAndSaidOnce() async throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec])
-        let spec = folder.url.appendingPathComponent("spec.yaml")
-        let dir = try OpenAPIImportTests.freshFolder()
-        let imported = try OpenAPIImportTests.importInto(spec, dir)
+        let imported = try ImportedSpec(Self.spec)
+        let (spec, dir) = (imported.spec, imported.stubs)
         #expect(imported.status == 0, "\(imported.error)")
         let warnings = imported.error.split(separator: "\n").filter { $0.contains("warning:") }
         #expect(warnings.count == 1, "\(imported.error)")
@@ -73,10 +71,9 @@ import Testing
     }
 
     @Test func formatsAssertLeavesThoseExamplesOutAndCheckAndServeHoldToIt() throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec])
-        let spec = folder.url.appendingPathComponent("spec.yaml")
-        let annotated = try OpenAPIImportTests.freshFolder()
-        #expect(try OpenAPIImportTests.importInto(spec, annotated).status == 0)
+        let first = try ImportedSpec(Self.spec)
+        #expect(first.status == 0, "\(first.error)")
+        let (spec, annotated) = (first.spec, first.stubs)
         // The folder kept the relative URIs: asserting formats, check and serve refuse it, naming the rule.
         let check = try run(stubdBinary.path, ["check", "--stubs", annotated.path, "--spec", spec.path, "--formats", "assert"])
         #expect(check.status == 1)
@@ -85,8 +82,8 @@ import Testing
         #expect(serve.status == 1)
         #expect(serve.error.contains("expected an absolute URI"), "\(serve.error)")
 
-        let asserted = try OpenAPIImportTests.freshFolder()
-        let imported = try OpenAPIImportTests.importInto(spec, asserted, ["--formats", "assert"])
+        let imported = try ImportedSpec(Self.spec, ["--formats", "assert"])
+        let asserted = imported.stubs
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.error.contains("example 'readFull' breaks the spec's own schema, left out: /first_page_uri: expected an absolute URI"),
                 "\(imported.error)")

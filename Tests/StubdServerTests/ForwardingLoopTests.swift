@@ -9,22 +9,14 @@ import Testing
 /// spelling gets a 508 naming the loop, and so does a request or an answer carrying its own `Via`.
 @Suite(.serialized) struct ForwardingLoopTests {
     /// The "real API": answers with the `Via` it was sent; `/mirror` also sends it back as its own `Via`.
-    static let upstream = """
-    import http.server
-    class H(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *a): pass
-        def do_GET(self):
-            via = self.headers.get("Via", "")
-            body = ("real host saw " + self.path + " via " + via).encode()
-            self.send_response(200)
-            if self.path == "/mirror": self.send_header("Via", via)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-    print(s.server_address[1], flush=True)
-    s.serve_forever()
+    static let upstreamGET = """
+    via = self.headers.get("Via", "")
+    body = ("real host saw " + self.path + " via " + via).encode()
+    self.send_response(200)
+    if self.path == "/mirror": self.send_header("Via", via)
+    self.send_header("Content-Length", str(len(body)))
+    self.end_headers()
+    self.wfile.write(body)
     """
 
     final class Lines: @unchecked Sendable {
@@ -57,7 +49,7 @@ import Testing
     }
 
     @Test func environmentProxiesAreIgnoredUnlessUpstreamProxyNamesOne() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         let stubs = try TempStubs(["ok.json": "{}"])
         let port = freeLoopbackPort()
         let own = "http://127.0.0.1:\(port)"
@@ -69,7 +61,7 @@ import Testing
     }
 
     @Test func aRequestOrAnAnswerCarryingItsOwnViaIsALoop() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         let folder = try TempStubs([:]).url
         var options = StubServer.Options()
         var forwarding = ForwardingOptions(target: real.url, scope: .misses)
@@ -109,7 +101,7 @@ import Testing
     }
 
     @Test func anUpstreamProxyCarriesForwardsAndTunnelsButNeverToItself() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         let target = "http://[::ffff:127.0.0.1]:\(real.port)"
         var proxyOptions = StubServer.Options()
         proxyOptions.passUnknownHosts = true

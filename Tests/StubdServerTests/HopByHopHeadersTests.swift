@@ -9,29 +9,21 @@ import Testing
 /// `Proxy-Authorization` (the client's credential for a proxy) went on to the API.
 @Suite(.serialized) struct HopByHopHeadersTests {
     /// Echoes the request's header names, and answers with a hop-by-hop header of its own.
-    static let upstream = """
-    import http.server
-    class H(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *a): pass
-        def do_GET(self):
-            body = ("saw " + ",".join(sorted(k.lower() for k in self.headers.keys()))).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Connection", "X-Hop-Reply")
-            self.send_header("X-Hop-Reply", "for the proxy only")
-            self.send_header("Proxy-Authenticate", "Basic realm=upstream")
-            self.send_header("X-Kept-Reply", "yes")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-    print(s.server_address[1], flush=True)
-    s.serve_forever()
+    static let upstreamGET = """
+    body = ("saw " + ",".join(sorted(k.lower() for k in self.headers.keys()))).encode()
+    self.send_response(200)
+    self.send_header("Content-Type", "text/plain")
+    self.send_header("Connection", "X-Hop-Reply")
+    self.send_header("X-Hop-Reply", "for the proxy only")
+    self.send_header("Proxy-Authenticate", "Basic realm=upstream")
+    self.send_header("X-Kept-Reply", "yes")
+    self.send_header("Content-Length", str(len(body)))
+    self.end_headers()
+    self.wfile.write(body)
     """
 
     @Test func neitherDirectionPassesOnWhatDescribesOneConnection() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         var options = StubServer.Options()
         options.passUnknownHosts = true
         try await withServer(exampleStubs, options: options) { server in

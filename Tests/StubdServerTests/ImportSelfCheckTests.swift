@@ -5,22 +5,16 @@ import Testing
 /// `stubd openapi import` never reports success for a folder `stubd check` refuses: it checks what
 /// it would write with check's own loader first.
 @Suite struct ImportSelfCheckTests {
-    static func importing(_ spec: String) throws -> (result: (status: Int32, output: String, error: String), dir: URL) {
-        let folder = try TempStubs(["spec.yaml": spec])
-        let dir = try OpenAPIImportTests.freshFolder()
-        return (try OpenAPIImportTests.importInto(folder.url.appendingPathComponent("spec.yaml"), dir), dir)
-    }
-
     /// Before: exit 0 and a `stubd.yml` whose `routes:` was empty, which check rejected ("routes must be a list").
     @Test func aSpecWithNoOperationsWritesNothingAndSaysWhy() throws {
-        let (r, dir) = try Self.importing("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n")
+        let r = try ImportedSpec("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n")
         #expect(r.status == 1, "\(r.output)")
         #expect(r.error.contains("spec.yaml: no operation with an answer stubd can write (the spec has no paths: nothing to answer); nothing written"), "\(r.error)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("stubd.yml").path))
+        #expect(!FileManager.default.fileExists(atPath: r.stubs.appendingPathComponent("stubd.yml").path))
     }
 
     @Test func aSpecWhoseAnswersAreAllXMLObjectsWritesNothingAndSaysWhy() throws {
-        let (r, dir) = try Self.importing("""
+        let r = try ImportedSpec("""
             openapi: 3.0.3
             info: {title: t, version: '1'}
             paths:
@@ -36,13 +30,13 @@ import Testing
         #expect(r.status == 1, "\(r.output)")
         #expect(r.error.contains("GET /feed 200: application/xml with a non-string schema cannot be sampled; left out"), "\(r.error)")
         #expect(r.error.contains("no operation with an answer stubd can write (the warnings above say why each was left out); nothing written"), "\(r.error)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("stubd.yml").path))
+        #expect(!FileManager.default.fileExists(atPath: r.stubs.appendingPathComponent("stubd.yml").path))
     }
 
     /// A required header with neither example nor schema: the import leaves the header out, which
     /// `check --spec` refuses. Before: written, exit 0; serve then refused the folder.
     @Test func aFolderCheckWouldRefuseIsNotWritten() throws {
-        let (r, dir) = try Self.importing("""
+        let r = try ImportedSpec("""
             openapi: 3.0.3
             info: {title: t, version: '1'}
             paths:
@@ -58,6 +52,6 @@ import Testing
         #expect(r.error.contains("would write stubd.yml:"), "\(r.error)")
         #expect(r.error.contains("no X-Quota header, which the spec requires"), "\(r.error)")
         #expect(r.error.contains("nothing written"), "\(r.error)")
-        #expect(!FileManager.default.fileExists(atPath: dir.path))
+        #expect(!FileManager.default.fileExists(atPath: r.stubs.path))
     }
 }

@@ -29,12 +29,7 @@ import Testing
         """
 
     @Test func aPlainRequestIsAnsweredPromptlyWhileTwoPathologicalOnesAreChecked() async throws {
-        let spec = try TempStubs(["openapi.yaml": Self.spec])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
-        let stubs = try TempStubs(["search.json": "{}", "hello.json": "{}"])
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: ["search.json": "{}", "hello.json": "{}"]) { server in
             let matching = String(repeating: "a", count: 60) + "x"
             let missing = String(repeating: "a", count: 40) + "b"
             async let first = get(server.baseURL, "/search?q=\(matching)")

@@ -37,17 +37,8 @@ import Testing
             response: { json: { temp: 2 } }
         """
 
-    static func options(_ mode: RequestValidationMode) throws -> (TempStubs, StubServer.Options) {
-        let folder = try TempStubs(["openapi.yaml": spec])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = mode
-        return (try TempStubs(["stubd.yml": manifest]), options)
-    }
-
     @Test func reportModeServesTheDefaultAndSaysThePreferMatchedNothing() async throws {
-        let (stubs, options) = try Self.options(.report)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: ["stubd.yml": Self.manifest], validation: .report) { server in
             let teapot = try await get(server.baseURL, "/weather/Oslo", headers: ["Prefer": "code=418"])
             #expect(teapot.status == 200)
             let said = try #require(teapot.header("X-Stubd-Prefer"), "\(teapot.headers)")
@@ -80,8 +71,7 @@ import Testing
     }
 
     @Test func strictModeAnswersAnErrorNamingWhatIsAvailable() async throws {
-        let (stubs, options) = try Self.options(.strict)
-        try await withServer(stubs.url, options: options) { server in
+        try await withStrictServer(spec: Self.spec, stubs: ["stubd.yml": Self.manifest]) { server in
             let teapot = try await get(server.baseURL, "/weather/Oslo", headers: ["Prefer": "code=418"])
             #expect(teapot.status == 404)
             let why = teapot.header("X-Stubd-Problem") ?? (teapot.json["detail"] as? String) ?? ""

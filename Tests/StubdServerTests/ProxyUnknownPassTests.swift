@@ -12,21 +12,13 @@ import Testing
 @Suite(.serialized) struct ProxyUnknownPassTests {
     /// The "real host", answering any path. Tests reach it as `[::ffff:127.0.0.1]`: loopback, but not
     /// one of the names stubd answers itself (localhost, 127.*, ::1), so a host the folder does not serve.
-    static let upstream = """
-    import http.server, sys
-    class H(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        def log_message(self, *a): pass
-        def do_GET(self):
-            body = ("real host saw " + self.path).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-    print(s.server_address[1], flush=True)
-    s.serve_forever()
+    static let upstreamGET = """
+    body = ("real host saw " + self.path).encode()
+    self.send_response(200)
+    self.send_header("Content-Type", "text/plain")
+    self.send_header("Content-Length", str(len(body)))
+    self.end_headers()
+    self.wfile.write(body)
     """
 
     static let host = "[::ffff:127.0.0.1]"
@@ -38,7 +30,7 @@ import Testing
     }
 
     @Test func aPlainRequestForAnUnknownHostIsForwardedToIt() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         try await withServer(exampleStubs, options: Self.passing()) { server in
             let r = try curl(["-x", server.baseURL.absoluteString, "-w", "\n%{http_code}", "http://\(Self.host):\(real.port)/hello?x=1"])
             #expect(r.output == "real host saw /hello?x=1\n200", "\(r.output)")
@@ -55,7 +47,7 @@ import Testing
     }
 
     @Test func aCONNECTToAnUnknownHostIsABlindTunnelToIt() async throws {
-        let real = try PythonUpstream(script: Self.upstream)
+        let real = try PythonUpstream(doGET: Self.upstreamGET)
         try await withServer(exampleStubs, options: Self.passing()) { server in
             // -p: curl opens a CONNECT tunnel even for http://, and speaks to the real host inside it.
             let r = try curl(["-p", "-x", server.baseURL.absoluteString, "-w", "\n%{http_code}", "http://\(Self.host):\(real.port)/tunnelled"])

@@ -60,12 +60,8 @@ import Testing
         """
 
     static func server(_ mode: RequestValidationMode) throws -> (TempStubs, StubServer.Options, APIContract) {
-        let folder = try TempStubs(["openapi.yaml": spec])
-        var options = StubServer.Options()
-        let contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.contract = contract
-        options.requestValidation = mode
-        return (try TempStubs(["weather/London.json": #"{"temp": 3}"#]), options, contract)
+        let options = try contractOptions(spec: spec, validation: mode)
+        return (try TempStubs(["weather/London.json": #"{"temp": 3}"#]), options, try #require(options.contract))
     }
 
     /// Issue 44 item 3: the 404 when no stub matches and strict mode's 422 came as

@@ -80,10 +80,8 @@ import Testing
     /// Before: import wrote `__files/get_a/200.json` with a warning, and `check --spec` refused the
     /// folder it had just written, listing each problem twice (the plain route and `Prefer: code=200` share the file).
     @Test func anImportedFolderPassesItsOwnCheck() throws {
-        let spec = try TempStubs(["spec.yaml": Self.hardSpec])
-        let specFile = spec.url.appendingPathComponent("spec.yaml")
-        let stubs = try TempStubs([:]).url.appendingPathComponent("Stubs")
-        let imported = try run(stubdBinary.path, ["openapi", "import", specFile.path, "--stubs", stubs.path])
+        let imported = try ImportedSpec(Self.hardSpec)
+        let (specFile, stubs) = (imported.spec, imported.stubs)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(imported.error.contains("GET /a 200: no sampled body satisfies the schema, so this answer is left out (write an example in the spec): /d: expected at least 2 properties"),
                 "\(imported.error)")

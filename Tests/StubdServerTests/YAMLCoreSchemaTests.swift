@@ -8,7 +8,7 @@ import Testing
 /// `no` a word, `010` ten; under YAML 1.1 the first two were `false` and the spec was refused.
 @Suite struct YAMLCoreSchemaTests {
     @Test func norwayAndTheWordNoStayStringsInASpec() async throws {
-        let folder = try TempStubs(["openapi.yaml": """
+        let spec = """
             openapi: 3.0.3
             info: { title: Countries, version: "1", description: no }
             paths:
@@ -20,12 +20,8 @@ import Testing
                     - { name: n, in: query, schema: { type: integer, maximum: 010 } }
                   responses:
                     "200": { description: yes, content: { application/json: { schema: { type: object } } } }
-            """])
-        var options = StubServer.Options()
-        options.contract = try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml"))
-        options.requestValidation = .strict
-        let stubs = try TempStubs(["countries.json": #"{"names": []}"#])
-        try await withServer(stubs.url, options: options) { server in
+            """
+        try await withStrictServer(spec: spec, stubs: ["countries.json": #"{"names": []}"#]) { server in
             for code in ["NO", "SE", "yes", "off"] {
                 let r = try await get(server.baseURL, "/countries?code=\(code)")
                 #expect(r.status == 200, "\(code)")

@@ -22,3 +22,21 @@ public final class PythonUpstream {
     // SIGKILL: a child inherits an ignored SIGTERM, and Python keeps it ignored.
     deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
 }
+
+extension PythonUpstream {
+    /// An HTTP/1.1 upstream on a free loopback port whose `do_GET(self)` is `doGET` (Python lines,
+    /// written from the left margin): the "real API" of the forwarding suites.
+    public convenience init(doGET: String) throws {
+        try self.init(script: """
+            import http.server
+            class H(http.server.BaseHTTPRequestHandler):
+                protocol_version = "HTTP/1.1"
+                def log_message(self, *a): pass
+                def do_GET(self):
+            \(doGET.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }.joined(separator: "\n"))
+            s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+            print(s.server_address[1], flush=True)
+            s.serve_forever()
+            """)
+    }
+}
