@@ -202,6 +202,14 @@ public struct StubdClient: StubControl {
         return URLSession(configuration: configuration)
     }()
 
+    /// `GET /__stubd/resources/{name}`, or `PUT` with `items`: the session's items as a JSON array.
+    func resourceItems(_ name: String, setting items: Data? = nil) async throws -> Data {
+        let method = items == nil ? "GET" : "PUT"
+        let reply = try await fetch(method, "resources/" + name, body: items)
+        guard (200..<300).contains(reply.status) else { throw Self.rejection("\(method) /__stubd/resources/\(name)", reply) }
+        return reply.body
+    }
+
     private struct Reply {
         let status: Int
         let body: Data

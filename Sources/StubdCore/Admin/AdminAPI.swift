@@ -53,6 +53,8 @@ extension StubEngine {
         case ("POST", "reset", 1):
             reset(session)
             return .response(.document(200, ResetDone(session: session.id)))
+        case ("GET", "resources", 2), ("PUT", "resources", 2):
+            return .response(resourceItems(method: method, name: parts[1], body: body, session: session))
         case ("GET", "stubs", 1):
             return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
         case ("POST", "stubs", 1):

@@ -196,6 +196,11 @@ package final class StubEngine: Sendable {
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
         var outcome = charge(route, state, response, parameters, request, session, wall)
+        if let binding = route.resource {
+            // The session's items answer, once the quotas let the request through.
+            guard case .canned(_, let extra) = outcome.answer else { return outcome }
+            return resourceOutcome(binding, parameters, request, session, extra: extra, quota: outcome.quota, route: route)
+        }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
         if contract != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }

@@ -18,6 +18,8 @@ struct ManifestParser {
         var queryNamesIgnoreCase = false
         /// `drift: { ignore: [...] }`: places in answers `stubd drift` does not compare.
         var driftIgnore: [DriftIgnoreRule] = []
+        /// `resources:`: collections answered per session, each by six routes of its own.
+        var resources: [ResourceDefinition] = []
     }
 
     let file: String
@@ -52,7 +54,7 @@ struct ManifestParser {
         source = YAMLSourceText(text)
         guard let root = compose(text) else { return manifest }
         guard let top = mapping(root, "the manifest") else { return manifest }
-        checkKeys(top, ["defaults", "routes", "quotas", "clock", "drift"], in: "the manifest")
+        checkKeys(top, ["defaults", "routes", "resources", "quotas", "clock", "drift"], in: "the manifest")
 
         if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
             checkKeys(map, ["headers", "delay", "queryNames"], in: "defaults")
@@ -73,6 +75,22 @@ struct ManifestParser {
                 }
             } else {
                 add(routes, "routes must be a list (each entry starts with '- ')")
+            }
+        }
+        if let resources = top["resources"] {
+            if case .sequence(let items) = resources {
+                var seen = Set<String>()
+                for item in items {
+                    guard let resource = parseResource(item) else { continue }
+                    if !seen.insert(resource.name).inserted {
+                        add(item, "two resources are named '\(resource.name)'", hint: "give one a name: of its own")
+                        continue
+                    }
+                    manifest.resources.append(resource)
+                    manifest.routes += resource.routes(priority: ManifestParser.manifestPriority)
+                }
+            } else {
+                add(resources, "resources must be a list (each entry starts with '- ')")
             }
         }
         if let quotas = top["quotas"] {

@@ -22,16 +22,20 @@ public final class Route: Sendable, CustomStringConvertible {
     package let index: Int
     /// One per quota whose selectors cover this route: how a request on it finds its key (see `QuotaPlan`).
     let quotaPlans: [QuotaPlan]
+    /// Set on a resource's routes: the session's items answer instead of `responses`.
+    package let resource: ResourceBinding?
 
     package convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
-                responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource) {
+                responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource,
+                resource: ResourceBinding? = nil) {
         self.init(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
-                  times: times, priority: priority, source: source, index: 0, quotas: [])
+                  times: times, priority: priority, source: source, index: 0, quotas: [], resource: resource)
     }
 
     private init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions,
                  responses: [CannedResponse], cycle: Bool, times: Int?, priority: Int, source: RouteSource,
-                 index: Int, quotas: [QuotaDefinition]) {
+                 index: Int, quotas: [QuotaDefinition], resource: ResourceBinding?) {
+        self.resource = resource
         self.name = name
         self.method = method
         self.pattern = pattern
@@ -52,7 +56,8 @@ public final class Route: Sendable, CustomStringConvertible {
     /// shared, so a reload that keeps them keeps what the transport prepared of them.
     func placed(index: Int, quotas: [QuotaDefinition]) -> Route {
         Route(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
-              times: times, priority: priority, source: source, index: index, quotas: quotas)
+              times: times, priority: priority, source: source, index: index, quotas: quotas,
+              resource: resource)
     }
 
     /// The quotas whose selectors cover this route.

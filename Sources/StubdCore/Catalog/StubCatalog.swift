@@ -33,12 +33,16 @@ public final class StubCatalog: Sendable {
     /// Whether any route takes a `Prefer` header: only then (or with a spec, or runtime stubs) is a
     /// request's `Prefer` that no stub answers worth reading (`StubEngine.unmetPreference`).
     package let takesPrefer: Bool
+    /// `resources:` of stubd.yml, by name (their routes are among `routes`).
+    package let resources: [String: ResourceDefinition]
 
     private static let generations = Atomic<UInt64>(0)
 
     init(root: URL, routes: [Route], quotas: [QuotaDefinition], clock: ClockSetting, fileCount: Int,
          queryNamesIgnoreCase: Bool = false, driftIgnore: [DriftIgnoreRule] = []) {
         self.root = root
+        self.resources = Dictionary(routes.compactMap { $0.resource.map { ($0.resource.name, $0.resource) } },
+                                    uniquingKeysWith: { first, _ in first })
         self.driftIgnore = driftIgnore
         generation = StubCatalog.generations.add(1, ordering: .relaxed).newValue
         self.routes = routes.enumerated().map { i, route in

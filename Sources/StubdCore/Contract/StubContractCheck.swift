@@ -36,6 +36,8 @@ package struct StubContractCheck: Sendable {
             }
             let (operation, contract) = (found.operation, found.contract)
             covered[ObjectIdentifier(contract), default: []].insert(operation.signature)
+            // A resource's answers are made per request from a session's items: none to check at load.
+            if route.resource != nil { continue }
             for (step, answer) in route.responses.enumerated() {
                 if answer.fault != nil || answer.quotaStatus != nil { continue }
                 let place = route.responses.count > 1 ? " (answer \(step + 1) of \(route.responses.count))" : ""
@@ -72,7 +74,7 @@ package struct StubContractCheck: Sendable {
     /// when they keep to it, when it is for no operation (a notice for a file stub; nothing here), or
     /// when each answer is a template, a fault or a quota status (checked once rendered, or never).
     package static func problems(of route: Route, in contract: APIContract) -> [LoadProblem] {
-        guard let operation = contract.operation(for: route) else { return [] }
+        guard route.resource == nil, let operation = contract.operation(for: route) else { return [] }
         var problems: [LoadProblem] = []
         for (step, answer) in route.responses.enumerated()
         where answer.fault == nil && answer.quotaStatus == nil && answer.template == nil {

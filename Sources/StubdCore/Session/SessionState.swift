@@ -37,6 +37,9 @@ package final class SessionState: Sendable {
     /// send none. `hasPreferred` is read first, so a request of a session without one takes no lock.
     private let preferred = Locked<String?>(nil)
     private let hasPreferred = Atomic<Bool>(false)
+    /// Resource name → this session's items of it, made from the seed on first use; a reset drops
+    /// them, so the next use starts from the seed again.
+    private let resourceStores = Locked<[String: ResourceStore]>([:])
 
     /// This session's own routes, added through the admin API. Requests of the session match them
     /// under the lock; adding or removing one changes the tree at one place, whatever the count.
@@ -253,6 +256,19 @@ package final class SessionState: Sendable {
         runtime.withLock { r in r.matcher.match(request) { self.isAvailable($0) } }
     }
 
+    // MARK: Resources
+
+    /// This session's items of `resource`. Kept by name across a reload (a test's items survive an
+    /// edit of the folder); a reset starts them from the seed again.
+    package func resourceStore(for resource: ResourceDefinition) -> ResourceStore {
+        resourceStores.withLock { stores in
+            if let store = stores[resource.name] { return store }
+            let store = ResourceStore(resource)
+            stores[resource.name] = store
+            return store
+        }
+    }
+
     // MARK: Reset
 
     /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs and the clock.
@@ -270,6 +286,7 @@ package final class SessionState: Sendable {
         clock.reset()
         draws.store(0, ordering: .relaxed)
         setPreferred(nil)
+        resourceStores.withLock { $0 = [:] }
         waiters.fireAll()
     }
 

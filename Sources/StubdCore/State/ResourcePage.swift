@@ -1,0 +1,62 @@
+/// What a list request asks for: the filters (every query name that is not a paging one, compared
+/// with the item's field of that name as text) and the window, in either common style.
+struct ResourcePage {
+    enum Style { case all, pages(page: Int, perPage: Int), window(offset: Int, limit: Int?) }
+
+    var filters: [(field: String, value: String)] = []
+    var style = Style.all
+
+    static let defaultPerPage = 10
+    static let pagingNames: Set<String> = ["page", "per_page", "limit", "offset"]
+
+    var offset: Int {
+        switch style {
+        case .all: return 0
+        case let .pages(page, perPage): return (page - 1).multipliedReportingOverflow(by: perPage).overflow ? Int.max / 2 : (page - 1) * perPage
+        case .window(let offset, _): return offset
+        }
+    }
+
+    var limit: Int? {
+        switch style {
+        case .all: return nil
+        case .pages(_, let perPage): return perPage
+        case .window(_, let limit): return limit
+        }
+    }
+
+    /// `?done=true&page=2&per_page=20`, or `?limit=20&offset=40`; a paging value that is not a whole
+    /// number, or both styles at once, is refused with what to send instead.
+    static func read(_ query: [QueryItem]) throws(ResourceRefusal) -> ResourcePage {
+        var page = ResourcePage()
+        var numbers: [String: Int] = [:]
+        for item in query {
+            if pagingNames.contains(item.name) {
+                guard let text = item.value, let n = Int(text), n >= 0 else {
+                    throw ResourceRefusal(status: .badRequest, title: "Bad paging",
+                                          detail: "'\(item.name)' must be a whole number ≥ 0 (page and per_page ≥ 1), was '\(item.value ?? "")'")
+                }
+                numbers[item.name] = n
+            } else {
+                page.filters.append((item.name, item.value ?? ""))
+            }
+        }
+        let pageStyle = numbers["page"] != nil || numbers["per_page"] != nil
+        let windowStyle = numbers["limit"] != nil || numbers["offset"] != nil
+        if pageStyle && windowStyle {
+            throw ResourceRefusal(status: .badRequest, title: "Bad paging",
+                                  detail: "page/per_page and limit/offset are two ways to page: send one of them")
+        }
+        if pageStyle {
+            let number = numbers["page"] ?? 1
+            let perPage = numbers["per_page"] ?? defaultPerPage
+            guard number >= 1, perPage >= 1 else {
+                throw ResourceRefusal(status: .badRequest, title: "Bad paging", detail: "page and per_page start at 1")
+            }
+            page.style = .pages(page: number, perPage: perPage)
+        } else if windowStyle {
+            page.style = .window(offset: numbers["offset"] ?? 0, limit: numbers["limit"])
+        }
+        return page
+    }
+}
