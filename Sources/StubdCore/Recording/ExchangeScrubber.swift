@@ -53,7 +53,7 @@ enum ExchangeScrubber {
         if rules.prettyJSON, mediaType.map(isJSON) == true, let pretty = prettyJSON(body) { body = pretty }
         return ScrubbedExchange(method: exchange.method, path: path, query: query, headers: headers, requestJSON: requestJSON,
                                 status: exchange.status, responseHeaders: responseHeaders, responseBody: body, mediaType: mediaType,
-                                contentType: contentType)
+                                contentType: contentType, delay: exchange.delay)
     }
 
     /// Every value that must not reach a file, with what stands in for it.

@@ -18,9 +18,14 @@ package struct RecordedExchange: Sendable {
     package var responseHeaders: HTTPFields
     /// Decoded (gzip undone by the client that fetched it).
     package var responseBody: Data
+    /// How long the API took to answer, replayed as the route's `delay:` (`stubd import har
+    /// --keep-timing`); nil for none. A live recording leaves it out: a replay should be fast.
+    package var delay: Duration?
 
     package init(method: HTTPRequest.Method, path: String, query: [QueryItem], requestHeaders: HTTPFields,
-                requestBody: Data, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: Data) {
+                requestBody: Data, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: Data,
+                delay: Duration? = nil) {
+        self.delay = delay
         self.method = method
         self.path = path
         self.query = query

@@ -14,10 +14,11 @@ package struct RecordingRules: Sendable {
     /// `--only`: the answer statuses written; the others are passed on only.
     package var statuses: RecordedStatuses
 
-    /// Response headers worth replaying besides the body's type: where to go next, and how much
-    /// quota is left (the point of stubd).
+    /// Response headers worth replaying besides the body's type: where to go next, how much
+    /// quota is left (the point of stubd), and what a browser needs to let a page read the answer
+    /// (`Access-Control-*`: without them a replayed CORS preflight or cross-origin answer is refused).
     static func keepsResponseHeader(_ lowered: String) -> Bool {
-        lowered == "content-type" || lowered == "location" || lowered == "retry-after" || lowered == "link"
+        lowered == "content-type" || lowered.hasPrefix("access-control-") || lowered == "location" || lowered == "retry-after" || lowered == "link"
             || lowered == "set-cookie" || lowered.hasPrefix("x-ratelimit") || lowered.hasPrefix("ratelimit")
             || lowered.hasPrefix("x-rate-limit")
     }

@@ -19,6 +19,8 @@ struct ScrubbedExchange {
     var mediaType: String?
     /// The whole `Content-Type` as the API sent it (`text/plain`, `application/json; charset=utf-8`).
     var contentType: String?
+    /// The answer's delay, when the exchange kept one.
+    var delay: Duration?
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {

@@ -84,6 +84,8 @@ package final class StubsRecorder: Sendable {
         var headers: [String]
         var file: String?
         var body: Data
+        /// Not compared: the same answer, slower or faster, is the same answer (no sequence).
+        var delay: Duration?
         static func == (a: Answer, b: Answer) -> Bool { a.status == b.status && a.headers == b.headers && a.body == b.body }
     }
 
@@ -243,7 +245,7 @@ package final class StubsRecorder: Sendable {
 
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
-        guard s.status == 200, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
+        guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
@@ -266,7 +268,7 @@ package final class StubsRecorder: Sendable {
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
-        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody)
+        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, delay: s.delay)
     }
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
@@ -283,6 +285,7 @@ package final class StubsRecorder: Sendable {
             var parts = ["status: \(a.status)"]
             if !a.headers.isEmpty { parts.append("headers: { " + a.headers.joined(separator: ", ") + " }") }
             if let file = a.file { parts.append("file: \(StubsRecorder.quoted(file))") }
+            if let delay = a.delay { parts.append("delay: \(delay.shortDescription)") }
             return "{ " + parts.joined(separator: ", ") + " }"
         }
         if answers.count == 1 {

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A HAR file read whole and checked entry by entry before anything is written: a truncated file, an
+/// entry that makes no sense or base64 that is not stops the import with nothing written.
+///
+/// Read whole, not streamed, so it is capped (`maxBytes`): the file is refused by its size before a
+/// byte is read, and the parsed tree costs a few times the file. A browser's HAR of a long session
+/// is tens of megabytes; the default cap leaves room for ten times that.
+package struct HARDocument: Sendable {
+    package static let defaultMaxBytes = 512 << 20
+
+    package let entries: [HAREntry]
+    /// `log.creator.name` and version, for the report (`mitmproxy 11.0.2`, `WebInspector 537.36`).
+    package let creator: String
+
+    /// `name`: the file as the user gave it, for messages (its path by default).
+    package static func load(_ url: URL, name: String? = nil, maxBytes: Int = defaultMaxBytes) throws(HARImportError) -> HARDocument {
+        let name = name ?? url.path
+        let size: Int
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { throw HARImportError("\(name) is a folder, not a HAR file") }
+            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        } catch let error as HARImportError {
+            throw error
+        } catch {
+            throw HARImportError("\(name): cannot read: \(error.localizedDescription)")
+        }
+        guard size <= maxBytes else {
+            throw HARImportError("\(name) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB --max-size; "
+                                 + "export fewer requests (a HAR viewer's filter, or --host at export), or raise --max-size if this machine has the memory; nothing written")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw HARImportError("\(name): cannot read (check its permissions)") }
+        return try parse(data, name: name)
+    }
+
+    package static func parse(_ data: Data, name: String) throws(HARImportError) -> HARDocument {
+        let json: JSONValue
+        do { json = try JSONParser.parse(data) } catch {
+            let end = error.message.contains("JSON ends") ? " (is the file truncated? export it again)" : ""
+            throw HARImportError("\(name):\(error.line):\(error.column): not JSON: \(error.message)\(end); nothing written")
+        }
+        guard case .object(let top) = json, case .object(let log)? = top["log"] else {
+            throw HARImportError("\(name): not a HAR (no top-level \"log\" object); a HAR 1.2 file is {\"log\": {\"entries\": [...]}}")
+        }
+        guard case .array(let items)? = log["entries"] else { throw HARImportError("\(name): /log/entries is missing or not a list") }
+        var entries: [HAREntry] = []
+        var problems: [String] = []
+        for (i, item) in items.enumerated() {
+            do { entries.append(try HAREntry(item, index: i)) } catch { problems += error.problems.map { "\(name): \($0)" } }
+        }
+        guard problems.isEmpty else {
+            throw HARImportError(Array(problems.prefix(20)) + (problems.count > 20 ? ["… and \(problems.count - 20) more"] : []) + ["nothing written"])
+        }
+        var creator = ""
+        if case .object(let c)? = log["creator"], case .string(let n)? = c["name"] {
+            creator = n
+            if case .string(let v)? = c["version"] { creator += " " + v }
+        }
+        return HARDocument(entries: entries, creator: creator)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import HTTPTypes
+
+/// `stubd import har`: the requests of a HAR file written into a Stubs folder exactly as
+/// `stubd record` would have written them had the client gone through it (StubsRecorder does the
+/// writing): convention files where the path alone decides, `stubd.recorded.yml` routes where it does
+/// not, secrets scrubbed, a request answered differently twice written as a sequence.
+///
+/// The whole file is read and checked before anything is written; after writing, the folder is
+/// loaded as `stubd serve` loads it and must answer every imported request, or the import is taken
+/// back whole.
+package struct HARImporter {
+    package struct Options: Sendable {
+        /// `--host`: nil takes the file's only host (and refuses a file with several), `all` puts
+        /// each host in a folder named after it, a name takes that host alone (any port unless given).
+        package var host: String?
+        /// `--keep-timing`: each answer waits what the real one took (`timings.wait`).
+        package var keepTiming = false
+        package var rules = RecordingRules()
+        package init() {}
+    }
+
+    package let root: URL
+    package let options: Options
+
+    package init(root: URL, options: Options) {
+        self.root = root.standardizedFileURL
+        self.options = options
+    }
+
+    package func run(_ document: HARDocument, name: String) throws(HARImportError) -> HARImportReport {
+        guard !document.entries.isEmpty else { throw HARImportError("\(name) holds no requests (/log/entries is empty); nothing written") }
+        let (chosen, prefixFor, others) = try choose(document.entries, name: name)
+        var report = HARImportReport()
+        report.otherHosts = others
+
+        let recorder: StubsRecorder
+        do { recorder = try StubsRecorder(root: root, rules: options.rules, mode: .new) } catch {
+            throw HARImportError("cannot import into \(root.path): \(error)")
+        }
+        let snapshot = FolderSnapshot(root: root)
+        let masker = SecretMasker(options.rules.secrets.map { ($0.value, $0.placeholder) })
+        var answersPerRoute: [String: Int] = [:]
+        var served: [RecordedExchange] = []
+        for entry in chosen {
+            let prefix = prefixFor(entry)
+            let target = masker.mask(prefix + entry.path) + (entry.query.isEmpty ? "" : "?" + entry.query.map { $0.name + ($0.value == nil ? "" : "=…") }.joined(separator: "&"))
+            func row(_ kind: HARImportRow.Kind, _ result: String) {
+                report.rows.append(HARImportRow(number: entry.index + 1, method: entry.method.rawValue, target: target,
+                                                status: entry.status, kind: kind, result: result))
+            }
+            if let leftOut = entry.leftOut { row(.leftOut, leftOut); continue }
+            if let prefix = prefix.nilIfEmpty, !HostScope.isHostFolderName(String(prefix.dropFirst())) {
+                row(.leftOut, "\(entry.host) is an address, not a host name, so it cannot have a host folder: import it alone with --host \(entry.host)")
+                continue
+            }
+            let exchange = self.exchange(entry, prefix: prefix)
+            switch recorder.record(exchange) {
+            case let .written(files, route, _):
+                report.files.formUnion(files)
+                let routeName = route.components(separatedBy: " (").first ?? route
+                report.routes.insert(routeName)
+                answersPerRoute[routeName, default: 0] += 1
+                let count = answersPerRoute[routeName]!
+                let place = routeName.hasPrefix("rec-") ? "\(routeName) in \(StubsRecorder.manifestName)" : files.first ?? route
+                row(.imported, count > 1 ? "\(place) (answer \(count) of a sequence)" : place)
+                served.append(exchange)
+            case .skipped(let why) where why.hasPrefix("already answered"):
+                row(.alreadyThere, why)
+            case .skipped(let why) where why == "same answer as before":
+                row(.imported, "same answer as an earlier request")
+            case .skipped(let why):
+                row(.leftOut, why)
+            case .failed(let why):
+                row(.leftOut, why)
+            }
+        }
+        // What `stubd serve` will load: the whole folder, and it must answer each request imported.
+        do {
+            let catalog = try StubCatalog.load(stubs: root)
+            for exchange in served {
+                guard case .matched = catalog.match(exchange.requestHead) else {
+                    throw HARImportError("the folder written does not answer \(exchange.method) \(masker.mask(exchange.path))")
+                }
+            }
+        } catch {
+            snapshot.restore()
+            let detail = (error as? HARImportError)?.description ?? "\(error)"
+            throw HARImportError(["\(root.path) would not load after the import (a bug in stubd: please report it with the HAR):", detail,
+                                  "nothing written: the folder is as it was"])
+        }
+        return report
+    }
+
+    /// The entries to import, the path prefix each gets (a host folder, or none), and the others' hosts.
+    private func choose(_ entries: [HAREntry], name: String) throws(HARImportError)
+        -> ([HAREntry], (HAREntry) -> String, [(host: String, count: Int)]) {
+        var hosts: [(host: String, count: Int)] = []
+        for entry in entries {
+            if let i = hosts.firstIndex(where: { $0.host == entry.host }) { hosts[i].count += 1 } else { hosts.append((entry.host, 1)) }
+        }
+        let listed = hosts.map { "\($0.host) (\($0.count))" }.joined(separator: ", ")
+        switch options.host?.lowercased() {
+        case nil:
+            guard hosts.count == 1 else {
+                throw HARImportError("\(name) holds requests to \(hosts.count) hosts: \(listed). Pass --host NAME to import one at the top of the folder, "
+                                     + "or --host all to import each into a folder named after it (answered in proxy mode, see docs/https-and-proxy.md); nothing written")
+            }
+            return (entries, { _ in "" }, [])
+        case "all"?:
+            return (entries, { "/" + $0.hostName }, [])
+        case let wanted?:
+            // `api.example.com` takes any port; `127.0.0.1:8000` that port only.
+            let picked = entries.filter { $0.host == wanted || $0.hostName == wanted }
+            guard !picked.isEmpty else {
+                throw HARImportError("\(name) holds no request to \(wanted); its hosts: \(listed); nothing written")
+            }
+            var others: [(host: String, count: Int)] = []
+            for entry in entries where !(entry.host == wanted || entry.hostName == wanted) {
+                if let i = others.firstIndex(where: { $0.host == entry.host }) { others[i].count += 1 } else { others.append((entry.host, 1)) }
+            }
+            return (picked, { _ in "" }, others)
+        }
+    }
+
+    /// The entry as the recorder takes a forwarded request: a redirect's target on the same host
+    /// made relative (it then points at stubd), the Content-Type from `content.mimeType` when the
+    /// headers have none, the wait kept as a delay with `--keep-timing`.
+    func exchange(_ entry: HAREntry, prefix: String) -> RecordedExchange {
+        var headers = entry.responseHeaders
+        if (300...399).contains(entry.status), headers[.location] == nil, !entry.redirectURL.isEmpty {
+            headers[.location] = entry.redirectURL
+        }
+        if headers[.contentType] == nil, !entry.mimeType.isEmpty, !entry.responseBody.isEmpty, HTTPField.isValidValue(entry.mimeType) {
+            headers[.contentType] = entry.mimeType
+        }
+        let origin = entry.scheme + "://" + entry.host
+        for i in headers.indices where headers[i].name == .location && headers[i].value.lowercased().hasPrefix(origin.lowercased()) {
+            let rest = String(headers[i].value.dropFirst(origin.count))
+            if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") { headers[i].value = rest.hasPrefix("/") ? rest : "/" + rest }
+        }
+        var delay: Duration?
+        if options.keepTiming, let wait = entry.waitMilliseconds, wait.rounded() >= 1 { delay = .milliseconds(Int(wait.rounded())) }
+        return RecordedExchange(method: entry.method, path: prefix + entry.path, query: entry.query, requestHeaders: entry.requestHeaders,
+                                requestBody: entry.requestBody, status: HTTPResponse.Status(code: entry.status), responseHeaders: headers,
+                                responseBody: entry.responseBody, delay: delay)
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+}
