@@ -7,9 +7,12 @@ It checks what issue 30 asks of Firefox: the page loads and shows the routes; a 
 curl shows up as a hit count and a journal row without a reload, pushed over /__stubd/events (and
 nothing is polled meanwhile); an unmatched request shows its nearest route; and, for the whole run,
 no console error and no JavaScript exception (BiDi's log.entryAdded at level error, which is where
-Firefox reports Content-Security-Policy violations too). Screenshots (firefox-*.png) go to the
-artifacts folder. The rest (quotas, clock, sessions, coverage, keyboard, zoom) is dashboard_test.py's,
-in Chromium.
+Firefox reports Content-Security-Policy violations too). And what issue 45 changed, as in Chromium:
+column headings that line up with their columns, the unmatched request counted in the Routes
+heading and the session picker, a 429's quota note read whole at 1280 px with the frozen clock
+said in its tooltip, and deep links (#VIEW, #VIEW/ID, #VIEW/*all*) that keep their session.
+Screenshots (firefox-*.png) go to the artifacts folder. The rest (quota and clock actions, sessions,
+coverage, keyboard, zoom) is dashboard_test.py's, in Chromium.
 
     .build/venv/bin/python Tests/Browser/dashboard_firefox_test.py --stubd .build/release/stubd [--artifacts DIR]
 
@@ -185,6 +188,19 @@ class Page:
         return path
 
 
+def check_columns_line_up(page, view, columns):
+    """Each heading starts where its column starts in every drawn row (within 1 px), and none is cut."""
+    offsets = page.js("""
+        const head = document.querySelector('#%s-head .row'), rows = [...document.querySelectorAll('#%s-list .row')];
+        return rows.flatMap((row, i) => %s.map(c => [c + ' row ' + i, head.querySelector('.' + c).getBoundingClientRect().left,
+                                                     row.querySelector('.' + c).getBoundingClientRect().left]));
+        """ % (view, view, json.dumps(columns)))
+    apart = [o for o in offsets if abs(o[1] - o[2]) > 1]
+    check(offsets and not apart, "the %s headings line up with their columns (%d cells)%s" % (view, len(offsets), "; apart: %s" % apart if apart else ""))
+    cut = page.js("return [...document.querySelectorAll('#%s-head .row > span')].filter(h => h.scrollWidth > h.clientWidth).map(h => h.textContent)" % view)
+    check(not cut, "no %s heading is cut%s" % (view, ": %s" % cut if cut else ""))
+
+
 def make_profile(folder):
     """A fresh profile that stays off the network and shows no first-run page."""
     folder.mkdir()
@@ -270,6 +286,9 @@ def main():
         if args.inject_error:
             page.js("setTimeout(() => { throw new Error('injected by --inject-error') })")
         page.screenshot(artifacts / "firefox-routes.png")
+        heads = page.js("return document.getElementById('routes-head').innerText.split('\\n').filter(Boolean)")
+        check(heads == ["Hits", "Method", "Path", "Name or file"], "the Routes list has column headings: %s" % heads)
+        check_columns_line_up(page, "routes", ["hits", "method", "path", "name"])
 
         # Live hit counts, without a reload and without polling: stubd pushes them over /__stubd/events.
         page.js("window.__noReload = 1")
@@ -300,6 +319,40 @@ def main():
         check(bool(detail) and "weather (GET /weather)" in detail, "the unmatched request names its nearest route: " + (detail or "").replace("\n", " | ")[:300])
         check(page.js("return window.__noReload") == 1, "the page was still not reloaded")
         page.screenshot(artifacts / "firefox-requests.png")
+        check_columns_line_up(page, "requests", ["time", "status", "method", "path", "name", "took", "quota"])
+
+        # The routes' hits and the session's requests differ by the unmatched request: both say so.
+        page.click('nav button[data-view="routes"]')
+        seen, _ = wait_for(lambda: "1 unmatched request, under Requests" in page.text("#routes-count"), 5)
+        check(bool(seen), "the Routes heading counts the unmatched request: " + page.text("#routes-count"))
+        picked = page.js("const s = document.getElementById('session'); return s.options[s.selectedIndex].text")
+        check(picked.startswith("default — 3 requests, 1 unmatched"), "the session picker counts it too: " + picked)
+
+        # A 429 on the frozen clock (two of the minute's five used above): at 1280 px its quota note
+        # is read whole in the row, and the row's tooltip says why Retry-After does not count down.
+        statuses = [curl(base, "/weather?q=London") for _ in range(4)]
+        check(statuses == ["200"] * 3 + ["429"], "the sixth request in the minute gets 429: %s" % statuses)
+        page.click('nav button[data-view="requests"]')
+        note = lambda: page.text("#requests-list .row .quota")
+        seen, _ = wait_for(lambda: "exceeded" in note(), args.live_seconds)
+        check(bool(seen) and note() == "weatherquota exceeded, retry in 60s", "the 429 heads the journal with its quota note: " + note())
+        cut = page.js("const q = document.querySelector('#requests-list .row .quota'); return [q.scrollWidth, q.clientWidth, window.innerWidth]")
+        check(cut[0] <= cut[1], "at %d px the quota note is not cut (%d ≤ %d)" % (cut[2], cut[0], cut[1]))
+        tooltip = page.js("return document.querySelector('#requests-list .row .quota').title")
+        check("clock stands still" in tooltip, "the row's tooltip says the virtual clock stands still: " + tooltip)
+        check_columns_line_up(page, "requests", ["time", "status", "method", "path", "name", "took", "quota"])
+        page.screenshot(artifacts / "firefox-requests-429.png")
+
+        # Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session.
+        check(curl(base, "/weather?q=London", "-H", "X-Stubd-Session: t1") == "200", "curl makes session t1")
+        for link, session, view in [("#requests", "", "requests"), ("#quotas/t1", "t1", "quotas"), ("#routes/*all*", "*all*", "routes")]:
+            page.navigate("about:blank")
+            page.navigate(base + "/__stubd/ui" + link)
+            picked, _ = wait_for(lambda: page.js("const s = document.getElementById('session'); return s && s.options.length ? s.value + '|' : null"), 10)
+            shown = page.js("const b = document.querySelector('nav button[aria-pressed=\"true\"]'); return b ? b.dataset.view : null")
+            hash = page.js("return location.hash")
+            check(picked == session + "|" and shown == view and hash == link,
+                  "opening %s shows %s for session %r (got %s for %r, hash %s)" % (link, view, session or "default", shown, picked, hash))
 
     except Exception as error:  # a step that could not go on (an element never drawn): a failure, not a crash
         check(False, "the test stopped at: %s: %s" % (type(error).__name__, str(error).split("\n")[0]))
