@@ -45,6 +45,47 @@ package struct DriftRequest: Sendable {
         case .runtime: return .skip("a runtime stub")
         }
         if !recordedRoute, !includeHandWritten { return .handWritten }
+        guard case .only(let method) = route.method else { return .skip("it answers any method; there is no one request to send") }
+        if !unsafeMethods, !safeMethods.contains(method) {
+            return .skip("\(method) may change data on the API, and drift sends each request twice; --unsafe replays it")
+        }
+        let request: ConcreteRequest
+        switch concreteRequest(for: route, secrets: secrets) {
+        case .success(let r): request = r
+        case .failure(let why): return .skip(why.reason)
+        }
+        let (paths, shownPaths, query, headers, body) = (request.paths, request.shownPaths, request.query, request.headers, request.body)
+        guard let answer = route.responses.last else { return .skip("it has no answer") }
+        if answer.fault != nil { return .skip("its answer is a fault, not something the API sent") }
+        if answer.template != nil { return .skip("its answer is a template, rendered per request") }
+        if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
+        if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
+        let recorded = DriftAnswer(status: answer.status,
+                                   headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
+                                   body: answer.body)
+        return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
+                                    shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))
+    }
+
+    /// Why a route stands for no one request.
+    package struct Unsendable: Error, Sendable { package let reason: String; init(_ reason: String) { self.reason = reason } }
+
+    /// The request a route stands for, secrets put back; shared with `stubd export har`.
+    package struct ConcreteRequest: Sendable {
+        package let method: HTTPRequest.Method
+        package let paths: [String]
+        package let shownPaths: [String]
+        package let query: [QueryItem]
+        package let headers: HTTPFields
+        package let body: Data
+    }
+
+    /// `route`'s one request (any method it answers alone), or why it has none: a `{param}`
+    /// without a `--secret` value, a `**`, a `"*"` condition, a `contains` body. With
+    /// `placeholders`, a `"*"` query or header without a `--secret` value is sent as `<NAME>`
+    /// (an export shows the request; a drift run must send the real value).
+    package static func concreteRequest(for route: Route, secrets: [NamedSecret], placeholders: Bool = false) -> Result<ConcreteRequest, Unsendable> {
+        guard case .only(let method) = route.method else { return .failure(Unsendable("it answers any method; there is no one request to send")) }
         func secret(named name: String) -> String? {
             secrets.first { $0.name.lowercased() == name.lowercased() }?.value
         }
@@ -52,21 +93,16 @@ package struct DriftRequest: Sendable {
         func restored(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingOccurrences(of: "<\($1.name)>", with: $1.value) }
         }
-
-        guard case .only(let method) = route.method else { return .skip("it answers any method; there is no one request to send") }
-        if !unsafeMethods, !safeMethods.contains(method) {
-            return .skip("\(method) may change data on the API, and drift sends each request twice; --unsafe replays it")
-        }
         var segments: [String] = []
         for segment in route.pattern.segments {
             switch segment {
             case .literal(let text): segments.append(text)
             case let .parameter(name, prefix, suffix):
                 guard let value = secret(named: name) else {
-                    return .skip("its path segment {\(name)} stands for any value; pass --secret \(name)=VALUE to replay it")
+                    return .failure(Unsendable("its path segment {\(name)} stands for any value; pass --secret \(name)=VALUE to replay it"))
                 }
                 segments.append(prefix + value + suffix)
-            case .wildcard: return .skip("its path ends in /**, which stands for many requests")
+            case .wildcard: return .failure(Unsendable("its path ends in /**, which stands for many requests"))
             }
         }
         let path = "/" + segments.joined(separator: "/")
@@ -83,21 +119,21 @@ package struct DriftRequest: Sendable {
             case .equals(let value): query.append(QueryItem(name: condition.name, value: restored(value)))
             case .oneOf(let values): query.append(QueryItem(name: condition.name, value: restored(values[0])))
             case .present:
-                guard let value = secret(named: condition.name) else {
-                    return .skip("its query parameter \(condition.name) is \"*\" (any value, as a recording writes a secret); pass --secret \(condition.name)=VALUE to send one")
+                guard let value = secret(named: condition.name) ?? (placeholders ? "<\(condition.name)>" : nil) else {
+                    return .failure(Unsendable("its query parameter \(condition.name) is \"*\" (any value, as a recording writes a secret); pass --secret \(condition.name)=VALUE to send one"))
                 }
                 query.append(QueryItem(name: condition.name, value: value))
             }
         }
         var headers = HTTPFields()
         for condition in route.conditions.headers {
-            guard let name = HTTPField.Name(condition.name) else { return .skip("'\(condition.name)' is not a header name") }
+            guard let name = HTTPField.Name(condition.name) else { return .failure(Unsendable("'\(condition.name)' is not a header name")) }
             switch condition.value {
             case .equals(let value): headers.append(HTTPField(name: name, value: restored(value)))
             case .oneOf(let values): headers.append(HTTPField(name: name, value: restored(values[0])))
             case .present:
-                guard let value = secret(named: condition.name) else {
-                    return .skip("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to send one")
+                guard let value = secret(named: condition.name) ?? (placeholders ? "<\(condition.name)>" : nil) else {
+                    return .failure(Unsendable("its header \(condition.name) is \"*\" (any value); pass --secret \(condition.name)=VALUE to send one"))
                 }
                 headers.append(HTTPField(name: name, value: value))
             }
@@ -108,20 +144,11 @@ package struct DriftRequest: Sendable {
             body = Data(restoredStrings(json, restored).serialized.utf8)
             if headers[.contentType] == nil { headers[.contentType] = "application/json" }
         case .contains?:
-            return .skip("its body condition is 'contains', not a whole body to send")
+            return .failure(Unsendable("its body condition is 'contains', not a whole body to send"))
         case nil: break
         }
 
-        guard let answer = route.responses.last else { return .skip("it has no answer") }
-        if answer.fault != nil { return .skip("its answer is a fault, not something the API sent") }
-        if answer.template != nil { return .skip("its answer is a template, rendered per request") }
-        if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
-        if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
-        let recorded = DriftAnswer(status: answer.status,
-                                   headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
-                                   body: answer.body)
-        return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
-                                    shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))
+        return .success(ConcreteRequest(method: method, paths: paths, shownPaths: shownPaths, query: query, headers: headers, body: body))
     }
 
     /// Every string in `json` with `<NAME>` put back.

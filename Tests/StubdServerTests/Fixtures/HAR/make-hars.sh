@@ -15,7 +15,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 wait_port() { for _ in $(seq 100); do python3 -c "import socket,sys; socket.create_connection((\"127.0.0.1\", $1), 1)" 2>/dev/null && return; sleep 0.1; done; echo "port $1 never opened" >&2; exit 1; }
 
 up=$(free_port)
-python3 "$here/upstream.py" "$up" & upstream=$!
+python3 "$here/upstream.py" "$up" > /dev/null & upstream=$!
 trap 'kill $upstream 2>/dev/null' EXIT
 wait_port "$up"
 

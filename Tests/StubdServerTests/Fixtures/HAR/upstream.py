@@ -1,6 +1,7 @@
 """The API that make-hars.sh captures through mitmproxy: a little of everything a HAR import meets
 (JSON with query variants, an answer that changes, a JSON POST, a binary body, gzip, a redirect, a
-CORS preflight, a bearer token echoed back with a session cookie, a slow answer). Port on argv[1]."""
+CORS preflight, a bearer token echoed back with a session cookie, a slow answer). Port on argv[1]
+(0: a free one); prints the port it bound."""
 import gzip, json, sys, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -78,4 +79,6 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
+server = ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
