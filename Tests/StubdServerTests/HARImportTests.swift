@@ -9,6 +9,8 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")
     static let forward = fixtures.appendingPathComponent("mitmproxy-forward.har")
     static let twoHosts = fixtures.appendingPathComponent("mitmproxy-two-hosts.har")
+    /// Chromium's traffic, as Playwright writes it (make-chromium-har.py): a page on localhost calling the API on 127.0.0.1.
+    static let chromium = fixtures.appendingPathComponent("chromium.har")
     /// What the capture's client sent that must never reach the folder.
     static let secrets = ["k3y-0123456789", "tok-abcdef123456", "s3ss10n-0123456789abcdef"]
     /// What client.sh prints against the upstream: each command's final status.
@@ -110,6 +112,30 @@ import Testing
         }
         for (path, data) in try Self.contents(dir) {
             for secret in Self.secrets { #expect(data.range(of: Data(secret.utf8)) == nil, "\(path) holds \(secret)") }
+        }
+    }
+
+    @Test func aChromiumCaptureOfOneHostServedGivesTheSameAnswers() throws {
+        let dir = try Self.freshFolder()
+        let refused = try Self.importHAR(Self.chromium, dir)
+        #expect(refused.status == 1 && refused.error.contains("holds requests to 2 hosts: localhost:"), "\(refused.error)")
+        let imported = try Self.importHAR(Self.chromium, dir, ["--host", "127.0.0.1"])
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.output.contains("imported 5 of 6 requests"), "\(imported.output)")
+        #expect(imported.output.contains("not imported: 1 requests to other hosts (localhost:"), "\(imported.output)")
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let api = try Self.entries(Self.chromium).filter { ((($0["request"] as! [String: Any])["url"] as! String)).hasPrefix("http://127.0.0.1:") }
+        #expect(api.count == 5)
+        for entry in api {
+            let url = (entry["request"] as! [String: Any])["url"] as! String
+            let answer = try Self.replay(entry, to: serve.baseURL)
+            #expect(answer.status == (entry["response"] as! [String: Any])["status"] as! Int, "\(url)")
+            #expect(answer.body == Self.body(entry), "\(url): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
+            #expect(answer.headers["access-control-allow-origin"]?.hasPrefix("http://localhost:") == true,
+                    "\(url): the page on localhost may read the replay: \(answer.headers)")
+        }
+        for (path, data) in try Self.contents(dir) {
+            #expect(data.range(of: Data("k3y-0123456789".utf8)) == nil, "\(path) holds the API key")
         }
     }
 

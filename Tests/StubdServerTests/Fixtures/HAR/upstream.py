@@ -7,14 +7,32 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                     "1f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082")
+PAGE = b"""<!doctype html><title>loading</title><script>
+(async () => {
+  const api = "http://127.0.0.1:" + location.port;
+  const read = async (url, init) => (await fetch(api + url, init)).arrayBuffer();
+  await read("/data/2.5/weather?q=London&appid=k3y-0123456789");
+  await read("/flaky");
+  await read("/flaky");
+  await read("/v1/reports", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({title: "weekly"})});
+  await read("/logo.png");
+  document.title = "done";
+})();
+</script>"""
 flaky_calls = {}  # by Host: each capture sees a 503 first
 
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    def origin(self):
+        return self.headers.get("Origin", "http://app.example")
+
     def send(self, status, body=b"", content_type=None, headers=()):
         self.send_response(status)
+        if "Origin" in self.headers:
+            headers = list(headers) + [("Access-Control-Allow-Origin", self.origin())] * (
+                not any(n == "Access-Control-Allow-Origin" for n, _ in headers))
         if content_type:
             self.send_header("Content-Type", content_type)
         for name, value in headers:
@@ -54,6 +72,9 @@ class Handler(BaseHTTPRequestHandler):
             token = self.headers.get("Authorization", "").removeprefix("Bearer ")
             self.send(200, json.dumps({"user": "ada", "token": token}).encode(), "application/json",
                       [("Set-Cookie", "session=s3ss10n-0123456789abcdef; Path=/; HttpOnly")])
+        elif path == "/page.html":
+            # make-chromium-har.py's page: served from localhost, it calls the API on 127.0.0.1, another origin.
+            self.send(200, PAGE, "text/html; charset=utf-8")
         elif path == "/slow":
             time.sleep(0.3)
             self.send(200, b'{"slow":true}', "application/json")
@@ -65,12 +86,12 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/v1/reports":
             report = json.loads(body)
             self.send(201, json.dumps({"id": 7, "title": report.get("title")}).encode(), "application/json",
-                      [("Location", "/v1/reports/7"), ("Access-Control-Allow-Origin", "http://app.example")])
+                      [("Location", "/v1/reports/7"), ("Access-Control-Allow-Origin", self.origin())])
         else:
             self.send(404, b"", "application/json")
 
     def do_OPTIONS(self):
-        self.send(204, b"", None, [("Access-Control-Allow-Origin", "http://app.example"),
+        self.send(204, b"", None, [("Access-Control-Allow-Origin", self.origin()),
                                    ("Access-Control-Allow-Methods", "POST, GET"),
                                    ("Access-Control-Allow-Headers", "Content-Type"),
                                    ("Access-Control-Max-Age", "600")])
