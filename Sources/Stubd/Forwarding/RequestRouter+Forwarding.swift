@@ -48,7 +48,7 @@ extension RequestRouter {
                                      body: request.body, onStream: { [self] status, headers, body in
             // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
             let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
-            context.pending = .stream(status: status, headers: relayed.headers, body: body)
+            context.pending = .response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body))
             resume(context)
         }) { [self] result in
             let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import StubdProtocol
@@ -9,7 +8,7 @@ import StubdProtocol
 /// When the client is behind, `append` refuses and the forwarder pauses its transfer; the reader
 /// wakes it once it has taken most of what waits. So a slow client, an endless body or a
 /// decompression bomb holds at most `highWater` bytes here, not whatever the target sends.
-final class StreamedBody: @unchecked Sendable {
+final class StreamedBody: ResponseStream, @unchecked Sendable {
     /// Past this many bytes waiting for the client, appends are refused (the transfer pauses).
     static let highWater = 256 * 1024
     /// Down to this many, a paused transfer is woken.
@@ -41,9 +40,12 @@ final class StreamedBody: @unchecked Sendable {
     }
     private let state: Locked<State>
 
+    let blockSize: Int
+
     /// `initial`: what the forwarder held before the answer outgrew `--max-body`.
-    init(initial: Data, wakeWriter: @escaping @Sendable () -> Void) {
+    init(initial: Data, blockSize: Int = 64 * 1024, wakeWriter: @escaping @Sendable () -> Void) {
         state = Locked(State(pending: [UInt8](initial), wakeWriter: wakeWriter))
+        self.blockSize = blockSize
     }
 
     /// From the forwarder's thread.
@@ -94,15 +96,17 @@ final class StreamedBody: @unchecked Sendable {
         }
     }
 
-    /// libmicrohttpd's reader: bytes copied, or 0 after suspending the connection, or the end.
-    /// `suspend` suspends it and returns how to resume it (nil when the server is stopping); it
-    /// runs under the same lock an append takes, so no wake-up is lost in between.
-    func read(into buffer: UnsafeMutablePointer<CChar>, max: Int, suspend: () -> (@Sendable () -> Void)?) -> Int {
-        state.withLock { s -> Int in
+    /// The answer is over or the client left: a download still going stops.
+    func close() { abandon() }
+
+    /// libmicrohttpd's reader: bytes copied, or a pause until the next append (or the end), or the
+    /// end. The pause is taken under the same lock an append takes, so no wake-up is lost in between.
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: UInt64, pause: StreamPause) -> StreamRead {
+        state.withLock { s -> StreamRead in
             if s.waiting > 0 {
-                let n = min(max, s.waiting)
+                let n = min(buffer.count, s.waiting)
                 s.pending.withUnsafeBytes { raw in
-                    buffer.update(from: raw.baseAddress!.advanced(by: s.head).assumingMemoryBound(to: CChar.self), count: n)
+                    buffer.baseAddress!.copyMemory(from: raw.baseAddress!.advanced(by: s.head), byteCount: n)
                 }
                 s.head += n
                 if s.head == s.pending.count {
@@ -113,12 +117,12 @@ final class StreamedBody: @unchecked Sendable {
                     s.writerPaused = false
                     s.wakeWriter?()
                 }
-                return n
+                return .bytes(n)
             }
-            if s.finished { return s.failed ? -2 : -1 } // MHD_CONTENT_READER_END_WITH_ERROR / END_OF_STREAM
-            guard let wake = suspend() else { return -2 } // stopping: the body ends here
+            if s.finished { return s.failed ? .cut : .end }
+            guard let wake = pause.suspendUntilWoken() else { return .cut } // stopping: the body ends here
             s.waiter = wake
-            return 0
+            return .paused
         }
     }
 }

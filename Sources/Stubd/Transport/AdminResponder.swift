@@ -21,7 +21,7 @@ struct AdminResponder: Responder {
             }
             // `?all=1`: every session's changes; otherwise the session's own (and "*").
             let all = head.query.contains { $0.name == "all" && $0.value != "0" }
-            return .events(session: all ? nil : request.target.session)
+            return .now(DashboardEvents.response(feed: engine.changes, session: all ? nil : request.target.session))
         }
         let session = engine.session(request.target.session)
         request.logLine.session = session.id

@@ -1,41 +1,32 @@
-import CMicroHTTPD
 import Foundation
 
-/// The state of one throttled body.
-final class Dribble: @unchecked Sendable {
+/// A `throttle`d body: sent at `rate` bytes per second. It gives what the budget allows, then
+/// pauses the connection until more is due, so no worker thread waits.
+final class Dribble: ResponseStream, @unchecked Sendable {
     /// The canned body itself (copy-on-write: nothing is copied per request).
     let bytes: Data
     let rate: Int
-    let connection: OpaquePointer
-    unowned let router: RequestRouter
     let started = DispatchTime.now().uptimeNanoseconds
 
-    init(bytes: Data, rate: Int, connection: OpaquePointer, router: RequestRouter) {
+    init(bytes: Data, rate: Int) {
         self.bytes = bytes
         self.rate = rate
-        self.connection = connection
-        self.router = router
     }
 
-    static let reader: MHD_ContentReaderCallback = { cls, position, buffer, max in
-        let d = Unmanaged<Dribble>.fromOpaque(cls!).takeUnretainedValue()
-        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - d.started) / 1e9
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: UInt64, pause: StreamPause) -> StreamRead {
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         // A tenth of a second's worth at a time, so the dribble is smooth rather than bursty.
-        let due = Swift.min(d.bytes.count, Int(Double(d.rate) * elapsed) + Swift.max(1, d.rate / 10))
+        let due = min(bytes.count, Int(Double(rate) * elapsed) + max(1, rate / 10))
         let available = due - Int(position)
         if available <= 0 {
-            let wait = UInt64(Double(Int(position) + 1 - Int(Double(d.rate) * elapsed)) / Double(d.rate) * 1e9)
-            // Suspended, MHD calls us again after the resume; stopping, the rest goes at once.
-            if d.router.suspendForDribble(d.connection, after: Swift.max(1_000_000, wait)) { return 0 }
+            let wait = UInt64(Double(Int(position) + 1 - Int(Double(rate) * elapsed)) / Double(rate) * 1e9)
+            // Paused, we are read again after the resume; stopping, the rest goes at once.
+            if pause.suspend(forNanoseconds: max(1_000_000, wait)) { return .paused }
         }
-        let n = Swift.min(max, Swift.max(1, available), d.bytes.count - Int(position))
-        d.bytes.withUnsafeBytes { raw in
-            buffer!.update(from: raw.baseAddress!.advanced(by: Int(position)).assumingMemoryBound(to: CChar.self), count: n)
+        let n = min(buffer.count, max(1, available), bytes.count - Int(position))
+        bytes.withUnsafeBytes { raw in
+            buffer.baseAddress!.copyMemory(from: raw.baseAddress!.advanced(by: Int(position)), byteCount: n)
         }
-        return n
-    }
-
-    static let release: MHD_ContentReaderFreeCallback = { cls in
-        Unmanaged<Dribble>.fromOpaque(cls!).release()
+        return .bytes(n)
     }
 }

@@ -52,12 +52,3 @@ final class PreparedResponse: @unchecked Sendable {
         MHD_destroy_response(response)
     }
 }
-
-/// A one-off answer (errors, admin replies, quota rejections): copied into MHD, destroyed after queueing.
-func makeResponse(_ g: GeneratedResponse) -> OpaquePointer {
-    let r = g.body.withUnsafeBytes { raw in
-        MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
-    }
-    for header in g.headers { MHD_add_response_header(r, header.name.rawName, header.value) }
-    return r
-}

@@ -13,8 +13,8 @@ final class RequestContext: @unchecked Sendable {
         case hitsWait(session: SessionState, query: String, count: Int, waiterID: Int?)
         /// A `hang` fault: close without answering.
         case hang
-        /// A forwarded answer too large to hold: sent as it arrives.
-        case stream(status: Int, headers: HTTPFields, body: StreamedBody)
+        /// Written as it is, its log line written elsewhere (a forwarded answer too large to hold, sent as it arrives).
+        case response(Response)
     }
 
     let started = DispatchTime.now().uptimeNanoseconds

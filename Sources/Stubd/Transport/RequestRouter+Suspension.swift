@@ -15,13 +15,6 @@ extension RequestRouter {
         for context in departed { resume(context, in: suspended) }
     }
 
-    /// Suspends a connection from inside a content reader until `resume` is called with the returned
-    /// context (registered like any other suspension, so `stop()` resumes it); nil when stopping.
-    func suspendUntilResumed(_ connection: OpaquePointer) -> RequestContext? {
-        let context = RequestContext(phase: .answering)
-        return suspend(context, connection) ? context : nil
-    }
-
     /// Checks for a stop, suspends and registers under one lock, so `stop()` can neither miss this
     /// connection nor resume it before it is suspended (MHD aborts on either).
     func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
@@ -71,14 +64,9 @@ extension RequestRouter {
             if let waiterID { engine.cancelWait(session: session, id: waiterID) }
             return finishWait(context, connection, session: session, query: query, count: count)
         case .hang:
-            return .NO
-        case let .stream(status, headers, body):
-            let reply = Unmanaged.passRetained(StreamedReply(body: body, connection: connection, router: self)).toOpaque()
-            let r = MHD_create_response_from_callback(UInt64.max, 64 * 1024, StreamedReply.reader, reply, StreamedReply.release)!
-            for h in headers { MHD_add_response_header(r, h.name.rawName, h.value) }
-            let result = MHD_queue_response(connection, UInt32(status), r)
-            MHD_destroy_response(r)
-            return result
+            return write(.drop(reset: false), connection)
+        case .response(let response):
+            return write(response, connection)
         }
     }
 }

@@ -209,14 +209,12 @@ final class RequestRouter: @unchecked Sendable {
                      _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: OpaquePointer) -> MHD_Result {
         var line = request.logLine
         switch reply {
-        case .generated(let generated):
-            return send(.generated(generated), existing, connection, line: line)
+        case .now(let response):
+            return send(response, existing, connection, line: line)
         case let .waitForHits(session, query, count, timeout):
             let context = context(existing, conCls)
             context.logLine = line
             return waitForHits(context, connection, session: session, query: query, count: count, timeout: timeout)
-        case .events(let session):
-            return openEvents(session: session, started: existing?.started, connection, line: line)
         case let .forward(session, forwarding):
             return forward(request.head, session, forwarding, context(existing, conCls), connection, line: line)
         case .stub(let outcome):
@@ -233,39 +231,22 @@ final class RequestRouter: @unchecked Sendable {
             if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
                 return deliverStub(outcome.answer, context(existing, conCls), connection, line: line)
             }
-            return send(outcome.answer, existing, connection, line: line)
+            return send(Response(outcome.answer), existing, connection, line: line)
         }
     }
 
     // MARK: Sending
 
-    /// Queues an answer as it is (no behaviour applies here) and writes the log line.
-    func send(_ answer: Outcome.Answer, _ context: RequestContext?, _ connection: OpaquePointer,
-                      line: RequestLogLine) -> MHD_Result {
-        let result: MHD_Result
-        var status = 0
-        switch answer {
-        case .canned(let canned, let extra):
-            let prepared = canned.prepared
-            status = canned.status.code
-            if extra.isEmpty {
-                result = MHD_queue_response(connection, UInt32(canned.status.code), prepared.response)
-            } else if let state = shim_socket_context(connection) {
-                // The connection keeps the response for its next request (see ConnectionState).
-                let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
-                result = MHD_queue_response(connection, UInt32(canned.status.code), r)
-            } else {
-                let r = prepared.variant(adding: extra.list)
-                result = MHD_queue_response(connection, UInt32(canned.status.code), r)
-                MHD_destroy_response(r)
-            }
-        case .generated(let generated):
-            status = generated.status.code
-            let r = makeResponse(generated)
-            result = MHD_queue_response(connection, UInt32(generated.status.code), r)
-            MHD_destroy_response(r)
-        }
-        if let context { writeLog(line, status: status, started: context.started) }
+    /// Writes a response as it is (no behaviour applies here), then the log line.
+    func send(_ response: Response, _ context: RequestContext?, _ connection: OpaquePointer,
+              line: RequestLogLine) -> MHD_Result {
+        let result = write(response, connection)
+        if let context { writeLog(line, status: response.status, started: context.started) }
         return result
+    }
+
+    /// Writes a response through the one writer, without a log line.
+    func write(_ response: Response, _ connection: OpaquePointer) -> MHD_Result {
+        ResponseWriter(connection: connection, router: self).write(response)
     }
 }

@@ -16,7 +16,7 @@ struct StubResponder: Responder {
         // their status, so a client generated from the spec decodes them as documented (issue 44).
         guard let contract, let reply else { return reply }
         switch reply {
-        case .generated(let generated): return .generated(contract.shapedAsDeclared(generated, for: request.head))
+        case .now(.generated(let generated)): return .generated(contract.shapedAsDeclared(generated, for: request.head))
         case .stub(let outcome): return .stub(outcome.shapedAsDeclared(by: contract, for: request.head))
         default: return reply
         }

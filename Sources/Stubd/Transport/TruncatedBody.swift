@@ -1,35 +1,27 @@
-import CMicroHTTPD
 import Foundation
-import StubdCore
 import HTTPTypes
+import StubdCore
 
-/// A response whose headers promise the whole body but whose reader gives up halfway.
-enum TruncatedBody {
-    final class Source {
-        let bytes: Data
-        init(_ bytes: Data) { self.bytes = bytes }
-    }
+/// The `truncatedBody` fault: headers that promise the whole body, a reader that gives up halfway.
+final class TruncatedBody: ResponseStream, @unchecked Sendable {
+    let bytes: Data
+    var blockSize: Int { 4096 }
 
-    static let reader: MHD_ContentReaderCallback = { cls, position, buffer, max in
-        let source = Unmanaged<Source>.fromOpaque(cls!).takeUnretainedValue()
-        let half = UInt64(source.bytes.count / 2)
-        guard position < half else { return -2 } // MHD_CONTENT_READER_END_WITH_ERROR
-        let n = Int(min(UInt64(max), half - position))
-        source.bytes.withUnsafeBytes { raw in
-            buffer!.update(from: raw.baseAddress!.advanced(by: Int(position)).assumingMemoryBound(to: CChar.self), count: n)
+    init(_ bytes: Data) { self.bytes = bytes }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer, at position: UInt64, pause: StreamPause) -> StreamRead {
+        let half = UInt64(bytes.count / 2)
+        guard position < half else { return .cut }
+        let n = Int(min(UInt64(buffer.count), half - position))
+        bytes.withUnsafeBytes { raw in
+            buffer.baseAddress!.copyMemory(from: raw.baseAddress!.advanced(by: Int(position)), byteCount: n)
         }
-        return n
+        return .bytes(n)
     }
 
-    static let release: MHD_ContentReaderFreeCallback = { cls in
-        Unmanaged<Source>.fromOpaque(cls!).release()
-    }
-
-    static func response(for canned: CannedResponse, extraHeaders: HTTPFields) -> OpaquePointer {
+    static func response(for canned: CannedResponse, extraHeaders: HTTPFields) -> Response {
         let body = canned.body.isEmpty ? Data(repeating: UInt8(ascii: " "), count: 64) : canned.body
-        let source = Unmanaged.passRetained(Source(body)).toOpaque()
-        let r = MHD_create_response_from_callback(UInt64(body.count), 4096, reader, source, release)!
-        for h in canned.headers + extraHeaders { MHD_add_response_header(r, h.name.rawName, h.value) }
-        return r
+        return .stream(status: canned.status, headers: canned.headers + extraHeaders, length: UInt64(body.count),
+                       body: TruncatedBody(body))
     }
 }

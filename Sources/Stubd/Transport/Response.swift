@@ -1,0 +1,34 @@
+import HTTPTypes
+import StubdCore
+
+/// What a request is answered with, as a value: a status, headers and a body, or no answer at all.
+/// Responders and the router build one; `ResponseWriter` alone turns it into libmicrohttpd calls.
+enum Response {
+    /// A stub's canned answer, whose status, headers and body libmicrohttpd already holds
+    /// (`PreparedResponse`), with per-request headers (rate limits) when there are any.
+    case canned(CannedResponse, ExtraHeaders)
+    /// A one-off answer (an admin reply, a refusal, a relayed answer): status, headers, bytes.
+    case generated(GeneratedResponse)
+    /// A body produced while it is sent (a throttle, a forwarded download, an event stream):
+    /// `length` nil sends it chunked, to be ended (or cut) by the stream.
+    case stream(status: HTTPResponse.Status, headers: HTTPFields, length: UInt64?, body: any ResponseStream)
+    /// No answer: the connection is closed (`reset`: with an RST), as a `fault` or a `hang` asks.
+    case drop(reset: Bool)
+
+    init(_ answer: Outcome.Answer) {
+        switch answer {
+        case let .canned(canned, extra): self = .canned(canned, extra)
+        case .generated(let generated): self = .generated(generated)
+        }
+    }
+
+    /// The status the log line shows: 0 for no answer.
+    var status: Int {
+        switch self {
+        case .canned(let canned, _): canned.status.code
+        case .generated(let generated): generated.status.code
+        case .stream(let status, _, _, _): status.code
+        case .drop: 0
+        }
+    }
+}

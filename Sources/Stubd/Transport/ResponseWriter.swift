@@ -1,0 +1,85 @@
+import CMicroHTTPD
+import Foundation
+import HTTPTypes
+import StubdCore
+
+/// The one place a `Response` becomes libmicrohttpd calls: a response made (or the canned one
+/// reused), its headers added, and queued on the connection; or the connection closed.
+/// The header rules therefore live here and in libmicrohttpd: it writes Date, Content-Length (or
+/// chunked framing) and Connection itself and drops the body of an answer to HEAD.
+struct ResponseWriter {
+    let connection: OpaquePointer
+    /// For a stream's pauses (suspension is the router's, which `stop()` resumes).
+    unowned(unsafe) let router: RequestRouter
+
+    func write(_ response: Response) -> MHD_Result {
+        switch response {
+        case let .canned(canned, extra):
+            let prepared = canned.prepared
+            if extra.isEmpty {
+                return MHD_queue_response(connection, UInt32(canned.status.code), prepared.response)
+            }
+            if let state = shim_socket_context(connection) {
+                // The connection keeps the response for its next request (see ConnectionState).
+                let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
+                return MHD_queue_response(connection, UInt32(canned.status.code), r)
+            }
+            return queueOnce(prepared.variant(adding: extra.list), status: canned.status)
+        case .generated(let generated):
+            let r = generated.body.withUnsafeBytes { raw in
+                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
+            }
+            add(generated.headers, to: r)
+            return queueOnce(r, status: generated.status)
+        case let .stream(status, headers, length, body):
+            let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection, router: router))).toOpaque()
+            // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
+            let r = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
+            add(headers, to: r)
+            return queueOnce(r, status: status)
+        case .drop(let reset):
+            if reset {
+                // SO_LINGER with a zero timeout turns the close into an RST.
+                let fd = shim_connection_fd(connection)
+                if fd >= 0 { Sockets.resetOnClose(fd) }
+            }
+            return .NO
+        }
+    }
+
+    /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent.
+    private func queueOnce(_ r: OpaquePointer, status: HTTPResponse.Status) -> MHD_Result {
+        let result = MHD_queue_response(connection, UInt32(status.code), r)
+        MHD_destroy_response(r)
+        return result
+    }
+
+    private func add(_ headers: HTTPFields, to r: OpaquePointer) {
+        for h in headers { MHD_add_response_header(r, h.name.rawName, h.value) }
+    }
+}
+
+/// A stream and its connection's pause, as libmicrohttpd's content reader sees them.
+private final class StreamReader {
+    let body: any ResponseStream
+    let pause: StreamPause
+
+    init(body: any ResponseStream, pause: StreamPause) {
+        self.body = body
+        self.pause = pause
+    }
+
+    static let read: MHD_ContentReaderCallback = { cls, position, buffer, max in
+        let reader = Unmanaged<StreamReader>.fromOpaque(cls!).takeUnretainedValue()
+        switch reader.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), at: position, pause: reader.pause) {
+        case .bytes(let n): return n
+        case .paused: return 0
+        case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
+        case .cut: return -2 // MHD_CONTENT_READER_END_WITH_ERROR
+        }
+    }
+
+    static let release: MHD_ContentReaderFreeCallback = { cls in
+        Unmanaged<StreamReader>.fromOpaque(cls!).takeRetainedValue().body.close()
+    }
+}

@@ -1,0 +1,33 @@
+import CMicroHTTPD
+
+/// How a stream with nothing to send yet waits without holding a worker thread: the connection is
+/// suspended, and resumed after a delay or by whoever has the next bytes. Registered like every
+/// other suspension, so `stop()` resumes it; each returns nil or false when the server is stopping
+/// (then the stream should end or send what it has).
+struct StreamPause {
+    fileprivate let connection: OpaquePointer
+    fileprivate unowned(unsafe) let router: RequestRouter
+
+    init(connection: OpaquePointer, router: RequestRouter) {
+        self.connection = connection
+        self.router = router
+    }
+
+    /// Suspends the connection for `nanoseconds`; false when stopping.
+    func suspend(forNanoseconds nanoseconds: UInt64) -> Bool {
+        let context = RequestContext(phase: .answering)
+        guard router.suspend(context, connection) else { return false }
+        let router = router
+        router.schedule(after: nanoseconds) { router.resume(context) }
+        return true
+    }
+
+    /// Suspends the connection until the returned wake-up is called (from any thread, at most once
+    /// matters); nil when stopping.
+    func suspendUntilWoken() -> (@Sendable () -> Void)? {
+        let context = RequestContext(phase: .answering)
+        guard router.suspend(context, connection) else { return nil }
+        let router = router
+        return { router.resume(context) }
+    }
+}
