@@ -1,5 +1,6 @@
 import StubdCore
 import StubdProtocol
+import HTTPTypes
 
 /// What a stub's network behaviours (`delay`, `hang`, `fault`, `throttle`) do to its answer,
 /// decided here for every path that sends one (a plain stub, a template rendered off the worker):
@@ -43,5 +44,27 @@ enum NetworkBehaviour {
         if let fault = canned.fault { return .fault(fault) }
         if let rate = canned.bytesPerSecond { return .throttled(bytesPerSecond: rate) }
         return .whole
+    }
+
+    /// The response a canned answer goes out as once any hold is over (whole, broken by its fault,
+    /// or throttled), and what its log line says of that.
+    static func response(for canned: CannedResponse, _ extra: ExtraHeaders) -> (response: Response, note: String?) {
+        switch delivery(for: canned) {
+        case .whole:
+            return (.canned(canned, extra), nil)
+        case .throttled(let rate):
+            return (.stream(status: canned.status, headers: canned.headers + extra.list, length: UInt64(canned.body.count),
+                            body: Dribble(bytes: canned.body, rate: rate)), "throttled \(rate) B/s")
+        case .fault(let fault):
+            let note = "fault \(fault.rawValue)"
+            switch fault {
+            case .connectionReset: return (.drop(reset: true), note)
+            case .emptyResponse, .hang: return (.drop(reset: false), note)
+            case .truncatedBody: return (TruncatedBody.response(for: canned, extraHeaders: extra.list), note)
+            // The catalog cuts the body short and drops this fault (ManifestParser+Response), so it
+            // never reaches here; were it to, the body goes out as it is.
+            case .malformedJSON: return (.canned(canned, extra), note)
+            }
+        }
     }
 }

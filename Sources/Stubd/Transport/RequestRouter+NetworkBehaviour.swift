@@ -36,30 +36,12 @@ extension RequestRouter {
         hold == .hang ? .hang : .answer(answer)
     }
 
-    /// Sends an answer whose hold is over (or had none): whole, broken by its fault, or throttled.
+    /// Sends an answer whose hold is over (or had none), as its behaviour has it go out.
     func deliver(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
         let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
         guard case .canned(let canned, let extra) = answer else { return send(Response(answer), context, connection, line: line) }
-        switch NetworkBehaviour.delivery(for: canned) {
-        case .whole:
-            return send(Response(answer), context, connection, line: line)
-        case .throttled(let rate):
-            let result = write(.stream(status: canned.status, headers: canned.headers + extra.list, length: UInt64(canned.body.count),
-                                       body: Dribble(bytes: canned.body, rate: rate)), connection)
-            writeLog(line, status: canned.status.code, note: "throttled \(rate) B/s", started: nil)
-            return result
-        case .fault(let fault):
-            writeLog(line, status: fault == .truncatedBody ? canned.status.code : 0, note: "fault \(fault.rawValue)", started: context.started)
-            switch fault {
-            case .connectionReset:
-                return write(.drop(reset: true), connection)
-            case .emptyResponse, .hang:
-                return write(.drop(reset: false), connection)
-            case .truncatedBody:
-                return write(TruncatedBody.response(for: canned, extraHeaders: extra.list), connection)
-            case .malformedJSON:
-                return send(Response(answer), context, connection, line: line)
-            }
-        }
+        let (response, note) = NetworkBehaviour.response(for: canned, extra)
+        // A throttled body goes on long after this: the line's time is until its head was queued.
+        return send(response, context, connection, line: line, note: note)
     }
 }

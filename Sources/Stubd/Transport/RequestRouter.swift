@@ -238,10 +238,11 @@ final class RequestRouter: @unchecked Sendable {
     // MARK: Sending
 
     /// Writes a response as it is (no behaviour applies here), then the log line.
+    /// `note`: what happened to it (a fault, a throttle).
     func send(_ response: Response, _ context: RequestContext?, _ connection: OpaquePointer,
-              line: RequestLogLine) -> MHD_Result {
+              line: RequestLogLine, note: String? = nil) -> MHD_Result {
         let result = write(response, connection)
-        if let context { writeLog(line, status: response.status, started: context.started) }
+        if let context { writeLog(line, status: response.status, note: note, started: context.started) }
         return result
     }
 
