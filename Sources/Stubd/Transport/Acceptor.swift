@@ -5,6 +5,7 @@ import Darwin
 #endif
 import CMicroHTTPD
 import Foundation
+import StubdCore
 import Synchronization
 
 /// Accepts connections and deals them round-robin to the libmicrohttpd daemons, one worker
@@ -69,12 +70,11 @@ final class Acceptor: @unchecked Sendable {
     /// are what the cap protects. What the client already sent is read first, so the close is a
     /// FIN the client can read the answer before, not a reset.
     private static func turnAway(_ client: Int32, cap: Int) {
-        let body = #"{"type":"about:blank","title":"Too many connections","status":503,"detail":"stubd holds at most \#(cap) connections (--max-connections); close idle ones or raise the cap"}"#
-        let reply = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/problem+json\r\nRetry-After: 1\r\n"
-            + "Connection: close\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        let reply = ResponseWriter.closingBytes(.problem(503, title: "Too many connections",
+            detail: "stubd holds at most \(cap) connections (--max-connections); close idle ones or raise the cap", headers: [.retryAfter: "1"]))
         var scratch = [UInt8](repeating: 0, count: 4096)
         _ = recv(client, &scratch, scratch.count, Int32(MSG_DONTWAIT))
-        _ = reply.withCString { send(client, $0, strlen($0), Sockets.noSignal) }
+        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Sockets.noSignal) }
         shutdown(client, Int32(SHUT_WR))
         close(client)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import StubdCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +39,7 @@ enum BlindTunnel {
     static func open(client: Int32, authority: String, route: Route, done: @escaping @Sendable (Int, String) -> Void) {
         guard openCount.add(1, ordering: .relaxed).newValue <= maxTunnels else {
             openCount.subtract(1, ordering: .relaxed)
-            answer(client, status: "503 Service Unavailable", "stubd holds \(maxTunnels) pass-through tunnels already; close some")
+            answer(client, status: .serviceUnavailable, "stubd holds \(maxTunnels) pass-through tunnels already; close some")
             close(client)
             return done(503, "refused: \(maxTunnels) tunnels open")
         }
@@ -72,7 +74,7 @@ enum BlindTunnel {
 
     private static func run(client: Int32, authority: String, route: Route) -> (Int, String) {
         guard let (host, port) = split(authority) else {
-            answer(client, status: "400 Bad Request", "CONNECT takes host:port with a port from 1 to 65535, got \(authority.prefix(200))")
+            answer(client, status: .badRequest, "CONNECT takes host:port with a port from 1 to 65535, got \(authority.prefix(200))")
             return (400, "bad authority: CONNECT takes host:port with a port from 1 to 65535")
         }
         let timeoutMilliseconds = Int32(clamping: Int(max(1, route.upstream.passThroughTimeoutSeconds) * 1000))
@@ -80,10 +82,10 @@ enum BlindTunnel {
         switch reach(host: host, port: port, authority: authority, route: route, timeoutMilliseconds: timeoutMilliseconds) {
         case .success(let fd): upstream = fd
         case .failure(.loop(let why)):
-            answer(client, status: "508 Loop Detected", "stubd did not open a tunnel to \(authority.prefix(260)): \(why), so it would be tunnelling to itself")
+            answer(client, status: HTTPResponse.Status(code: 508, reasonPhrase: "Loop Detected"), "stubd did not open a tunnel to \(authority.prefix(260)): \(why), so it would be tunnelling to itself")
             return (508, "not passed through: a loop (\(why))")
         case .failure(.failed(let why)):
-            answer(client, status: "502 Bad Gateway", "stubd could not reach \(authority.prefix(260)) to pass the tunnel through: \(why)")
+            answer(client, status: .badGateway, "stubd could not reach \(authority.prefix(260)) to pass the tunnel through: \(why)")
             return (502, "pass-through to \(authority) failed: \(why)")
         }
         defer { close(upstream) }
@@ -234,9 +236,8 @@ enum BlindTunnel {
         return nil
     }
 
-    private static func answer(_ fd: Int32, status: String, _ message: String) {
-        let body = message + "\n"
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-        _ = write(fd, Array((head + body).utf8), idleMilliseconds: 5000)
+    private static func answer(_ fd: Int32, status: HTTPResponse.Status, _ message: String) {
+        let answer = GeneratedResponse(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: Data((message + "\n").utf8))
+        _ = write(fd, ResponseWriter.closingBytes(answer), idleMilliseconds: 5000)
     }
 }

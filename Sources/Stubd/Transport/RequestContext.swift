@@ -11,9 +11,8 @@ final class RequestContext: @unchecked Sendable {
         case answer(Outcome.Answer)
         /// A long-poll for hits; answer with the count reached by then.
         case hitsWait(session: SessionState, query: String, count: Int, waiterID: Int?)
-        /// A `hang` fault: close without answering.
-        case hang
-        /// Written as it is, its log line written elsewhere (a forwarded answer too large to hold, sent as it arrives).
+        /// Written as it is, its log line written elsewhere or not at all (a forwarded answer too
+        /// large to hold, sent as it arrives; a `hang`'s close).
         case response(Response)
     }
 

@@ -33,7 +33,7 @@ extension RequestRouter {
     }
 
     private func pending(_ answer: Outcome.Answer, during hold: NetworkBehaviour.Hold) -> RequestContext.Pending {
-        hold == .hang ? .hang : .answer(answer)
+        hold == .hang ? .response(.drop(reset: false)) : .answer(answer)
     }
 
     /// Sends an answer whose hold is over (or had none), as its behaviour has it go out.

@@ -63,8 +63,6 @@ extension RequestRouter {
         case let .hitsWait(session, query, count, waiterID):
             if let waiterID { engine.cancelWait(session: session, id: waiterID) }
             return finishWait(context, connection, session: session, query: query, count: count)
-        case .hang:
-            return write(.drop(reset: false), connection)
         case .response(let response):
             return write(response, connection)
         }

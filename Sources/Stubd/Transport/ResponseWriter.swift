@@ -57,6 +57,15 @@ struct ResponseWriter {
     private func add(_ headers: HTTPFields, to r: OpaquePointer) {
         for h in headers { MHD_add_response_header(r, h.name.rawName, h.value) }
     }
+
+    /// An answer for a socket libmicrohttpd does not hold (a connection over the cap, a head it
+    /// would mishandle, a tunnel that did not open), as the bytes to send before closing: the
+    /// status line, `Connection: close` and the length libmicrohttpd would otherwise write.
+    static func closingBytes(_ response: GeneratedResponse) -> [UInt8] {
+        var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\nConnection: close\r\nContent-Length: \(response.body.count)\r\n"
+        for field in response.headers { head += "\(field.name.rawName): \(field.value)\r\n" }
+        return Array((head + "\r\n").utf8) + Array(response.body)
+    }
 }
 
 /// A stream and its connection's pause, as libmicrohttpd's content reader sees them.

@@ -115,9 +115,7 @@ final class WorkerMessages: Sendable {
     /// Writes `problem` as a whole answer that closes the connection, shuts the socket for writing,
     /// and reads what the client sent after the head, so the close is a FIN it reads the answer before.
     private static func write(_ problem: GeneratedResponse, to fd: Int32) {
-        var head = "HTTP/1.1 \(problem.status.code) \(problem.status.reasonPhrase)\r\nConnection: close\r\nContent-Length: \(problem.body.count)\r\n"
-        for field in problem.headers { head += "\(field.name.rawName): \(field.value)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + Array(problem.body)
+        let bytes = ResponseWriter.closingBytes(problem)
         _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Sockets.noSignal | Int32(MSG_DONTWAIT)) }
         shutdown(fd, Int32(SHUT_WR))
         var scratch = [UInt8](repeating: 0, count: 16_384)
