@@ -22,6 +22,13 @@ struct StreamPause {
         return true
     }
 
+    /// True when the client closed or reset the connection (a stream resumed by the departure
+    /// watch, or about to pause again, has nobody to send to: it should cut).
+    var clientHasLeft: Bool {
+        let fd = shim_connection_fd(connection)
+        return fd >= 0 && Sockets.peerHasLeft(fd)
+    }
+
     /// Suspends the connection until the returned wake-up is called (from any thread, at most once
     /// matters); nil when stopping.
     func suspendUntilWoken() -> (@Sendable () -> Void)? {
