@@ -22,7 +22,9 @@ enum ResourceAnswers {
         let parent = resource.parentKey(parameters)
         // Nested items carry their parent's value (`userId: 1`), as json-server's do.
         var stamp: [String: JSONValue] = [:]
-        for name in resource.parentNames { stamp[name] = ResourceDefinition.fieldValue(parameters[name] ?? "") }
+        if !resource.parentNames.isEmpty, binding.operation.writes {
+            for name in resource.parentNames { stamp[name] = ResourceDefinition.fieldValue(parameters[name] ?? "") }
+        }
         let id = parameters[resource.itemParameter] ?? ""
         if binding.operation.onItem, let why = ResourceDefinition.refusal(ofID: id) { throw .badItem(why) }
 

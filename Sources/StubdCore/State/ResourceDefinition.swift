@@ -38,16 +38,17 @@ package final class ResourceDefinition: Sendable {
         self.maxItemBytes = maxItemBytes
         self.file = file
         self.line = line
+        // Kept, not computed: every request on the resource reads them.
+        parentNames = pattern.parameterNames
+        let usable = !idField.isEmpty && idField.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+        itemParameter = usable && !parentNames.contains(idField) ? idField : "itemId"
     }
 
     /// The parents' parameter names, in path order.
-    package var parentNames: [String] { pattern.parameterNames }
+    package let parentNames: [String]
 
     /// The name of the item's own path parameter: the id field's, unless a parent took it.
-    package var itemParameter: String {
-        let usable = !idField.isEmpty && idField.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-        return usable && !parentNames.contains(idField) ? idField : "itemId"
-    }
+    package let itemParameter: String
 
     /// The routes that answer for this resource, one per operation.
     func routes(priority: Int) -> [Route] {
@@ -93,9 +94,18 @@ package final class ResourceDefinition: Sendable {
     /// Why `id` cannot name an item (it would read as another path), or nil.
     static func refusal(ofID id: String) -> String? {
         if id.isEmpty { return "an id may not be empty" }
-        if id.contains("/") || id.contains("\\") { return "an id may not contain '/' or '\\': it would read as another path" }
-        if id == "." || id.contains("..") { return "an id may not be '.' or contain '..': it would read as another path" }
-        if id.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "an id may not contain control characters" }
+        // One pass over the bytes: every request naming an item asks.
+        var previousDot = false
+        for byte in id.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "\\"): return "an id may not contain '/' or '\\': it would read as another path"
+            case UInt8(ascii: ".") where previousDot: return "an id may not be '.' or contain '..': it would read as another path"
+            case 0..<0x20, 0x7F: return "an id may not contain control characters"
+            default: break
+            }
+            previousDot = byte == UInt8(ascii: ".")
+        }
+        if id == "." { return "an id may not be '.' or contain '..': it would read as another path" }
         return nil
     }
 }

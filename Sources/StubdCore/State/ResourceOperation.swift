@@ -13,6 +13,9 @@ package enum ResourceOperation: String, Sendable, CaseIterable {
         }
     }
 
+    /// Takes a body that becomes an item (create, replace, update).
+    var writes: Bool { self == .create || self == .replace || self == .update }
+
     var method: HTTPRequest.Method {
         switch self {
         case .list, .read: return .get

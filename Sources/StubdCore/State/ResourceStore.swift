@@ -48,7 +48,9 @@ package final class ResourceStore: Sendable {
     /// The items under `parent` whose fields equal every filter, the total of them, and the page
     /// `offset..<offset+limit` of them as JSON texts.
     func list(parent: String, filters: [(field: String, value: String)], offset: Int, limit: Int?) -> (total: Int, page: [String]) {
-        state.withLock { state in
+        // Each filter's value read as a number once, not each item's number written as text.
+        let filters = filters.map { (field: $0.field, text: $0.value, number: Double($0.value)) }
+        return state.withLock { state in
             guard let items = state.collections[parent]?.items else { return (0, []) }
             if filters.isEmpty {
                 let start = min(offset, items.count)
@@ -65,10 +67,17 @@ package final class ResourceStore: Sendable {
         }
     }
 
-    private static func matches(_ value: JSONValue, _ filters: [(field: String, value: String)]) -> Bool {
+    /// Every filter equals the item's field of its name, as text (`?done=true`, `?userId=3` for 3 or "3").
+    private static func matches(_ value: JSONValue, _ filters: [(field: String, text: String, number: Double?)]) -> Bool {
         guard case .object(let fields) = value else { return false }
         for filter in filters {
-            guard let field = fields[filter.field], let text = ResourceDefinition.text(field), text == filter.value else { return false }
+            switch fields[filter.field] {
+            case .string(let s)?: if s != filter.text { return false }
+            case .number(let n)?: if filter.number != n { return false }
+            case .bool(let b)?: if filter.text != (b ? "true" : "false") { return false }
+            case .null?: if filter.text != "null" { return false }
+            default: return false
+            }
         }
         return true
     }
