@@ -96,6 +96,12 @@ import FoundationNetworking
         try await stubd.prefer("code=429")
         try await stubd.prefer(nil)
 
+        let stations = stubd.resource("stations")
+        try await stations.seed([["id": "s1", "name": "Test Station"]])
+        #expect(try await stations.count() == 1)
+        _ = try await stations.itemsJSON()
+        await #expect(throws: StubdError.self) { try await stubd.resource("nope").count() }
+
         _ = try await stubd.allHits()
         _ = try await stubd.forwardedHits()
         _ = try await stubd.coverage()

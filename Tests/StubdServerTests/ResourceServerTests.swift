@@ -122,6 +122,11 @@ import Testing
         // Hits and the journal count resource operations as routes.
         let hits = try await call(server, "/__stubd/hits?route=userTodos.create")
         #expect(hits.json["hits"] as? Int == 1, "\(hits.text)")
+        let journal = try await call(server, "/__stubd/requests?limit=10")
+        #expect(journal.text.contains(#""route":"userTodos.create""#) || journal.text.contains(#""route" : "userTodos.create""#), "\(journal.text)")
+        let coverage = try await call(server, "/__stubd/coverage")
+        let routes = coverage.json["routes"] as? [[String: Any]] ?? []
+        #expect(routes.first { $0["route"] as? String == "todos.create" }?["hits"] as? Int == 1, "a's create, counted server-wide: \(coverage.text.prefix(400))")
     }
 
     @Test func concurrentWritesToOneSessionLoseNothing() async throws {
