@@ -35,7 +35,7 @@ package struct HARImporter {
         report.otherHosts = others
 
         let recorder: StubsRecorder
-        do { recorder = try StubsRecorder(root: root, rules: options.rules, mode: .new) } catch {
+        do { recorder = try StubsRecorder(root: root, rules: options.rules, mode: .new, defersManifest: true) } catch {
             throw HARImportError("cannot import into \(root.path): \(error)")
         }
         let snapshot = FolderSnapshot(root: root)
@@ -77,6 +77,7 @@ package struct HARImporter {
         }
         // What `stubd serve` will load: the whole folder, and it must answer each request imported.
         do {
+            try recorder.writeManifest()
             let catalog = try StubCatalog.load(stubs: root)
             for exchange in served {
                 guard case .matched = catalog.match(exchange.requestHead) else {
