@@ -23,13 +23,17 @@ package final class CannedResponse: Sendable {
     /// `content:` the same answer in other media types (each with its own `Content-Type`), this one
     /// first: the transport sends the one the request's `Accept` prefers (`StubEngine+Negotiation`).
     package let alternatives: [CannedResponse]
+    /// `events:` (or an `.sse` file): the answer is a stream of server-sent events, sent each when due.
+    package let events: EventStream?
     /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
     private let madeForm = Atomic<UInt>(0)
 
     package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
-                quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil, alternatives: [CannedResponse] = []) {
+                quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil, alternatives: [CannedResponse] = [],
+                events: EventStream? = nil) {
         self.template = template
+        self.events = events
         self.alternatives = alternatives
         self.status = status
         self.headers = headers
@@ -45,7 +49,7 @@ package final class CannedResponse: Sendable {
     /// rendered body and headers, outside any catalog (the transport makes it a one-off response).
     func rendered(body: Data, headers: HTTPFields) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil)
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events)
     }
 
     /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and
@@ -67,6 +71,6 @@ package final class CannedResponse: Sendable {
         if let made = UnsafeRawPointer(bitPattern: madeForm.load(ordering: .acquiring)) { Unmanaged<AnyObject>.fromOpaque(made).release() }
     }
 
-    /// Served as-is from a prepared transport object: no per-request headers, delay, fault or throttle.
-    package var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil }
+    /// Served as-is from a prepared transport object: no per-request headers, delay, fault, throttle or stream.
+    package var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil && events == nil }
 }

@@ -3,6 +3,7 @@ enum ContentType {
     static let json = "application/json; charset=utf-8"
     static let problemJSON = "application/problem+json"
     static let text = "text/plain; charset=utf-8"
+    static let eventStream = "text/event-stream; charset=utf-8"
 
     private static let byExtension: [String: String] = [
         "json": json,
@@ -17,6 +18,7 @@ enum ContentType {
         "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif",
         "webp": "image/webp", "svg": "image/svg+xml", "ico": "image/x-icon",
         "pdf": "application/pdf", "zip": "application/zip", "gz": "application/gzip",
+        "sse": eventStream,
         "pb": "application/x-protobuf", "bin": "application/octet-stream",
     ]
 

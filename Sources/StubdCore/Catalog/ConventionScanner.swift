@@ -92,6 +92,15 @@ struct ConventionScanner {
         }
         var headers: HTTPFields = [.contentType: ContentType.forExtension(ext)]
         headers.append(contentsOf: defaultHeaders.filter { $0.name != .contentType })
+        // `{name}.sse`: server-sent events in their wire format, each sent when due.
+        var events: EventStream?
+        if ext?.lowercased() == "sse" {
+            let parsed = EventStreamParser.parse(String(decoding: data, as: UTF8.self))
+            for e in parsed.problems { problems.add(relative, line: e.line, column: e.column, e.message, hint: e.hint) }
+            guard parsed.problems.isEmpty else { return }
+            events = EventStream(events: parsed.events)
+            if headers[.cacheControl] == nil { headers.append(HTTPField(name: .cacheControl, value: "no-cache")) }
+        }
         var template: ResponseTemplate?
         if templated {
             do {
@@ -106,7 +115,8 @@ struct ConventionScanner {
                 return
             }
         }
-        let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative, template: template)
+        let response = CannedResponse(status: 200, headers: headers, body: events == nil ? data : Data(), bodySource: relative,
+                                      template: template, events: events)
         routes.append(Route(name: nil, method: .only(method == "HEAD" ? .get : HTTPRequest.Method(method)!), pattern: pattern,
                             responses: [response], priority: ConventionScanner.conventionPriority,
                             source: .convention(file: relative)))

@@ -8,7 +8,8 @@ extension ManifestParser {
     /// rendered (a quota's `exceeded` answer).
     mutating func parseResponse(_ node: Node, routeDelay: Delay?, parameters: [String]?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
-        checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template"], in: "a response")
+        checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template"] + ManifestParser.eventKeys, in: "a response")
+        let events = parseEventStream(map, node: node)
         let templated = map["template"].flatMap { bool($0, "template") } ?? false
         if templated, parameters == nil, let t = map["template"] {
             add(t, "a quota's exceeded answer is not a template", hint: "remove 'template'; the quota's own headers say what is left")
@@ -106,6 +107,12 @@ extension ManifestParser {
             contentType = ContentType.json
             fault = nil
         }
+        if events != nil {
+            // The WHATWG spec's type; no-cache, so no proxy or client cache holds a stream back.
+            contentType = ContentType.eventStream
+            body = Data()
+            if ownHeaders[.cacheControl] == nil { headers.append(HTTPField(name: .cacheControl, value: "no-cache")) }
+        }
         if let contentType, ownHeaders[.contentType] == nil {
             headers.insert(HTTPField(name: .contentType, value: contentType), at: 0)
         }
@@ -139,7 +146,7 @@ extension ManifestParser {
         }
         return CannedResponse(status: HTTPResponse.Status(code: status), headers: headers, body: body, delay: responseDelay, fault: fault,
                               bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template,
-                              alternatives: Array(alternatives))
+                              alternatives: Array(alternatives), events: events)
     }
 
     /// The template of a `template: true` answer; each of its problems is placed where it was written.

@@ -14,7 +14,19 @@ package final class SessionClock: Sendable {
     /// rather than nanoseconds so any move within `range` fits in 64 bits (nanoseconds overflow at 292 years).
     private let offset = Atomic<Int64>(0)
 
+    /// Streams waiting for the clock to reach their next event (only a virtual clock has any).
+    private let alarms = ClockAlarms()
+
     init(_ setting: ClockSetting) { self.setting = setting }
+
+    /// Calls `wake` once this clock shows `time`, and returns an id for `cancelAlarm`; nil (calling
+    /// nothing) when it shows it already. Only the admin API moves a virtual clock, so only its
+    /// moves ring; a wall clock's alarms would wait for the next move, so the transport times those itself.
+    package func alarm(at time: Date, _ wake: @escaping @Sendable () -> Void) -> Int? {
+        alarms.set(at: time, now: { now() }, wake)
+    }
+
+    package func cancelAlarm(_ id: Int) { alarms.cancel(id) }
 
     package var isVirtual: Bool { if case .virtual = setting { true } else { false } }
 
@@ -64,7 +76,7 @@ package final class SessionClock: Sendable {
                 ? Int64((shown.timeIntervalSince(base(wall: wall)) * 1e6).rounded(.down)) : old
             let new = from + step // cannot overflow: both are within a few times `span` in microseconds
             let (exchanged, original) = offset.compareExchange(expected: old, desired: new, ordering: .relaxed)
-            if exchanged { return }
+            if exchanged { alarms.ring(now: now()); return }
             old = original
         }
     }
@@ -78,6 +90,7 @@ package final class SessionClock: Sendable {
         case .virtual(let start): base = start
         }
         offset.store(Int64((date.timeIntervalSince(base) * 1e6).rounded()), ordering: .relaxed)
+        alarms.ring(now: now())
     }
 
     func reset() { offset.store(0, ordering: .relaxed) }
