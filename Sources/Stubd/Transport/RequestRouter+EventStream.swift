@@ -1,0 +1,20 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+
+/// A stub whose answer is server-sent events (`events:`, an `.sse` file): its headers now, then each
+/// event when due, as a streamed `Response` (`EventStreamBody`). A client reconnecting with
+/// `Last-Event-ID` resumes after that id. The stream is one request: its hit, quota and journal
+/// entry were counted when it matched.
+extension RequestRouter {
+    func eventStream(_ stream: EventStream, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String,
+                     _ connection: OpaquePointer) -> (response: Response, note: String?) {
+        let lastID = MHD_lookup_connection_value(connection, .HEADER_KIND, "Last-Event-ID").map { String(cString: $0) }
+        let first = stream.firstIndex(resumingAfter: lastID)
+        let body = EventStreamBody(stream: stream, from: first, clock: engine.session(session).clock)
+        let resumed = first > 0 ? ", resumed after id \(lastID ?? "")" : ""
+        // Unknown length: chunked, each event flushed as the stream hands it over.
+        return (.stream(status: canned.status, headers: canned.headers + extra.list, length: nil, body: body),
+                "event stream, \(stream.sendable(from: first)) events\(resumed)")
+    }
+}
