@@ -190,4 +190,35 @@ import Testing
             state.withLock { $0.finished = true; $0.failure = error.map { "\($0)" } }
         }
     }
+
+    /// `template: true`: each event rendered with the request, its number, the route's hit count and
+    /// the time it is due on the session's clock.
+    @Test func templatedEventsCarryTheRequestTheirNumberAndTheirTime() throws {
+        let folder = try TempStubs(["stubd.yml": """
+            clock: { virtual: "2026-01-01T00:00:00Z" }
+            routes:
+              - name: echo
+                request: { path: "/echo/{room}" }
+                response:
+                  template: true
+                  events:
+                    - { id: "{{eventNumber}}", data: "{{request.path.room}} {{request.query.q}} #{{eventNumber}} at {{now}}" }
+                    - { id: "{{eventNumber}}", event: "{{request.path.room}}", data: "hits {{hits}} at {{now}}", delay: 90s }
+            """])
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        reader.arguments = ["-s", "-N", "--max-time", "5", server.baseURL.absoluteString + "/echo/lobby?q=hi"]
+        let out = Pipe()
+        reader.standardOutput = out
+        try reader.run()
+        let first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(first == "id: 1\ndata: lobby hi #1 at 2026-01-01T00:00:00Z\n\n")
+        _ = try curl(["--json", #"{"seconds":90}"#, server.baseURL.absoluteString + "/__stubd/clock/advance"])
+        let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reader.waitUntilExit()
+        #expect(rest == "event: lobby\nid: 2\ndata: hits 1 at 2026-01-01T00:01:30Z\n\n")
+        #expect(reader.terminationStatus == 0)
+    }
 }

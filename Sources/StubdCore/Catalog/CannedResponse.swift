@@ -47,9 +47,9 @@ package final class CannedResponse: Sendable {
 
     /// A template's answer for one request: this one's status, delay, fault and throttle, with the
     /// rendered body and headers, outside any catalog (the transport makes it a one-off response).
-    func rendered(body: Data, headers: HTTPFields) -> CannedResponse {
+    func rendered(body: Data, headers: HTTPFields, events: EventStream? = nil) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events)
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events ?? self.events)
     }
 
     /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and

@@ -9,7 +9,7 @@ extension ManifestParser {
 
     /// The stream of a response whose map has `events:`, an `.sse` `file:`, or an ending; nil (with
     /// problems said) when it has none of them or they are wrong.
-    mutating func parseEventStream(_ map: Node.Mapping, node: Node) -> EventStream? {
+    mutating func parseEventStream(_ map: Node.Mapping, node: Node, templated: Bool = false, parameters: [String] = []) -> EventStream? {
         let fileNode = map["file"]
         let sseFile = fileNode.flatMap(\.string).flatMap { $0.fileExtension?.lowercased() == "sse" ? $0 : nil }
         guard map["events"] != nil || sseFile != nil || map["dropAfter"] != nil || map["stallAfter"] != nil else { return nil }
@@ -20,12 +20,20 @@ extension ManifestParser {
                 hint: "events come from 'events:' or an .sse 'file:'; break the stream with dropAfter or stallAfter")
         }
         var events: [StreamEvent] = []
+        var fieldTemplates: [EventTemplates.Fields] = []
+        if templated, map["events"] == nil, let t = map["template"] {
+            add(t, "template: true renders the events listed under 'events:', not an .sse file's", hint: "list the events in the manifest")
+        }
         if let list = map["events"] {
             guard case .sequence(let items) = list else {
                 add(list, "events must be a list (each entry starts with '- ')", hint: "events: [{ data: hello }, { data: world, delay: 1s }]")
                 return nil
             }
-            for item in items { if let event = parseEvent(item) { events.append(event) } }
+            for item in items {
+                guard let event = parseEvent(item) else { continue }
+                events.append(event)
+                if templated, let fields = item.mapping { fieldTemplates.append(eventTemplates(fields, parameters: parameters)) }
+            }
             if items.isEmpty { add(list, "events lists no event", hint: "events: [{ data: hello }]") }
         } else if let sseFile, let fileNode {
             switch reader.readReferenced(sseFile) {
@@ -51,7 +59,30 @@ extension ManifestParser {
         } else if let s = map["stallAfter"], let n = int(s, "stallAfter") {
             if n < 0 { add(s, "stallAfter must be 0 or more (events sent before the stream stops)") } else { ending = .stall(after: n) }
         }
-        return EventStream(events: events, ending: ending)
+        return EventStream(events: events, ending: ending, templates: templated && map["events"] != nil ? EventTemplates(fields: fieldTemplates) : nil)
+    }
+
+    /// An event's `event`, `data` and `id` as templates (`data` only when written as a string); each
+    /// problem placed where it was written.
+    private mutating func eventTemplates(_ map: Node.Mapping, parameters: [String]) -> EventTemplates.Fields {
+        var fields = EventTemplates.Fields()
+        for key in ["event", "data", "id"] {
+            guard let valueNode = map[key], case .scalar(let scalar) = valueNode, scalar.string.contains("{{") else { continue }
+            do {
+                let template = try TemplateParser.parse(scalar.string, parameters: parameters)
+                switch key {
+                case "event": fields.event = template
+                case "data": fields.data = template
+                default: fields.id = template
+                }
+            } catch {
+                for e in error.all {
+                    let (line, column) = source.place(line: e.line, column: e.column, inValueOf: valueNode)
+                    problems.add(file, line: line, column: column, "template in an event's \(key): \(e.message)", hint: e.hint)
+                }
+            }
+        }
+        return fields
     }
 
     /// One `events:` entry: `{ event, data, id, retry, delay }`; `data` may be a string (its lines

@@ -9,7 +9,7 @@ extension ManifestParser {
     mutating func parseResponse(_ node: Node, routeDelay: Delay?, parameters: [String]?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
         checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template"] + ManifestParser.eventKeys, in: "a response")
-        let events = parseEventStream(map, node: node)
+        let events = parseEventStream(map, node: node, templated: map["template"]?.bool == true, parameters: parameters ?? [])
         let templated = map["template"].flatMap { bool($0, "template") } ?? false
         if templated, parameters == nil, let t = map["template"] {
             add(t, "a quota's exceeded answer is not a template", hint: "remove 'template'; the quota's own headers say what is left")

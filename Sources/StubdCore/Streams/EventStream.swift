@@ -8,8 +8,11 @@ package final class EventStream: Sendable {
     package let ending: StreamEnding
     /// Each event as it goes on the wire, made once.
     package let frames: [Data]
+    /// `template: true`: the fields rendered per request, each event with its number and due time.
+    let templates: EventTemplates?
 
-    package init(events: [StreamEvent], ending: StreamEnding = .complete) {
+    package init(events: [StreamEvent], ending: StreamEnding = .complete, templates: EventTemplates? = nil) {
+        self.templates = templates
         self.events = events
         self.ending = ending
         frames = events.map { Data($0.wireText.utf8) }

@@ -55,6 +55,8 @@ package struct ResponseTemplate: Sendable {
             // Set, not appended: a template header replaces the canned one of its name.
             headers[header.name] = value
         }
-        return (canned.rendered(body: body, headers: headers), renderer.notes)
+        // Events: each rendered with its own number and the time it is due (see `EventTemplates`).
+        let events = canned.events.flatMap { stream in stream.templates.map { $0.render(stream, input) } }
+        return (canned.rendered(body: body, headers: headers, events: events ?? canned.events), renderer.notes)
     }
 }

@@ -12,4 +12,6 @@ struct TemplateInput: Sendable {
     /// The session's deterministic random numbers (`randomInt`, `uuid`): the same session id gives
     /// the same sequence on every run, so a failing test repeats.
     let random: @Sendable () -> UInt64
+    /// In a stream of events: the event's place in the stub's list, from 1 (0 outside a stream).
+    var eventNumber = 0
 }

@@ -46,6 +46,7 @@ extension TemplateParser {
         "randomInt": "{{randomInt lower=1 upper=6}}",
         "uuid": "{{uuid}}",
         "hits": "{{hits}}",
+        "eventNumber": "{{eventNumber}}",
         "jsonPath": "{{jsonPath request.body '$.name'}}",
         "json": "{{json value}}",
         "eq": "{{#eq request.query.units 'metric'}}…{{else}}…{{/eq}}",

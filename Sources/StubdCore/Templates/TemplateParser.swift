@@ -12,6 +12,7 @@ struct TemplateParser {
         "randomInt": (0...0, ["lower", "upper"], false, true),
         "uuid": (0...0, [], false, true),
         "hits": (0...0, [], false, true),
+        "eventNumber": (0...0, [], false, true),
         "jsonPath": (2...2, [], false, true),
         "json": (1...1, [], false, true),
         "eq": (2...2, [], true, true),

@@ -183,6 +183,8 @@ struct TemplateRenderer {
             return .string([0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-"))
         case "hits":
             return .number(Double(input.hits))
+        case "eventNumber":
+            return .number(Double(input.eventNumber))
         case "json":
             guard let value = evaluate(arguments[0], at: position) else { return .string("null") }
             return .string(value.serialized)
