@@ -148,6 +148,20 @@ import StubdTestSupport
         #expect(found.contains { $0.message.contains(message) && $0.file == "stubd.yml" && $0.line != nil }, "\(found)")
     }
 
+    @Test func aTemplatedEventsMistakeIsPlacedInTheManifest() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: "/r/{room}" }
+                response:
+                  template: true
+                  events:
+                    - { data: "in {{request.path.rom}}" }
+            """])
+        let p = try #require(stubs.problems().first)
+        #expect(p.location == "stubd.yml:6:25")
+        #expect(p.message.contains("request.path.rom"), "\(p)")
+    }
+
     @Test func anSSEFilesMistakeReachedFromTheManifestNamesThatFile() throws {
         let stubs = try TempStubs(["__files/feed.sse": "data: a\n\nretry: x\n",
                                    "stubd.yml": "routes:\n  - request: { path: /s }\n    response: { file: feed.sse }\n"])

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import StubdClient
 import StubdProtocol
 import StubdTestSupport
 import Testing
@@ -67,6 +68,16 @@ import Testing
         #expect(journal.requests.filter { $0.path == "/ticks" }.count == 1)
         // An .sse file is a stub by the convention, with or without its extension.
         #expect(try curl(["-N", server.baseURL.absoluteString + "/live/scores"]).output == "event: goal\nid: g1\ndata: {\"home\":1}\n\n")
+    }
+
+    /// The reader keeps a line, or a CRLF, cut between two pieces, and the stream's last id.
+    @Test func theClientsReaderTakesTheStreamInAnyPieces() {
+        let text = ": hi\r\nretry: 500\r\nevent: goal\r\nid: 7\r\ndata: a\r\ndata: b\r\n\r\ndata: c\n\n"
+        var reader = ServerSentEventReader()
+        let events = Array(text.utf8).map { Data([$0]) }.flatMap { reader.feed($0) }
+        #expect(events == [.init(type: "goal", data: "a\nb", id: "7"), .init(data: "c", id: "7")])
+        #expect(reader.lastEventID == "7")
+        #expect(reader.retryMilliseconds == 500)
     }
 
     @Test func lastEventIDResumesAfterThatEvent() throws {
@@ -174,16 +185,20 @@ import Testing
         #expect(await eventually { received.finished })
         #expect(received.text == "data: first\n\ndata: minute\n\ndata: hour\n\n")
         #expect(received.failure == nil)
+        // StubdClient's reader, fed the bytes in the pieces URLSession gave them.
+        var reader = ServerSentEventReader()
+        #expect(received.chunks.flatMap { reader.feed($0) } == ["first", "minute", "hour"].map { ServerSentEventReader.Event(data: $0) })
     }
 
     final class Received: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private let state = Locked<(data: Data, finished: Bool, failure: String?)>((Data(), false, nil))
+        private let state = Locked<(data: Data, chunks: [Data], finished: Bool, failure: String?)>((Data(), [], false, nil))
         var text: String { state.withLock { String(decoding: $0.data, as: UTF8.self) } }
+        var chunks: [Data] { state.withLock { $0.chunks } }
         var finished: Bool { state.withLock { $0.finished } }
         var failure: String? { state.withLock { $0.failure } }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            state.withLock { $0.data.append(data) }
+            state.withLock { $0.data.append(data); $0.chunks.append(data) }
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
