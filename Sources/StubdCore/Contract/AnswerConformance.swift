@@ -34,13 +34,14 @@ package enum AnswerConformance {
         }
         // Only JSON bodies are held to a schema; the spec's other media types are taken on trust.
         guard let schema = media.schema, ContentType.isJSON(mediaType: contentType) else { return found }
-        let instance: JSONValue
-        do { instance = try JSONParser.parse(body) } catch {
+        // Numbers past 2^53 are kept as written: as Doubles, 9007199254740993 would pass `maximum: 9007199254740992`.
+        let instance: JSONValue, literals: [String: NumberLiteral]
+        do { (instance, literals) = try JSONParser.parseKeepingLiterals(body) } catch {
             found.append(AnswerViolation(pointer: nil, message: "the body is not JSON (\(error.message) at line \(error.line), column \(error.column))",
                                          hint: "the spec declares \(media.type)"))
             return found
         }
-        for violation in schema.validate(instance) {
+        for violation in schema.validate(instance, literals: literals) {
             let shown = violation.instancePath.isEmpty ? "the body" : violation.instancePath
             found.append(AnswerViolation(pointer: violation.instancePath, message: "\(shown): \(violation.message)",
                                          hint: "the spec's rule: \(contract.location(of: violation.schemaPath))"))

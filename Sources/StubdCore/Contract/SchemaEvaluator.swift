@@ -250,7 +250,7 @@ struct SchemaEvaluator {
                     return e == written
                 }) { return }
             } else if allowed.contains(where: { Self.equal($0, value) }) { return }
-            var message = "expected one of \(Self.list(allowed.prefix(12).map(\.serialized), "or"))"
+            var message = "expected one of \(Self.list(allowed.prefix(12).indices.map { exact[$0]?.description ?? allowed[$0].serialized }, "or"))"
             if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
             message += ", got \(describe(value))"
             if case .string(let s) = value,
@@ -267,7 +267,7 @@ struct SchemaEvaluator {
                 same = Self.equal(expected, value)
             }
             if !same {
-                report(node, "const", "expected exactly \(Self.clip(expected.serialized)), got \(describe(value))")
+                report(node, "const", "expected exactly \(exact?.description ?? Self.clip(expected.serialized)), got \(describe(value))")
             }
 
         case .required(let names):

@@ -293,8 +293,8 @@ package struct OpenAPIImporter {
     /// What `check --spec` would say of these bytes: JSON is parsed back as written, text is a string.
     private static func violations(of bytes: Data, isJSON: Bool, against schema: JSONSchema) -> [SchemaViolation] {
         guard isJSON else { return schema.validate(.string(String(decoding: bytes, as: UTF8.self))) }
-        guard let value = try? JSONParser.parse(bytes) else { return [] }
-        return schema.validate(value)
+        guard let (value, literals) = try? JSONParser.parseKeepingLiterals(bytes) else { return [] }
+        return schema.validate(value, literals: literals)
     }
 
     private static func listed(_ violations: [SchemaViolation]) -> String {
