@@ -85,4 +85,60 @@ import Testing
         #expect(r.error.contains("untagged.json:1:1: GET /untagged 200: the body: expected at least one item matching the schema"), "\(r.error)")
         #expect(!r.error.contains("pets/1.json"), "an inline branch is taken: \(r.error)")
     }
+
+    /// Issue 39 item 11 (the sampler's half): the items drawn besides the `contains` ones could match
+    /// it too (an enum's first value is drawn), so the sampled `/capped` had three "urgent" where
+    /// `maxContains` allows one, and the import left the answer out ("no sampled body satisfies the
+    /// schema"). Now the others are drawn to miss it, and openapi-core (independent of stubd's
+    /// validator) takes every answer served.
+    @Test func aSampledArrayKeepsToMaxContains() async throws {
+        try requirePython(modules: "openapi_core", "yaml")
+        let folder = try TempStubs(["spec.yaml": """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths:
+              /capped:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: array
+                            items: {type: string, enum: [urgent, later, never]}
+                            contains: {const: urgent}
+                            minItems: 4
+                            maxContains: 1
+              /numbers:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: array
+                            items: {type: integer, minimum: 0, maximum: 100}
+                            contains: {type: integer, minimum: 0, maximum: 50}
+                            minItems: 3
+                            minContains: 2
+                            maxContains: 2
+            """])
+        let spec = folder.url.appendingPathComponent("spec.yaml")
+        let dir = try OpenAPIImportTests.freshFolder()
+        let imported = try OpenAPIImportTests.importInto(spec, dir)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(!imported.error.contains("left out"), "\(imported.error)")
+
+        let serve = try ServeProcess(["--stubs", dir.path, "--spec", spec.path])
+        let capped = try JSONSerialization.jsonObject(with: try await get(serve.baseURL, "/capped").body) as? [String] ?? []
+        #expect(capped.count >= 4 && capped.filter { $0 == "urgent" }.count == 1, "\(capped)")
+        let numbers = try JSONSerialization.jsonObject(with: try await get(serve.baseURL, "/numbers").body) as? [Int] ?? []
+        #expect(numbers.count >= 3 && numbers.filter { $0 <= 50 }.count == 2, "\(numbers)")
+        let verdict = try run(testPython, [OpenAPIImportTests.fixtures.appendingPathComponent("validate_answers.py").path,
+                                           spec.path, dir.path, serve.baseURL.absoluteString])
+        #expect(verdict.status == 0, "\(verdict.output)\(verdict.error)")
+        #expect(verdict.output.contains("4 answers, 0 failed"), "\(verdict.output)")
+    }
 }

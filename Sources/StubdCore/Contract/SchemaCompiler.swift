@@ -46,6 +46,15 @@ public final class SchemaCompiler {
         return JSONSchema(root: node)
     }
 
+    /// `value` compiled as a schema of the document at `location` (a schema the sampler put together,
+    /// such as an array's `contains`); its `$ref`s reach the document's.
+    package func schema(of value: JSONValue, at location: String) throws(SchemaError) -> JSONSchema {
+        let before = problems.count
+        let node = compile(location, value)
+        if problems.count > before { throw SchemaError(problems: Array(problems[before...])) }
+        return JSONSchema(root: node)
+    }
+
     static func location(_ tokens: [String]) -> String {
         "#" + tokens.map { "/" + JSONPointer.escape($0) }.joined()
     }

@@ -202,13 +202,30 @@ struct SchemaSampler {
         let wanted = depth >= Self.fullDepth ? minimum : min(max(minimum, 1), maximum)
         // `contains`: minContains items (1 unless said) drawn from it, within `items`, after the others.
         let containing = s["contains"] == nil ? 0 : min(s["minContains"].flatMap(Self.int) ?? 1, maximum)
-        for i in 0..<max(wanted - containing, min(prefix.count, maximum - containing), 0) {
+        // With `maxContains`, the other items may match `contains` too (an enum's first value, any
+        // integer): only so many may, the rest are drawn to miss it.
+        var spare = Int.max
+        var contained: JSONSchema?
+        if let contains = s["contains"], let most = s["maxContains"].flatMap(Self.int) {
+            spare = max(most - containing, 0)
+            contained = try? SchemaCompiler(document: document, dialect: dialect, formats: .annotate).schema(of: contains, at: pointer + "/contains")
+        }
+        let fillers = max(wanted - containing, min(prefix.count, maximum - containing), 0)
+        for i in 0..<fillers {
             let schema = i < prefix.count ? prefix[i] : (items ?? .bool(true))
             let at = pointer + (i < prefix.count ? (s["prefixItems"] != nil ? "/prefixItems/\(i)" : "/items/\(i)") : "/items")
             // Named by the array that asks for so many: the bound the user would lower.
             try spend(1, at: pointer, "minItems \(minimum)")
-            guard let v = try value(schema, &random, refs: refs, depth: depth + 1, at: at) else {
-                if i >= minimum { break }
+            var drawn = try value(schema, &random, refs: refs, depth: depth + 1, at: at)
+            if let contained, let v = drawn, contained.isValid(v) {
+                if spare > 0 {
+                    spare -= 1
+                } else {
+                    drawn = try missing(contained, schema, &random, refs: refs, depth: depth + 1, at: at)
+                }
+            }
+            guard let v = drawn else {
+                if out.count + containing >= minimum { break }
                 return nil
             }
             out.append(v)
@@ -228,6 +245,22 @@ struct SchemaSampler {
             if distinct.count >= minimum { out = distinct }
         }
         return .array(out)
+    }
+
+    /// An item of `schema` that does not match `contained` (an array's `contains` past `maxContains`):
+    /// the enum's other values, then fresh draws without the schema's own examples; nil when none misses.
+    private func missing(_ contained: JSONSchema, _ schema: JSONValue, _ random: inout SeededRandom, refs: [String], depth: Int,
+                         at pointer: String) throws(SampleTooLarge) -> JSONValue? {
+        if case .object(let s) = resolved(schema), case .array(let options)? = s["enum"],
+           let other = options.first(where: { !contained.isValid($0) }) {
+            return other
+        }
+        var fresh = self
+        fresh.useSchemaExamples = false
+        for _ in 0..<8 {
+            if let v = try fresh.value(schema, &random, refs: refs, depth: depth, at: pointer), !contained.isValid(v) { return v }
+        }
+        return nil
     }
 
     private static func int(_ v: JSONValue) -> Int? {
