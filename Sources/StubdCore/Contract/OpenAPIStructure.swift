@@ -9,8 +9,18 @@ import OpenAPIKit30
 enum OpenAPIStructure {
     static func problems(in bundle: SpecBundle, version: String) -> [LoadProblem] {
         var view = View(bundle: bundle)
-        let document = view.inlined()
-        let data = Data(Self.withinInt64(document).serialized.utf8)
+        let document = Self.withinInt64(view.inlined())
+        // A document that decodes is judged without JSONDecoder (JSONValueDecoder says why); one that
+        // does not is decoded again by it, for the error that names the place.
+        do {
+            if version.hasPrefix("3.0") {
+                _ = try JSONValueDecoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: document)
+            } else {
+                _ = try JSONValueDecoder.decode(OpenAPIKit.OpenAPI.Document.self, from: document)
+            }
+            return view.problems
+        } catch {}
+        let data = Data(document.serialized.utf8)
         do {
             if version.hasPrefix("3.0") {
                 _ = try JSONDecoder().decode(OpenAPIKit30.OpenAPI.Document.self, from: data)
