@@ -108,9 +108,11 @@ package struct HAREntry: Sendable {
         }
         responseBody = content
         self.mimeType = mimeType
-        if status == 0 {
-            // Chrome's entries for requests blocked, cancelled or failed before any answer.
-            leftOut = "no answer (status 0: the request failed or was blocked)"
+        if status <= 0 {
+            // Requests blocked, cancelled or failed before any answer: Chrome writes 0, Playwright -1
+            // with its reason in `_failureText` (`net::ERR_CONNECTION_REFUSED`).
+            let reason: String = if case .string(let text)? = response["_failureText"] { ": " + text.prefix(80) } else { "" }
+            leftOut = "no answer (status \(status): the request failed or was blocked\(reason))"
         } else if !(100...599).contains(status) {
             throw HARImportError("\(at)/response/status: \(status) is not an HTTP status")
         } else if method == .connect {

@@ -1,6 +1,7 @@
 """Regenerates chromium.har: Chromium (driven by Playwright, which writes the HAR) loads a page from
 upstream.py on localhost that calls the API on 127.0.0.1, another origin, so the HAR holds a real
-browser's CORS preflight, its fetches and two hosts. Needs `pip install playwright` and a Chromium
+browser's cross-origin fetches, a redirect it followed, a request it could not send (status -1) and
+two hosts. Needs `pip install playwright` and a Chromium
 (the system's /usr/bin/chromium by default; CHROMIUM=path for another); not needed to run the tests:
 
     python3 Tests/StubdServerTests/Fixtures/HAR/make-chromium-har.py

@@ -16,6 +16,8 @@ PAGE = b"""<!doctype html><title>loading</title><script>
   await read("/flaky");
   await read("/v1/reports", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify({title: "weekly"})});
   await read("/logo.png");
+  await read("/old");  // a redirect the browser follows: two entries
+  try { await fetch("http://127.0.0.1:9/nothing"); } catch (e) {}  // no answer: a failed entry
   document.title = "done";
 })();
 </script>"""
