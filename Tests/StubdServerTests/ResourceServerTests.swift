@@ -73,6 +73,8 @@ import Testing
         let failedTest = try await call(server, "/__s/t1/todos/26", "PATCH", #"[{"op": "test", "path": "/done", "value": false}]"#,
                                         headers: ["Content-Type": "application/json-patch+json"])
         #expect(failedTest.status == 409, "a failed test op applies nothing: \(failedTest.text)")
+        let plain = try await call(server, "/__s/t1/todos/26", "PATCH", "done", headers: ["Content-Type": "text/plain"])
+        #expect(plain.status == 415 && plain.text.contains("merge-patch"), "a patch of no known type: \(plain.status) \(plain.text)")
 
         #expect(try await call(server, "/__s/t1/todos/26", "DELETE").status == 204)
         let gone = try await call(server, "/__s/t1/todos/26")

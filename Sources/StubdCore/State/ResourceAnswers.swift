@@ -57,17 +57,19 @@ enum ResourceAnswers {
             let replacement = try body(request, resource)
             return json(.ok, try store.modify(parent: parent, id: id, stamp: stamp) { _ throws(ResourceRefusal) in replacement }.json)
         case .update:
-            let patch = try body(request, resource, patch: true)
+            // The media type says which patch it is: asked first, so a body of another type is a 415, not a 400.
             let mediaType = request.header(.contentType)?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-            let item: ResourceItem
+            let isJSONPatch: Bool
             switch mediaType {
-            case "application/json-patch+json":
-                item = try store.modify(parent: parent, id: id, stamp: stamp) { old throws(ResourceRefusal) in try JSONPatch.apply(patch, to: old) }
-            case nil, "application/json", "application/merge-patch+json":
-                item = try store.modify(parent: parent, id: id, stamp: stamp) { old throws(ResourceRefusal) in JSONMergePatch.apply(patch, to: old) }
+            case "application/json-patch+json": isJSONPatch = true
+            case nil, "application/json", "application/merge-patch+json": isJSONPatch = false
             case let other?:
                 throw ResourceRefusal(status: .unsupportedMediaType, title: "Unsupported patch",
                                       detail: "a PATCH of \(resource.name) is application/merge-patch+json (or application/json), or application/json-patch+json; not \(other)")
+            }
+            let patch = try body(request, resource, patch: true)
+            let item = try store.modify(parent: parent, id: id, stamp: stamp) { old throws(ResourceRefusal) in
+                try isJSONPatch ? JSONPatch.apply(patch, to: old) : JSONMergePatch.apply(patch, to: old)
             }
             return json(.ok, item.json)
         case .delete:
