@@ -31,8 +31,7 @@ enum ResourceAnswers {
         switch binding.operation {
         case .list:
             let page = try ResourcePage.read(request.query)
-            let (total, items) = store.list(parent: parent, filters: page.filters, offset: page.offset, limit: page.limit)
-            let array = "[" + items.joined(separator: ",") + "]"
+            let (total, array) = store.list(parent: parent, filters: page.filters, offset: page.offset, limit: page.limit)
             switch resource.total {
             case .header:
                 return json(.ok, array, headers: [totalCount: String(total)])

@@ -7,7 +7,6 @@ struct ResourcePage {
     var style = Style.all
 
     static let defaultPerPage = 10
-    static let pagingNames: Set<String> = ["page", "per_page", "limit", "offset"]
 
     var offset: Int {
         switch style {
@@ -29,33 +28,40 @@ struct ResourcePage {
     /// number, or both styles at once, is refused with what to send instead.
     static func read(_ query: [QueryItem]) throws(ResourceRefusal) -> ResourcePage {
         var page = ResourcePage()
-        var numbers: [String: Int] = [:]
+        // Four locals, not a table: every list request reads its query here.
+        var pageNumber: Int?, perPage: Int?, limit: Int?, offset: Int?
         for item in query {
-            if pagingNames.contains(item.name) {
-                guard let text = item.value, let n = Int(text), n >= 0 else {
-                    throw ResourceRefusal(status: .badRequest, title: "Bad paging",
-                                          detail: "'\(item.name)' must be a whole number ≥ 0 (page and per_page ≥ 1), was '\(item.value ?? "")'")
-                }
-                numbers[item.name] = n
-            } else {
-                page.filters.append((item.name, item.value ?? ""))
+            let name = item.name
+            guard name == "page" || name == "per_page" || name == "limit" || name == "offset" else {
+                page.filters.append((name, item.value ?? ""))
+                continue
+            }
+            guard let text = item.value, let n = Int(text), n >= 0 else {
+                throw ResourceRefusal(status: .badRequest, title: "Bad paging",
+                                      detail: "'\(name)' must be a whole number ≥ 0 (page and per_page ≥ 1), was '\(item.value ?? "")'")
+            }
+            switch name {
+            case "page": pageNumber = n
+            case "per_page": perPage = n
+            case "limit": limit = n
+            default: offset = n
             }
         }
-        let pageStyle = numbers["page"] != nil || numbers["per_page"] != nil
-        let windowStyle = numbers["limit"] != nil || numbers["offset"] != nil
+        let pageStyle = pageNumber != nil || perPage != nil
+        let windowStyle = limit != nil || offset != nil
         if pageStyle && windowStyle {
             throw ResourceRefusal(status: .badRequest, title: "Bad paging",
                                   detail: "page/per_page and limit/offset are two ways to page: send one of them")
         }
         if pageStyle {
-            let number = numbers["page"] ?? 1
-            let perPage = numbers["per_page"] ?? defaultPerPage
+            let number = pageNumber ?? 1
+            let perPage = perPage ?? defaultPerPage
             guard number >= 1, perPage >= 1 else {
                 throw ResourceRefusal(status: .badRequest, title: "Bad paging", detail: "page and per_page start at 1")
             }
             page.style = .pages(page: number, perPage: perPage)
         } else if windowStyle {
-            page.style = .window(offset: numbers["offset"] ?? 0, limit: numbers["limit"])
+            page.style = .window(offset: offset ?? 0, limit: limit)
         }
         return page
     }

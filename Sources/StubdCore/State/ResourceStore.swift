@@ -45,25 +45,33 @@ package final class ResourceStore: Sendable {
 
     // MARK: Reading
 
-    /// The items under `parent` whose fields equal every filter, the total of them, and the page
-    /// `offset..<offset+limit` of them as JSON texts.
-    func list(parent: String, filters: [(field: String, value: String)], offset: Int, limit: Int?) -> (total: Int, page: [String]) {
+    /// The items under `parent` whose fields equal every filter: how many, and the window
+    /// `offset..<offset+limit` of them as one JSON array, written from the items' texts under the lock.
+    func list(parent: String, filters: [(field: String, value: String)], offset: Int, limit: Int?) -> (total: Int, array: String) {
         // Each filter's value read as a number once, not each item's number written as text.
         let filters = filters.map { (field: $0.field, text: $0.value, number: Double($0.value)) }
         return state.withLock { state in
-            guard let items = state.collections[parent]?.items else { return (0, []) }
+            guard let items = state.collections[parent]?.items else { return (0, "[]") }
+            var array = "["
+            var taken = 0
+            func take(_ item: ResourceItem) {
+                if taken > 0 { array += "," }
+                array += item.json
+                taken += 1
+            }
             if filters.isEmpty {
                 let start = min(offset, items.count)
                 let end = limit.map { min(items.count, start + $0) } ?? items.count
-                return (items.count, items[start..<end].map(\.json))
+                array.reserveCapacity(2 + items[start..<end].reduce(0) { $0 + $1.json.utf8.count + 1 })
+                for item in items[start..<end] { take(item) }
+                return (items.count, array + "]")
             }
             var total = 0
-            var page: [String] = []
             for item in items where ResourceStore.matches(item.value, filters) {
-                if total >= offset, limit.map({ page.count < $0 }) ?? true { page.append(item.json) }
+                if total >= offset, limit.map({ taken < $0 }) ?? true { take(item) }
                 total += 1
             }
-            return (total, page)
+            return (total, array + "]")
         }
     }
 
