@@ -14,6 +14,11 @@ import Testing
         let recorder = Process()
         recorder.executableURL = stubdBinary
         recorder.arguments = ["record", "--target", upstream.url.absoluteString, "--stubs", dir.path, "--port", "0"]
+        // `stubd record` refuses to run under CI=true unless --allow-ci (a suite must not record by
+        // accident); this test records on purpose, so its recorder does not inherit CI.
+        var environment = ProcessInfo.processInfo.environment
+        environment["CI"] = nil
+        recorder.environment = environment
         let out = Pipe()
         recorder.standardOutput = out
         recorder.standardError = FileHandle.nullDevice
