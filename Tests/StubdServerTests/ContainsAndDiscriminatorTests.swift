@@ -93,7 +93,7 @@ import Testing
     /// validator) takes every answer served.
     @Test func aSampledArrayKeepsToMaxContains() async throws {
         try requirePython(modules: "openapi_core", "yaml")
-        let folder = try TempStubs(["spec.yaml": """
+        let imported = try ImportedSpec("""
             openapi: 3.1.0
             info: {title: t, version: '1'}
             paths:
@@ -124,10 +124,8 @@ import Testing
                             minItems: 3
                             minContains: 2
                             maxContains: 2
-            """])
-        let spec = folder.url.appendingPathComponent("spec.yaml")
-        let dir = try OpenAPIImportTests.freshFolder()
-        let imported = try OpenAPIImportTests.importInto(spec, dir)
+            """)
+        let (spec, dir) = (imported.spec, imported.stubs)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(!imported.error.contains("left out"), "\(imported.error)")
 
