@@ -82,8 +82,10 @@ let package = Package(
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                .product(name: "X509", package: "swift-certificates"),
                                .product(name: "Crypto", package: "swift-crypto")],
-                // The dashboard's sources; the binary holds them as DashboardAssets.swift (scripts/dashboard-assets).
-                exclude: ["Dashboard/dashboard.html", "Dashboard/dashboard.css", "Dashboard/dashboard.js"],
+                // The dashboard's page, style sheet and script, compiled into the binary as byte arrays
+                // (PackageResources): nothing to ship beside it, no Bundle to find at run time.
+                resources: [.embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),
+                            .embedInCode("Dashboard/dashboard.js")],
                 swiftSettings: strict),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test

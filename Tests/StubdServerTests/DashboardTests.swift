@@ -193,15 +193,19 @@ import Testing
         #expect(server.engine.changes.count == 0)
     }
 
-    @Test func theCompiledPageIsTheFilesBesideIt() throws {
+    /// The binary serves the files in Sources/Stubd/Dashboard byte for byte: editing one and rebuilding
+    /// is all it takes (Package.swift embeds them at build time; no generated copy to keep in step).
+    @Test func theServedPageIsTheFilesBesideIt() async throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources/Stubd/Dashboard")
-        for (file, compiled) in [("dashboard.html", DashboardAssets.html), ("dashboard.css", DashboardAssets.css),
-                                 ("dashboard.js", DashboardAssets.javascript)] {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            // A multi-line literal drops the last newline.
-            #expect(compiled == (text.hasSuffix("\n") ? String(text.dropLast()) : text),
-                    "\(file) differs from DashboardAssets.swift: run scripts/dashboard-assets and commit both")
+        try await withServer(try TempStubs(DashboardTests.stubs).url) { server in
+            for (path, file) in [("/__stubd/ui", "dashboard.html"), ("/__stubd/ui/dashboard.css", "dashboard.css"),
+                                 ("/__stubd/ui/dashboard.js", "dashboard.js")] {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let served = try DashboardTests.fetch(server, path)
+                #expect(served.head.hasPrefix("HTTP/1.1 200"), "\(served.head)")
+                #expect(served.body == text, "\(path) is not \(file) as it is in Sources/Stubd/Dashboard")
+            }
         }
     }
 }

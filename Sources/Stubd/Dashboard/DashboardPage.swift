@@ -2,7 +2,8 @@ import Foundation
 import HTTPTypes
 import StubdCore
 
-/// `/__stubd/ui`: the dashboard's page and its two files, compiled in (`DashboardAssets`).
+/// `/__stubd/ui`: the dashboard's page and its two files, embedded at build time (`PackageResources`,
+/// Package.swift's `.embedInCode` resources: the files beside this one, as they are).
 ///
 /// Every answer under it says: run no script but these files (no inline script, no other origin),
 /// fetch nothing but stubd itself, never be framed (clickjacking an admin button), and take the
@@ -17,22 +18,26 @@ enum DashboardPage {
         .cacheControl: "no-store",
     ]
 
+    static let html = Data(PackageResources.dashboard_html)
+    static let css = Data(PackageResources.dashboard_css)
+    static let javascript = Data(PackageResources.dashboard_js)
+
     static func isPage(_ call: String) -> Bool { call == "ui" || call.hasPrefix("ui/") }
 
     static func answer(method: HTTPRequest.Method, call: String) -> GeneratedResponse {
         guard method == .get || method == .head else {
             return secured(.problem(405, title: "Method not allowed", detail: "/__stubd/\(call) takes GET", headers: [.allow: "GET, HEAD"]))
         }
-        let file: (type: String, text: String)
+        let file: (type: String, bytes: Data)
         switch call {
-        case "ui", "ui/", "ui/index.html": file = ("text/html; charset=utf-8", DashboardAssets.html)
-        case "ui/dashboard.css": file = ("text/css; charset=utf-8", DashboardAssets.css)
-        case "ui/dashboard.js": file = ("text/javascript; charset=utf-8", DashboardAssets.javascript)
+        case "ui", "ui/", "ui/index.html": file = ("text/html; charset=utf-8", html)
+        case "ui/dashboard.css": file = ("text/css; charset=utf-8", css)
+        case "ui/dashboard.js": file = ("text/javascript; charset=utf-8", javascript)
         default:
             return secured(.problem(404, title: "No such dashboard file",
                                     detail: "/__stubd/\(call) is not part of the dashboard; open /__stubd/ui"))
         }
-        return secured(GeneratedResponse(status: 200, headers: [.contentType: file.type], body: Data(file.text.utf8)))
+        return secured(GeneratedResponse(status: 200, headers: [.contentType: file.type], body: file.bytes))
     }
 
     /// Any answer under `/__stubd/ui`, refusals included, carries the page's headers.
