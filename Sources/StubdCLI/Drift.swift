@@ -36,8 +36,11 @@ struct Drift: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): each live answer is also held against its operation's response.", valueName: "file"))
     var spec: String?
 
+    /// `--format`: a table for a person, JSON for a script.
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
     @Option(name: .long, help: "text (a table) or json.")
-    var format: String = "text"
+    var format: Format = .text
 
     @Option(name: .long, help: "At most this many requests per second to the API.")
     var rate: Double = 5
@@ -65,7 +68,6 @@ struct Drift: AsyncParsableCommand {
         for item in secret {
             do { _ = try NamedSecret(parsing: item) } catch { throw ValidationError(error.description) }
         }
-        guard format == "text" || format == "json" else { throw ValidationError("--format is text or json, got '\(format)'") }
         // Bounded so the nanoseconds they become fit a UInt64 (1e-300 requests a second would not).
         guard rate >= 0.01, rate <= 10_000 else { throw ValidationError("--rate must be from 0.01 to 10000 requests per second, got \(rate)") }
         guard timeout > 0, timeout <= 86_400 else { throw ValidationError("--timeout must be more than 0 and at most 86400 seconds (a day), got \(timeout)") }
@@ -120,7 +122,7 @@ struct Drift: AsyncParsableCommand {
             }
         }
         let report = await DriftRunner(settings, writingInto: recorder).run(catalog: catalog)
-        print(format == "json" ? report.json() : report.table())
+        print(format == .json ? report.json() : report.table())
         fflush(nil)
         if report.hasShapeDrift || report.hasContractDrift { throw ExitCode(1) }
         if report.stopped != nil { throw ExitCode(2) }

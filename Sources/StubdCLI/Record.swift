@@ -39,7 +39,7 @@ struct Record: ParsableCommand {
             printError("stubd: cannot record: \(error)")
             throw ExitCode(1)
         }
-        print("stubd recording on \(server.baseURL.absoluteString): forwarding to \(target), writing into \(stubs.stubs) (mode \(recording.mode))")
+        print("stubd recording on \(server.baseURL.absoluteString): forwarding to \(target), writing into \(stubs.stubs) (mode \(recording.mode.rawValue))")
         fflush(nil)
         ShutdownSignals.wait()
         server.stopSynchronously()

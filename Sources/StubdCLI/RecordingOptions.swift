@@ -14,7 +14,7 @@ struct RecordingOptions: ParsableArguments {
     var matchHeader: [String] = []
 
     @Option(name: .long, help: "new: write only requests the folder does not answer yet; all: write every request again.")
-    var mode: String = "new"
+    var mode: StubsRecorder.Mode = .new
 
     @Option(name: .long, help: "Seconds to wait for the target; then 504. Once an answer streams (past --max-body): how long the target may send nothing.")
     var timeout: Double = 30
@@ -56,7 +56,6 @@ struct RecordingOptions: ParsableArguments {
         for item in secret {
             do { _ = try NamedSecret(parsing: item) } catch { throw ValidationError(error.description) }
         }
-        guard StubsRecorder.Mode(rawValue: mode) != nil else { throw ValidationError("--mode is new or all, got '\(mode)'") }
         guard timeout > 0 else { throw ValidationError("--timeout must be more than 0 seconds") }
         guard maxBody > 0 else { throw ValidationError("--max-body must be more than 0 bytes") }
         guard maxDecoded > 0 else { throw ValidationError("--max-decoded must be more than 0 bytes") }
@@ -88,7 +87,7 @@ struct RecordingOptions: ParsableArguments {
         var given: [String] = []
         if !secret.isEmpty { given.append("--secret") }
         if !matchHeader.isEmpty { given.append("--match-header") }
-        if mode != "new" { given.append("--mode") }
+        if mode != .new { given.append("--mode") }
         if timeout != 30 { given.append("--timeout") }
         if maxBody != 10 << 20 { given.append("--max-body") }
         if maxDecoded != ForwardingOptions.defaultMaxDecodedBytes { given.append("--max-decoded") }
@@ -126,7 +125,7 @@ struct RecordingOptions: ParsableArguments {
                 options.recorder = try StubsRecorder(root: stubs, rules: RecordingRules(secrets: secrets, matchHeaders: matchHeader,
                                                                                           targetOrigin: target.origin, prettyJSON: prettyJson,
                                                                                           statuses: statuses),
-                                                     mode: StubsRecorder.Mode(rawValue: mode) ?? .new)
+                                                     mode: mode)
             } catch {
                 printError("stubd: cannot record into \(stubs.path): \(error)")
                 throw ExitCode(1)

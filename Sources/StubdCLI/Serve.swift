@@ -7,7 +7,17 @@ import StubdCore
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a Stubs folder on localhost (the default command).")
 
-    enum LogFormat: String, ExpressibleByArgument { case text, json }
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    /// `--proxy-unknown`: what a request for a host the folder does not serve gets.
+    enum UnknownHosts: String, ExpressibleByArgument, CaseIterable {
+        case refuse, pass
+
+        static var allValueDescriptions: [String: String] {
+            ["refuse": "a 502 naming the host and how to serve it",
+             "pass": "passed through to the real host: CONNECT as a blind tunnel, plain HTTP forwarded"]
+        }
+    }
 
     @OptionGroup var stubs: StubsOption
 
@@ -20,10 +30,10 @@ struct Serve: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Reload the folder when it changes.")
     var watch = true
 
-    @Option(name: .long, help: "Log lines as text or json.")
+    @Option(name: .long, help: "How log lines are written.")
     var logFormat: LogFormat = .text
 
-    @Option(name: .long, help: "trace, debug, info (one line per request), notice, warning, error.")
+    @Option(name: .long, help: "The least severe line written; info writes one line per request.")
     var logLevel: Logger.Level = .info
 
     @Option(name: .long, help: "Worker threads.")
@@ -50,8 +60,8 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("In proxy mode, a host the folder's top level answers (repeatable); a top-level folder named after a host answers that host without it.", valueName: "name"))
     var asHost: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("In proxy mode, what a request for a host the folder does not serve gets: refuse (a 502 naming the host and how to serve it; the default) or pass (passed through to the real host: CONNECT as a blind tunnel, plain HTTP forwarded).", valueName: "refuse|pass"))
-    var proxyUnknown: String = "refuse"
+    @Option(name: .long, help: ArgumentHelp("In proxy mode, what a request for a host the folder does not serve gets:"))
+    var proxyUnknown: UnknownHosts = .refuse
 
     @Option(name: .long, help: ArgumentHelp("With --proxy-unknown pass, a tunnel with no byte either way, or whose one end takes none, for this many seconds is closed.", valueName: "seconds"))
     var tunnelIdle: Int32 = 300
@@ -81,8 +91,8 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
     var spec: String?
 
-    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets: requests=report (the default) serves the stub and says so in the journal, the log line and an X-Stubd-Contract header; requests=strict answers 422 (401 for a missing credential, 415 for a body of a type the operation does not take; problem+json listing each error) instead; requests=off checks no request.", valueName: "requests=report|strict|off"))
-    var validation: String?
+    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets:", valueName: "requests=mode"))
+    var validation: RequestValidationMode?
 
     @Option(name: .long, help: SchemaFormatMode.help)
     var formats: SchemaFormatMode = .annotate
@@ -92,9 +102,9 @@ struct Serve: ParsableCommand {
         // A recording flag without forwarding would change nothing, silently: a --secret the user
         // believes protects a key would protect nothing.
         // `--proxy-unknown pass` forwards too: it takes the flags that say how to reach a host.
-        let passThroughFlags: Set<String> = proxyUnknown == "pass" ? ["--timeout", "--upstream-proxy"] : []
+        let passThroughFlags: Set<String> = proxyUnknown == .pass ? ["--timeout", "--upstream-proxy"] : []
         if proxy == nil, let flag = recording.flagsGiven.first(where: { !passThroughFlags.contains($0) }) {
-            let forwards = proxyUnknown == "pass" ? "this serve forwards only hosts the folder does not serve (--proxy-unknown pass), which takes --timeout and --upstream-proxy alone"
+            let forwards = proxyUnknown == .pass ? "this serve forwards only hosts the folder does not serve (--proxy-unknown pass), which takes --timeout and --upstream-proxy alone"
                                                   : "this serve forwards nothing"
             throw ValidationError("\(flag) applies to forwarding, and \(forwards): add --proxy URL (and --record-missing to write what it answers), or drop \(flag)")
         }
@@ -103,13 +113,7 @@ struct Serve: ParsableCommand {
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
         if let validation {
-            guard validation.hasPrefix("requests="), RequestValidationMode(rawValue: String(validation.dropFirst("requests=".count))) != nil else {
-                throw ValidationError("--validate takes requests=report, requests=strict or requests=off, got \(validation)")
-            }
-            guard spec != nil else { throw ValidationError("--validate \(validation) says what to do with requests that break a spec: add --spec FILE") }
-        }
-        guard proxyUnknown == "refuse" || proxyUnknown == "pass" else {
-            throw ValidationError("--proxy-unknown takes refuse or pass, got \(proxyUnknown)")
+            guard spec != nil else { throw ValidationError("--validate \(validation.argument) says what to do with requests that break a spec: add --spec FILE") }
         }
         guard tunnelIdle >= 1, tunnelIdle <= 86_400 else { throw ValidationError("--tunnel-idle must be between 1 and 86400 seconds, got \(tunnelIdle)") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
@@ -134,7 +138,7 @@ struct Serve: ParsableCommand {
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.asHosts = asHost
-        options.passUnknownHosts = proxyUnknown == "pass"
+        options.passUnknownHosts = proxyUnknown == .pass
         options.upstream = recording.upstream
         options.tunnelIdleSeconds = tunnelIdle
         // Always set: a CONNECT (a client's HTTPS_PROXY) is answered with TLS from the CA, which is made
@@ -163,7 +167,7 @@ struct Serve: ParsableCommand {
         if let spec {
             let contract = try SpecOption.load(spec, command: "stubd", formats: formats)
             options.contract = contract
-            options.requestValidation = validation.flatMap { RequestValidationMode(rawValue: String($0.dropFirst("requests=".count))) } ?? .report
+            options.requestValidation = validation ?? .report
             if let catalog = try? StubCatalog.load(stubs: stubs.url) {
                 for notice in StubContractCheck(catalog: catalog, contract: contract).notices { logger.notice("\(notice)") }
             }

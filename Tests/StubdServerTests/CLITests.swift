@@ -130,6 +130,32 @@ import Testing
     }
 
     /// `--proxy-unknown pass` forwards: it takes `--timeout` and `--upstream-proxy` (issue 38).
+    /// A flag that takes one of a few words lists them in `--help` (written by its enum, not by hand),
+    /// and a word that is not one of them is refused naming the flag and the words it takes.
+    @Test(arguments: [
+        (["serve"], "--proxy-unknown", ["refuse - a 502 naming the host", "pass - passed through to the real host", "(default: refuse)"],
+         ["refuse", "pass"], "maybe"),
+        (["serve"], "--validate", ["requests=report - the default: serve the stub", "requests=strict - answer 422", "requests=off - check no request"],
+         ["requests=report", "requests=strict", "requests=off"], "requests=warn"),
+        (["serve"], "--log-format", ["(values: text, json; default: text)"], ["text", "json"], "xml"),
+        (["serve"], "--mode", ["(values: new, all; default: new)"], ["new", "all"], "some"),
+        (["drift", "--target", "http://127.0.0.1:9"], "--format", ["(values: text, json; default: text)"], ["text", "json"], "xml"),
+        (["record", "--target", "http://127.0.0.1:9"], "--mode", ["(values: new, all; default: new)"], ["new", "all"], "some"),
+    ])
+    func aChoiceFlagListsItsChoicesInHelpAndRefusesAnotherWord(command: [String], flag: String, shown: [String], choices: [String],
+                                                               wrong: String) throws {
+        let help = try run(stubdBinary.path, command + ["--help"])
+        #expect(help.status == 0, "\(help.error)")
+        // Help wraps at the terminal's width: compare with the line breaks folded away.
+        let folded = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let section = folded.components(separatedBy: flag + " <").dropFirst().first ?? ""
+        for text in shown { #expect(section.contains(text), "\(command) --help: \(flag) does not show '\(text)': \(help.output)") }
+        let refused = try run(stubdBinary.path, command + ["--stubs", exampleStubs.path, flag, wrong])
+        #expect(refused.status != 0)
+        #expect(refused.error.contains("The value '\(wrong)' is invalid for '\(flag) <"), "\(refused.error)")
+        for choice in choices { #expect(refused.error.contains("'\(choice)'"), "\(refused.error) does not offer \(choice)") }
+    }
+
     @Test func servePassingUnknownHostsTakesATimeout() throws {
         let serve = try ServeProcess(["--stubs", exampleStubs.path, "--proxy-unknown", "pass", "--timeout", "5",
                                       "--upstream-proxy", "http://127.0.0.1:9"])

@@ -362,7 +362,7 @@ import Testing
     @Test func flagsOutOfRangeAreRefusedNamingTheFlag() throws {
         let stubs = try TempStubs([:])
         for (flags, words) in [(["--rate", "1e-300"], "--rate must be from 0.01"), (["--timeout", "1e300"], "--timeout must be more than 0"),
-                               (["--format", "xml"], "--format is text or json"), (["--secret", "a/b=1"], "--secret NAME must be a plain identifier")] {
+                               (["--format", "xml"], "The value 'xml' is invalid for '--format <format>'. Please provide one of 'text' and 'json'."), (["--secret", "a/b=1"], "--secret NAME must be a plain identifier")] {
             let r = try run(stubdBinary.path, ["drift", "--target", "http://127.0.0.1:1", "--stubs", stubs.url.path] + flags)
             #expect(r.status != 0 && r.status != 1 && r.status != 2, "\(flags): \(r.status)")
             #expect(r.error.contains(words), "\(flags): \(r.error)")

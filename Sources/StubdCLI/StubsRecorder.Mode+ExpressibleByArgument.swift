@@ -1,0 +1,5 @@
+import ArgumentParser
+import StubdCore
+
+/// `--mode new|all` (record, serve --record-missing): `--help` lists the two.
+extension StubsRecorder.Mode: ExpressibleByArgument {}
