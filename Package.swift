@@ -143,3 +143,26 @@ if Context.environment["STUBD_FUZZ"] != nil {
                           path: "Fuzz/Sources/\(name)")
     }
 }
+
+// scripts/check-client-side builds this manifest, in a scratch folder holding only the client side's
+// sources, with STUBD_CLIENT_SIDE set: the client-side targets as declared above, Stubd and every
+// package but HTTPTypes taken away, as an iOS test bundle gets them. One manifest, so the check
+// cannot drift from what ships.
+if Context.environment["STUBD_CLIENT_SIDE"] != nil {
+    let clientSide: Set<String> = ["StubdProtocol", "StubdClient", "StubdXCTest", "StubdTesting",
+                                   "StubdXCTestRemote", "StubdTestingRemote"]
+    package.targets = package.targets.filter { clientSide.contains($0.name) }
+    for target in package.targets {
+        target.dependencies = target.dependencies.filter { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): clientSide.contains(name)
+            case .productItem(_, let package, _, _): package == "swift-http-types"
+            @unknown default: true
+            }
+        }
+    }
+    package.products = package.products.filter { clientSide.contains($0.name) }
+    package.dependencies = package.dependencies.filter { dependency in
+        if case .sourceControl(_, let location, _) = dependency.kind { location.hasSuffix("/swift-http-types") } else { false }
+    }
+}
