@@ -75,10 +75,16 @@ public final class StubServer: Sendable {
         package var tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds
         /// Called after each reload attempt: the new route count, or the problems (the old catalog stays).
         public var reloadLog: (@Sendable (Result<StubCatalog, CatalogLoadError>) -> Void)?
-        /// `--spec`: every load and reload holds the stubs to this contract; a violation fails it like
-        /// any other load problem.
-        package var contract: APIContract?
-        /// `--validate requests=MODE`: with `contract`, what a request that breaks its operation gets
+        /// `--spec` (repeatable): every load and reload holds each stub to the spec that declares its
+        /// operation, and each request is judged by that spec; a violation fails the load like any
+        /// other load problem.
+        package var contracts: ContractSet?
+        /// One spec, as `contracts` (what most in-process servers hold).
+        package var contract: APIContract? {
+            get { contracts?.contracts.first }
+            set { contracts = newValue.map(ContractSet.init) }
+        }
+        /// `--validate requests=MODE`: with `contracts`, what a request that breaks its operation gets
         /// (the stub and a report of it, by default; 422 with `strict`).
         package var requestValidation: RequestValidationMode = .report
 
@@ -98,8 +104,8 @@ public final class StubServer: Sendable {
     public let stubsDirectory: URL
     /// The admin token this server requires, if any; its own `StubControl` calls send it.
     public let adminToken: String?
-    /// The spec the stubs are held to, if any.
-    package let contract: APIContract?
+    /// The specs the stubs are held to, if any.
+    package let contracts: ContractSet?
 
     private let daemons: [CPointer]
     private let tlsDaemons: [CPointer]
@@ -154,14 +160,14 @@ public final class StubServer: Sendable {
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
-        let catalog = try StubServer.load(stubs, contract: options.contract)
-        contract = options.contract
+        let catalog = try StubServer.load(stubs, contracts: options.contracts)
+        contracts = options.contracts
         stubsDirectory = stubs
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maskedHeaders: options.maskedHeaders,
                             maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
                             maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
-                            notice: options.notice, contract: options.contract,
+                            notice: options.notice, contracts: options.contracts,
                             contractRequests: options.requestValidation.rawValue)
         if let forwarding = options.forwarding {
             engine.forwarding.withLock {
@@ -195,7 +201,7 @@ public final class StubServer: Sendable {
                                    forwarding.connectionMemoryBytes = options.connectionMemoryBytes
                                    return forwarding
                                }, upstream: options.upstream, loop: loop, tunnelIdleSeconds: options.tunnelIdleSeconds,
-                               contract: options.contract, validation: options.requestValidation, log: options.requestLog)
+                               contracts: options.contracts, validation: options.requestValidation, log: options.requestLog)
         let routerHandle = CPointer(Unmanaged.passRetained(router).toOpaque())
         let router = self.router
         self.routerHandle = routerHandle
@@ -286,10 +292,10 @@ public final class StubServer: Sendable {
         httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
-            let engine = self.engine, log = options.reloadLog, contract = options.contract
+            let engine = self.engine, log = options.reloadLog, contracts = options.contracts
             watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
-                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contract, engine) }
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contracts, engine) }
                 log?(result)
             }
         } else {
@@ -300,22 +306,22 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        try StubServer.reload(stubsDirectory, contract, engine)
+        try StubServer.reload(stubsDirectory, contracts, engine)
     }
 
     /// A catalog, held to the contract when there is one: its violations are load problems.
-    private static func load(_ stubs: URL, contract: APIContract?) throws(CatalogLoadError) -> StubCatalog {
+    private static func load(_ stubs: URL, contracts: ContractSet?) throws(CatalogLoadError) -> StubCatalog {
         let catalog = try StubCatalog.load(stubs: stubs)
-        if let contract {
-            let check = StubContractCheck(catalog: catalog, contract: contract)
+        if let contracts {
+            let check = StubContractCheck(catalog: catalog, contracts: contracts)
             if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.path, problems: check.problems) }
         }
         return catalog
     }
 
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
-    private static func reload(_ stubs: URL, _ contract: APIContract?, _ engine: StubEngine) throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try load(stubs, contract: contract)
+    private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ engine: StubEngine) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try load(stubs, contracts: contracts)
         catalog.prepareAnswers()
         engine.install(catalog)
         return catalog

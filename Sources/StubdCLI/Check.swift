@@ -7,7 +7,8 @@ struct Check: ParsableCommand {
     @OptionGroup var stubs: StubsOption
 
     @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not) every stub answer must keep to. "
-                                            + "Repeat it for a folder holding several specs' stubs: each route is held to the spec that has its operation.", valueName: "file"))
+                                            + "Repeat it for a folder holding several specs' stubs: each route is held to the spec that has its operation "
+                                            + "(two specs declaring one operation are refused).", valueName: "file"))
     var spec: [String] = []
 
     @Option(name: .long, help: SchemaFormatMode.help)
@@ -21,10 +22,10 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let contracts = try spec.map { try SpecOption.load($0, command: "stubd check", formats: formats) }
+        let contracts = try spec.isEmpty ? nil : SpecOption.load(spec, command: "stubd check", formats: formats)
         do throws(CatalogLoadError) {
             let catalog = try StubCatalog.load(stubs: stubs.url)
-            if !contracts.isEmpty {
+            if let contracts {
                 let check = StubContractCheck(catalog: catalog, contracts: contracts)
                 for notice in check.notices { print("notice: \(notice)") }
                 let problems = check.problems + (swiftCompatible ? check.swiftWarnings : [])
@@ -34,8 +35,8 @@ struct Check: ParsableCommand {
                 if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             }
             print(RouteTable.render(catalog))
-            let against = contracts.isEmpty ? "" : ", every answer keeps to "
-                + contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ")
+            let against = contracts.map { ", every answer keeps to "
+                + $0.contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ") } ?? ""
             print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)")
         } catch {
             printError("stubd check: \(error.description)")

@@ -88,8 +88,10 @@ struct Serve: ParsableCommand {
 
     @OptionGroup(title: "Recording (with --proxy)") var recording: RecordingOptions
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): a stub answer that breaks it fails the load, as a malformed stub does.", valueName: "file"))
-    var spec: String?
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): a stub answer that breaks it fails the load, as a malformed stub does. "
+                                            + "Repeat it for a folder holding several specs' stubs: each request and route is judged by the spec that declares its operation, "
+                                            + "and errors name that spec (two specs declaring one operation are refused at start).", valueName: "file"))
+    var spec: [String] = []
 
     @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets:", valueName: "requests=mode"))
     var validation: RequestValidationMode?
@@ -113,7 +115,7 @@ struct Serve: ParsableCommand {
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
         if let validation {
-            guard spec != nil else { throw ValidationError("--validate \(validation.argument) says what to do with requests that break a spec: add --spec FILE") }
+            guard !spec.isEmpty else { throw ValidationError("--validate \(validation.argument) says what to do with requests that break a spec: add --spec FILE") }
         }
         guard tunnelIdle >= 1, tunnelIdle <= 86_400 else { throw ValidationError("--tunnel-idle must be between 1 and 86400 seconds, got \(tunnelIdle)") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
@@ -164,12 +166,12 @@ struct Serve: ParsableCommand {
                 for problem in error.problems { logger.error("\(problem.description)") }
             }
         }
-        if let spec {
-            let contract = try SpecOption.load(spec, command: "stubd", formats: formats)
-            options.contract = contract
+        if !spec.isEmpty {
+            let contracts = try SpecOption.load(spec, command: "stubd", formats: formats)
+            options.contracts = contracts
             options.requestValidation = validation ?? .report
             if let catalog = try? StubCatalog.load(stubs: stubs.url) {
-                for notice in StubContractCheck(catalog: catalog, contract: contract).notices { logger.notice("\(notice)") }
+                for notice in StubContractCheck(catalog: catalog, contracts: contracts).notices { logger.notice("\(notice)") }
             }
         }
         if let proxy {
@@ -189,9 +191,13 @@ struct Serve: ParsableCommand {
         // Scripts and the test fixtures read the port from this exact first line.
         print("stubd listening on \(server.baseURL.absoluteString) (\(server.engine.catalog.routes.count) routes from \(stubs.stubs))")
         if let https = server.httpsURL, https != server.baseURL { print("stubd listening on \(https.absoluteString) (TLS)") }
-        if let contract = options.contract {
-            // Said once, where a user looks first: report mode serves a request that breaks the spec.
-            print("stubd --spec \(contract.specName) (OpenAPI \(contract.version), \(contract.operations.count) operation\(contract.operations.count == 1 ? "" : "s")), \(options.requestValidation.startupDescription)")
+        if let contracts = options.contracts {
+            // Said once, where a user looks first: which specs judge requests, and that report mode
+            // serves a request that breaks one.
+            let specs = contracts.contracts.map { contract in
+                "--spec \(contract.specName) (OpenAPI \(contract.version), \(contract.operations.count) operation\(contract.operations.count == 1 ? "" : "s"))"
+            }
+            print("stubd \(specs.joined(separator: " ")), \(options.requestValidation.startupDescription)")
         }
         if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)

@@ -34,7 +34,8 @@ public struct HealthReport: Sendable, Equatable, Codable {
         }
     }
 
-    /// The OpenAPI spec `serve --spec` loaded.
+    /// The OpenAPI spec `serve --spec` loaded; with several, all of them in one entry (`file`
+    /// `a.yaml and b.yaml`, `operations` added up: `GET /__stubd/contract` lists each).
     public struct Spec: Sendable, Equatable, Codable {
         /// The spec's file name, as given to `--spec`.
         public let file: String

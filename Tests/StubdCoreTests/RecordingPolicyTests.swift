@@ -46,7 +46,7 @@ import StubdTestSupport
         let contract = try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml"))
         let stubs = try TempStubs([:])
         let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
-        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com", contract: contract)
+        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com", contracts: ContractSet(contract))
         let note = policy.answered(exchange()).note
         #expect(note.contains("recorded as "), "\(note)")
         #expect(note.contains("; WARNING: users/1.json breaks openapi.yaml: "), "\(note)")

@@ -52,7 +52,7 @@ extension RequestRouter {
             resume(context)
         }) { [self] result in
             let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
-                                         contract: engine.contract)
+                                         contracts: engine.contracts)
             if case let .streamed(status, bytes, cut) = result {
                 let note = policy.streamed(bytes: bytes, cut: cut)
                 engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)

@@ -41,7 +41,7 @@ final class RequestRouter: @unchecked Sendable {
          hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, passUnknownHosts: Bool = false, forwarding: ForwardingOptions? = nil,
          upstream: UpstreamSettings = UpstreamSettings(), loop: ForwardingLoop = ForwardingLoop(),
          tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds,
-         contract: APIContract? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
+         contracts: ContractSet? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -57,7 +57,7 @@ final class RequestRouter: @unchecked Sendable {
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
         chain = ResponderChain(admin: AdminResponder(engine: engine, access: adminAccess),
                                stubs: forwarding?.options.scope == .everything ? nil
-                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, contract: contract, validation: validation),
+                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, contracts: contracts, validation: validation),
                                forwarding: forwarding)
         self.engine = engine
         self.adminAccess = adminAccess

@@ -6,12 +6,16 @@ struct StubResponder: Responder {
     let engine: StubEngine
     /// True under `serve --proxy`: what no stub answers goes on to the next responder.
     let passesMisses: Bool
-    /// `serve --spec`: the spec requests are held to, and what comes of a request that breaks it.
-    var contract: APIContract?
+    /// `serve --spec`: the specs requests are held to (each request to the one that declares its
+    /// operation), and what comes of a request that breaks it.
+    var contracts: ContractSet?
     var validation: RequestValidationMode = .report
 
     func respond(to request: inout IncomingRequest) -> Reply? {
-        let reply = answer(&request)
+        // The spec that declares the request's operation (with one spec, that spec, without a lookup);
+        // nil with none, or when no spec declares it: then it is judged as a path no spec has.
+        let contract = contracts?.contract(for: request.head)
+        let reply = answer(&request, contract)
         // stubd's own answers (the 404, strict mode's refusals) in the shape the spec declares for
         // their status, so a client generated from the spec decodes them as documented (issue 44).
         guard let contract, let reply else { return reply }
@@ -22,7 +26,7 @@ struct StubResponder: Responder {
         }
     }
 
-    private func answer(_ request: inout IncomingRequest) -> Reply? {
+    private func answer(_ request: inout IncomingRequest, _ contract: APIContract?) -> Reply? {
         var problems: [String]?
         if let contract, validation != .off, let violations = contract.violations(of: request.head), !violations.isEmpty {
             // A note (a body stubd cannot check) refuses nothing, even in strict mode: it is only said.

@@ -34,14 +34,20 @@ extension StubEngine {
             }
             return .waitForHits(session: session, query: target, count: count, timeout: timeout)
         case ("GET", "contract", 1):
-            guard let contract else {
+            guard let contracts else {
                 return .response(.problem(404, title: "No spec loaded",
                                           detail: "this server holds its stubs to no OpenAPI spec; start it with `stubd serve --spec FILE`"))
             }
-            let notices = StubContractCheck(catalog: catalog, contract: contract).notices
-            return .response(.document(200, ContractReport(file: contract.specName, openapi: contract.version,
-                                                           operations: contract.operations.map(\.signature),
-                                                           requests: contractRequests, notices: notices)))
+            let check = StubContractCheck(catalog: catalog, contracts: contracts)
+            let specs = zip(contracts.contracts, check.specNotices).map { contract, notices in
+                ContractReport.Spec(file: contract.specName, openapi: contract.version, operations: contract.operations.map(\.signature),
+                                    notices: notices)
+            }
+            var versions: [String] = []
+            for contract in contracts.contracts where !versions.contains(contract.version) { versions.append(contract.version) }
+            return .response(.document(200, ContractReport(file: contracts.names, openapi: versions.joined(separator: ", "),
+                                                           operations: specs.flatMap(\.operations),
+                                                           requests: contractRequests, notices: check.notices, specs: specs)))
         case ("GET", "coverage", 1):
             // Without a session: the whole server, every session since it started.
             return .response(.document(200, coverage(of: session)))
@@ -71,7 +77,7 @@ extension StubEngine {
                 case .invalid(let error):
                     return .response(.problem(400, title: "Bad stub", detail: listed(error.problems)))
                 case .breaksContract(let problems):
-                    return .response(.problem(422, title: "The stub does not keep to \(contract?.specName ?? "the spec")",
+                    return .response(.problem(422, title: "The stub does not keep to \(contracts?.names ?? "the spec")",
                                               detail: listed(problems),
                                               extra: ["contract": .array(problems.map { .string($0.message) })]))
                 }
@@ -275,7 +281,8 @@ extension StubEngine {
         }
         let report = HealthReport(version: StubEngine.version, routes: catalog.routes.count,
                                   stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) },
-                                  spec: contract.map { HealthReport.Spec(file: $0.specName, openapi: $0.version, operations: $0.operations.count) },
+                                  spec: contracts.map { HealthReport.Spec(file: $0.names, openapi: $0.contracts.map(\.version).joined(separator: ", "),
+                                                                          operations: $0.contracts.reduce(0) { $0 + $1.operations.count }) },
                                   forwarding: forwarding.withLock { $0 }.map {
                                       HealthReport.Forwarding(mode: $0.mode, target: $0.target, recording: $0.recording,
                                                               recorded: recordedCount.load(ordering: .relaxed))

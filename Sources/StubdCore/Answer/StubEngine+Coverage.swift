@@ -15,20 +15,21 @@ extension StubEngine {
         let name = session.flatMap { $0.id.isEmpty ? nil : $0.id }
         let routes = catalog.routes.map { describeCoverage($0, tally[$0.key]) }
         return CoverageReport(session: name, routes: routes,
-                              operations: contract.map { Self.operationCoverage($0, catalog.routes, routes) })
+                              operations: contracts.map { Self.operationCoverage($0, catalog.routes, routes) })
     }
 
-    /// With a spec: each operation, the statuses it documents, and which of them an answer of a route
-    /// that answers for it (`APIContract.operation(for:)`, as `check --spec` pairs them) had. An
-    /// answer the client never saw a status of (a fault, a hang) answers nothing.
-    static func operationCoverage(_ contract: APIContract, _ catalogRoutes: [Route],
+    /// With a spec: each operation (of every spec, in their order), the statuses it documents, and
+    /// which of them an answer of a route that answers for it (`ContractSet.owner(of:)`, as
+    /// `check --spec` pairs them) had. An answer the client never saw a status of (a fault, a hang)
+    /// answers nothing. Two specs never declare one operation (`ContractSet`), so a signature is one operation.
+    static func operationCoverage(_ contracts: ContractSet, _ catalogRoutes: [Route],
                                   _ reported: [CoverageReport.Route]) -> [CoverageReport.Operation] {
         var byOperation: [String: [CoverageReport.Route]] = [:]
         for (route, report) in zip(catalogRoutes, reported) {
-            guard let operation = contract.operation(for: route) else { continue }
+            guard let (operation, _) = contracts.owner(of: route) else { continue }
             byOperation[operation.signature, default: []].append(report)
         }
-        return contract.operations.map { operation in
+        return contracts.contracts.flatMap(\.operations).map { operation in
             let routes = byOperation[operation.signature] ?? []
             let documented = operation.responses.compactMap { Int($0.status) }
             var answered = Set<Int>()

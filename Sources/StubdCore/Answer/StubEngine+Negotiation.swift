@@ -14,14 +14,14 @@ extension StubEngine {
     /// (`--validate requests=strict`); otherwise the default, with a note and `X-Stubd-Accept`.
     func negotiated(_ outcome: Outcome, _ request: RequestHead) -> Outcome {
         // The common case, without a spec: one body, and nothing to choose.
-        guard case .canned(let canned, let extra) = outcome.answer, contract != nil || !canned.alternatives.isEmpty,
+        guard case .canned(let canned, let extra) = outcome.answer, contracts != nil || !canned.alternatives.isEmpty,
               canned.template == nil, canned.quotaStatus == nil, canned.fault == nil, let route = outcome.route,
               let type = canned.headers[.contentType], let value = request.header(.accept) else { return outcome }
         let accept = AcceptHeader(value)
         // Named outright at full quality: nothing can be preferred to the default.
         if accept.takesAnything || accept.quality(of: type).map({ $0.quality == 1 && $0.specificity == 2 }) == true { return outcome }
         var offers = [canned] + canned.alternatives
-        if let contract, let operation = contract.operation(for: route), let response = operation.response(for: canned.status) {
+        if let (operation, contract) = contracts?.owner(of: route), let response = operation.response(for: canned.status) {
             for media in response.media where !media.type.contains("*") && !offers.contains(where: { media.accepts($0.headers[.contentType] ?? "") == 2 }) {
                 guard let example = media.example else { continue }
                 let body: Data

@@ -23,7 +23,7 @@ extension StubEngine {
     /// which stub stands for the range.
     func unmetPreference(_ request: RequestHead, answeredBy outcome: Outcome, in session: SessionState, _ catalog: StubCatalog) -> String? {
         // A plain stub folder without a spec reads no header here: nothing in it could answer a Prefer.
-        guard contract != nil || catalog.takesPrefer || session.runtimeStubCount > 0 else { return nil }
+        guard contracts != nil || catalog.takesPrefer || session.runtimeStubCount > 0 else { return nil }
         let wanted = Self.stubPreferences(request)
         guard !wanted.isEmpty, let route = outcome.route, !route.conditions.headers.contains(where: { $0.name == "prefer" }) else { return nil }
         // A plain stub that happens to answer the asked status meets `code=` alone.
@@ -44,7 +44,8 @@ extension StubEngine {
         available = available.filter { seen.insert($0).inserted }
         var message = "Prefer: \(wanted.joined(separator: ", ")) matches no stub of \(request.method) \(request.normalizedPath)"
         var declared = ""
-        if let contract, let (operation, _) = contract.operation(method: request.method, path: segments) {
+        if let contract = contracts?.contract(method: request.method, path: segments),
+           let (operation, _) = contract.operation(method: request.method, path: segments) {
             declared = "; \(contract.specName) declares \(operation.responses.map(\.status).joined(separator: ", "))"
             for token in wanted where token.hasPrefix("code=") {
                 guard let code = Int(token.dropFirst(5)), let range = operation.responses.first(where: { $0.covers(code) == 1 }),

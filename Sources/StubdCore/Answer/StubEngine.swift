@@ -28,8 +28,9 @@ package final class StubEngine: Sendable {
     /// gets a 500 naming the cap, and the journal says why.
     package let maxRenderedBytes: Int
     package static let defaultMaxRenderedBytes = 8 << 20
-    /// The spec the stubs are held to (`serve --spec`), for `/__stubd/health`.
-    package let contract: APIContract?
+    /// The specs the stubs and requests are held to (`serve --spec`, repeatable), each judging the
+    /// operations it declares; nil without one, so a plain folder pays one nil check.
+    package let contracts: ContractSet?
     /// `serve --proxy` / `stubd record`: set once by the server before it serves, for `/__stubd/health`.
     package let forwarding = Locked<(mode: String, target: String, recording: Bool)?>(nil)
     /// Answers the recorder wrote since the server started.
@@ -46,8 +47,8 @@ package final class StubEngine: Sendable {
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
                 maskedSecrets: [NamedSecret] = [], maxRuntimeStubs: Int = 10_000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
-                contract: APIContract? = nil, contractRequests: String = "report") {
-        self.contract = contract
+                contracts: ContractSet? = nil, contractRequests: String = "report") {
+        self.contracts = contracts
         self.contractRequests = contractRequests
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.maxRenderedBytes = max(1, maxRenderedBytes)
@@ -203,8 +204,8 @@ package final class StubEngine: Sendable {
         }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
-        if contract != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
-        if case .runtime = route.source, response.template == nil, contract != nil {
+        if contracts != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
+        if case .runtime = route.source, response.template == nil, contracts != nil {
             // A runtime stub that breaks the spec was taken (report mode): each answer says so, as a request's problems are said.
             outcome = outcome.reporting(answerProblems(outcome, of: route))
         }
@@ -256,8 +257,8 @@ package final class StubEngine: Sendable {
     /// How a rendered answer breaks the operation its route answers for, as `check --spec` would
     /// have said of a canned one (`answer: /temp: expected number, got string`).
     private func answerProblems(_ outcome: Outcome, of route: Route) -> [String] {
-        guard let contract, case .canned(let canned, let extra) = outcome.answer,
-              let operation = contract.operation(for: route) else { return [] }
+        guard let contracts, case .canned(let canned, let extra) = outcome.answer,
+              let (operation, contract) = contracts.owner(of: route) else { return [] }
         var names = Set(canned.headers.map { $0.name.canonicalName })
         for field in extra.list { names.insert(field.name.canonicalName) }
         return AnswerConformance.violations(status: canned.status, headerNames: names, contentType: canned.headers[.contentType],
@@ -379,7 +380,7 @@ package final class StubEngine: Sendable {
         let route: Route
         do throws(CatalogLoadError) { route = try catalog.parseRuntimeStub(json, id: id, index: -number) } catch { throw .invalid(error) }
         // Held to the spec as a file stub is; strict mode refuses it as a load refuses a file.
-        let problems = contract.map { StubContractCheck.problems(of: route, in: $0) } ?? []
+        let problems = contracts.map { StubContractCheck.problems(of: route, in: $0) } ?? []
         if !problems.isEmpty, contractRequests == "strict" { throw .breaksContract(problems) }
         if let taken = route.name.flatMap(catalog.route(named:)) ?? session.addRuntime(route, id: id) {
             throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(

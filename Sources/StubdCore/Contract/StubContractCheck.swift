@@ -9,6 +9,9 @@ package struct StubContractCheck: Sendable {
     package let problems: [LoadProblem]
     /// What is not an error but worth knowing: unmatched stubs, operations no stub answers, answers not checked.
     package let notices: [String]
+    /// `notices` by the spec each is about, in the set's order (`GET /__stubd/contract` lists each
+    /// spec with its own); a stub that matches no spec's operation is in `notices` alone.
+    package let specNotices: [[String]]
     /// Answers that keep to the spec but that a Swift client could not decode (a `date-time` with
     /// fractional seconds…), each at its place in the stub: `stubd check --swift-compatible` makes them problems.
     package let swiftWarnings: [LoadProblem]
@@ -16,25 +19,27 @@ package struct StubContractCheck: Sendable {
     /// `swiftWarnings`: false leaves `swiftWarnings` empty, for a caller that reads only `problems`
     /// (the import's self-check): finding them walks every body a second time.
     package init(catalog: StubCatalog, contract: APIContract, swiftWarnings: Bool = true) {
-        self.init(catalog: catalog, contracts: [contract], swiftWarnings: swiftWarnings)
+        self.init(catalog: catalog, contracts: ContractSet(contract), swiftWarnings: swiftWarnings)
     }
 
-    /// A folder holding several specs' stubs (`check --spec A --spec B`): each route is held to the
-    /// spec that has its operation, the first given when several do.
-    package init(catalog: StubCatalog, contracts: [APIContract], swiftWarnings findSwiftWarnings: Bool = true) {
+    /// A folder holding several specs' stubs (`check --spec A --spec B`, `serve --spec A --spec B`):
+    /// each route is held to the spec that has its operation (`ContractSet.owner(of:)`).
+    package init(catalog: StubCatalog, contracts set: ContractSet, swiftWarnings findSwiftWarnings: Bool = true) {
+        let contracts = set.contracts
         var problems: [LoadProblem] = []
         var notices: [String] = []
+        var specNotices = [[String]](repeating: [], count: contracts.count)
         var covered: [ObjectIdentifier: Set<String>] = [:]
         var listed: Set<LoadProblem> = []
         var swiftWarnings: [LoadProblem] = []
         let names = contracts.map(\.specName).joined(separator: " or ")
+        let index = Dictionary(uniqueKeysWithValues: contracts.enumerated().map { (ObjectIdentifier($0.element), $0.offset) })
         for route in catalog.routes {
             if case .runtime = route.source { continue }
-            guard let found = contracts.lazy.compactMap({ c in c.operation(for: route).map { (operation: $0, contract: c) } }).first else {
+            guard let (operation, contract) = set.owner(of: route) else {
                 notices.append("\(route.signature) (\(route.source)) matches no operation in \(names)")
                 continue
             }
-            let (operation, contract) = (found.operation, found.contract)
             covered[ObjectIdentifier(contract), default: []].insert(operation.signature)
             // A resource's answers are made per request from a session's items: none to check at load.
             if route.resource != nil { continue }
@@ -42,7 +47,9 @@ package struct StubContractCheck: Sendable {
                 if answer.fault != nil || answer.quotaStatus != nil { continue }
                 let place = route.responses.count > 1 ? " (answer \(step + 1) of \(route.responses.count))" : ""
                 if answer.template != nil {
-                    notices.append("\(route.signature) (\(route.source))\(place) is a template: its answers are not checked against \(contract.specName)")
+                    let notice = "\(route.signature) (\(route.source))\(place) is a template: its answers are not checked against \(contract.specName)"
+                    notices.append(notice)
+                    specNotices[index[ObjectIdentifier(contract)]!].append(notice)
                     continue
                 }
                 // Routes that share a body file (a plain route and its `Prefer: code=` twin) share its
@@ -60,21 +67,24 @@ package struct StubContractCheck: Sendable {
                 }
             }
         }
-        for contract in contracts {
+        for (i, contract) in contracts.enumerated() {
             for operation in contract.operations where !(covered[ObjectIdentifier(contract)]?.contains(operation.signature) ?? false) {
-                notices.append("\(operation.signature) in \(contract.specName) has no stub")
+                let notice = "\(operation.signature) in \(contract.specName) has no stub"
+                notices.append(notice)
+                specNotices[i].append(notice)
             }
         }
         self.problems = problems
         self.notices = notices
+        self.specNotices = specNotices
         self.swiftWarnings = swiftWarnings
     }
 
     /// How a runtime stub's answers break the spec (`POST /__stubd/stubs` under `serve --spec`): empty
     /// when they keep to it, when it is for no operation (a notice for a file stub; nothing here), or
     /// when each answer is a template, a fault or a quota status (checked once rendered, or never).
-    package static func problems(of route: Route, in contract: APIContract) -> [LoadProblem] {
-        guard route.resource == nil, let operation = contract.operation(for: route) else { return [] }
+    package static func problems(of route: Route, in contracts: ContractSet) -> [LoadProblem] {
+        guard route.resource == nil, let (operation, contract) = contracts.owner(of: route) else { return [] }
         var problems: [LoadProblem] = []
         for (step, answer) in route.responses.enumerated()
         where answer.fault == nil && answer.quotaStatus == nil && answer.template == nil {

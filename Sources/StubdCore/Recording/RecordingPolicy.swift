@@ -11,14 +11,15 @@ package struct RecordingPolicy: Sendable {
     package let maxBodyBytes: Int
     /// The real API, as the notes name it.
     package let target: String
-    /// `serve --spec`: what is recorded is held to it, as a stub in the folder is at load.
-    package let contract: APIContract?
+    /// `serve --spec`: what is recorded is held to the spec that declares its operation, as a stub
+    /// in the folder is at load.
+    package let contracts: ContractSet?
 
-    package init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String, contract: APIContract? = nil) {
+    package init(recorder: StubsRecorder?, maxBodyBytes: Int, target: String, contracts: ContractSet? = nil) {
         self.recorder = recorder
         self.maxBodyBytes = maxBodyBytes
         self.target = target
-        self.contract = contract
+        self.contracts = contracts
     }
 
     /// An answer held whole (so within `--max-body`: a larger one streams, see `streamed`): recorded
@@ -40,7 +41,9 @@ package struct RecordingPolicy: Sendable {
     /// keeps to the spec or none is loaded. The recording is written all the same: it is what the API
     /// said, and a stub check at the next load says so again, at the file's line.
     func contractWarning(_ exchange: RecordedExchange, _ files: [String]) -> String {
-        guard let contract, let (operation, _) = contract.operation(method: exchange.method, requestPath: exchange.path) else { return "" }
+        let segments = PathPattern.split(exchange.path)
+        guard let contract = contracts?.contract(method: exchange.method, path: segments),
+              let (operation, _) = contract.operation(method: exchange.method, path: segments) else { return "" }
         let names = Set(exchange.responseHeaders.map { $0.name.canonicalName })
         let contentType = exchange.responseHeaders.firstValue(of: .contentType)
         let problems = AnswerConformance.violations(status: exchange.status, headerNames: names, contentType: contentType,
