@@ -202,6 +202,23 @@ public struct StubdClient: StubControl {
         return URLSession(configuration: configuration)
     }()
 
+    /// Every scenario of this session with its state (`GET /__stubd/scenarios`).
+    public func scenarios() async throws -> ScenariosReport {
+        try await get(ScenariosReport.self, "scenarios")
+    }
+
+    /// Every scenario of this session back in `Started` (`POST /__stubd/scenarios/reset`); a
+    /// ``reset()`` does it too, with everything else.
+    @discardableResult
+    public func resetScenarios() async throws -> ScenariosReport {
+        try await send(ScenariosReport.self, "POST", "scenarios/reset")
+    }
+
+    /// `PUT /__stubd/scenarios/{name}`: the session's scenario `name` put in `state`.
+    func setScenario(_ name: String, to state: String) async throws -> ScenariosReport.Scenario {
+        try await send(ScenariosReport.Scenario.self, "PUT", "scenarios/" + name, body: AdminCoding.encode(ScenarioSet(state: state)))
+    }
+
     /// `GET /__stubd/resources/{name}`, or `PUT` with `items`: the session's items as a JSON array.
     func resourceItems(_ name: String, setting items: Data? = nil) async throws -> Data {
         let method = items == nil ? "GET" : "PUT"

@@ -102,6 +102,11 @@ import FoundationNetworking
         _ = try await stations.itemsJSON()
         await #expect(throws: StubdError.self) { try await stubd.resource("nope").count() }
 
+        // The example folder declares no scenario: the list is empty and setting one is a 404.
+        #expect(try await stubd.scenarios().scenarios.isEmpty)
+        #expect(try await stubd.resetScenarios().scenarios.isEmpty)
+        await #expect(throws: StubdError.self) { try await stubd.scenario("nope").set("paid") }
+
         _ = try await stubd.allHits()
         _ = try await stubd.forwardedHits()
         _ = try await stubd.coverage()

@@ -61,6 +61,16 @@ extension StubEngine {
             return .response(.document(200, ResetDone(session: session.id)))
         case ("GET", "resources", 2), ("PUT", "resources", 2):
             return .response(resourceItems(method: method, name: parts[1], body: body, session: session))
+        case ("GET", "scenarios", 1):
+            return .response(.document(200, scenariosReport(session)))
+        case ("POST", "scenarios", 2) where parts[1] == "reset":
+            session.scenarios.reset()
+            return .response(.document(200, scenariosReport(session)))
+        case ("PUT", "scenarios", 2):
+            guard let set = try? adminRequest(ScenarioSet.self, body) else {
+                return .response(.problem(400, title: "Bad scenario state", detail: #"send {"state": "paid"} (GET /__stubd/scenarios lists each scenario's states)"#))
+            }
+            return .response(setScenario(parts[1], to: set.state, in: session))
         case ("GET", "stubs", 1):
             return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
         case ("POST", "stubs", 1):
@@ -145,7 +155,7 @@ extension StubEngine {
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
         default:
-            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, prefer, requests, reset, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
+            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, prefer, requests, reset, resources/{name}, scenarios, scenarios/reset, scenarios/{name}, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
             return .response(.problem(404, title: "No such admin call",
                                       detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
         }

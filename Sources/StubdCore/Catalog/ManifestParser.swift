@@ -31,6 +31,8 @@ struct ManifestParser {
     var defaultQueryNamesIgnoreCase = false
     /// The text being parsed, to place a problem inside an inline template where it was written.
     var source = YAMLSourceText("")
+    /// Every route's scenario step with the nodes of its states, for `checkScenarioStates` once all are read.
+    var scenarioMentions: [(step: ScenarioStep, when: Node?, then: Node?)] = []
 
     /// Where a template's text came from, for the positions of its problems.
     enum TemplateOrigin {
@@ -76,6 +78,7 @@ struct ManifestParser {
             } else {
                 add(routes, "routes must be a list (each entry starts with '- ')")
             }
+            checkScenarioStates()
         }
         if let resources = top["resources"] {
             if case .sequence(let items) = resources {

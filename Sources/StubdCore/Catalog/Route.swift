@@ -24,18 +24,22 @@ public final class Route: Sendable, CustomStringConvertible {
     let quotaPlans: [QuotaPlan]
     /// Set on a resource's routes: the session's items answer instead of `responses`.
     package let resource: ResourceBinding?
+    /// Set on a route that belongs to a scenario: the state it answers in and the state it moves to.
+    /// Nil on every other route, which then pays one nil check for scenarios per request.
+    package let scenario: ScenarioStep?
 
     package convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource,
-                resource: ResourceBinding? = nil) {
+                resource: ResourceBinding? = nil, scenario: ScenarioStep? = nil) {
         self.init(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
-                  times: times, priority: priority, source: source, index: 0, quotas: [], resource: resource)
+                  times: times, priority: priority, source: source, index: 0, quotas: [], resource: resource, scenario: scenario)
     }
 
     private init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions,
                  responses: [CannedResponse], cycle: Bool, times: Int?, priority: Int, source: RouteSource,
-                 index: Int, quotas: [QuotaDefinition], resource: ResourceBinding?) {
+                 index: Int, quotas: [QuotaDefinition], resource: ResourceBinding?, scenario: ScenarioStep?) {
         self.resource = resource
+        self.scenario = scenario
         self.name = name
         self.method = method
         self.pattern = pattern
@@ -57,7 +61,7 @@ public final class Route: Sendable, CustomStringConvertible {
     func placed(index: Int, quotas: [QuotaDefinition]) -> Route {
         Route(name: name, method: method, pattern: pattern, conditions: conditions, responses: responses, cycle: cycle,
               times: times, priority: priority, source: source, index: index, quotas: quotas,
-              resource: resource)
+              resource: resource, scenario: scenario)
     }
 
     /// The quotas whose selectors cover this route.

@@ -35,6 +35,8 @@ public final class StubCatalog: Sendable {
     package let takesPrefer: Bool
     /// `resources:` of stubd.yml, by name (their routes are among `routes`).
     package let resources: [String: ResourceDefinition]
+    /// Scenario name → the states its routes answer in or move into, `Started` first.
+    package let scenarios: [String: [String]]
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -58,6 +60,17 @@ public final class StubCatalog: Sendable {
         self.usesClientAddress = quotas.contains { $0.key == .ip }
         self.hostFolders = HostScope.hostFolders(of: self.routes)
         self.takesPrefer = self.routes.contains { $0.conditions.headers.contains { $0.name == "prefer" } }
+        self.scenarios = StubCatalog.scenarioStates(of: self.routes)
+    }
+
+    /// Scenario name → the states `routes` answer in or move into, `Started` first and the rest in order.
+    package static func scenarioStates(of routes: [Route]) -> [String: [String]] {
+        var states: [String: Set<String>] = [:]
+        for route in routes {
+            guard let step = route.scenario else { continue }
+            states[step.name, default: []].formUnion([step.whenState, step.thenState].compactMap { $0 })
+        }
+        return states.mapValues { [ScenarioStep.started] + $0.subtracting([ScenarioStep.started]).sorted() }
     }
 
     /// This catalog with `route` in force too, in place of any route taking the same requests: what
@@ -195,7 +208,8 @@ public final class StubCatalog: Sendable {
         var seen: [RouteIdentity: Route] = [:]
         for route in all {
             let identity = RouteIdentity(route)
-            if let earlier = seen[identity], earlier.times == nil {
+            // A route with `times` or a `when-state` steps aside at times, so the same requests reach the next one.
+            if let earlier = seen[identity], earlier.times == nil, earlier.scenario?.whenState == nil {
                 let renamed = earlier.pattern.text != route.pattern.text
                     ? "'\(earlier.pattern.text)' and '\(route.pattern.text)' differ only in parameter names, which matching ignores; " : ""
                 switch route.source {

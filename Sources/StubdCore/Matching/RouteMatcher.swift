@@ -263,7 +263,10 @@ struct RouteMatcher: Sendable {
             return "path differs"
         }
         if !route.method.accepts(request.method) { return "method is \(request.method), the route takes \(route.method)" }
-        return failedCondition(route.conditions, request) ?? "used up (times: \(route.times ?? 0))"
+        if let failed = failedCondition(route.conditions, request) { return failed }
+        // Not the route's own doing: the session's scenario is in another state, or its uses ran out.
+        if let step = route.scenario, let when = step.whenState { return "answers only in scenario \(step.name)'s state '\(when)'" }
+        return "used up (times: \(route.times ?? 0))"
     }
 
     // MARK: Nearest misses

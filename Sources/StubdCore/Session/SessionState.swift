@@ -40,6 +40,8 @@ package final class SessionState: Sendable {
     /// Resource name → this session's items of it, made from the seed on first use; a reset drops
     /// them, so the next use starts from the seed again.
     private let resourceStores = Locked<[String: ResourceStore]>([:])
+    /// Scenario name → the state this session's requests have moved it to (`Started` until one does).
+    package let scenarios = ScenarioStates()
 
     /// This session's own routes, added through the admin API. Requests of the session match them
     /// under the lock; adding or removing one changes the tree at one place, whatever the count.
@@ -174,12 +176,20 @@ package final class SessionState: Sendable {
 
     /// Whether a route with `times` still has uses left in this session.
     func isAvailable(_ route: Route) -> Bool {
+        // A route of a scenario answers only in its state: otherwise the next matching route answers.
+        if let step = route.scenario, !scenarios.allows(step) { return false }
         guard let times = route.times else { return true }
         return served.withLock { ($0[route.key] ?? 0) < times }
     }
 
-    /// The next answer of a route, advancing its sequence. Nil when `times` ran out since matching.
+    /// The next answer of a route, advancing its sequence and moving its scenario. Nil when `times`
+    /// ran out, or its scenario moved on, since matching (the request is then matched again).
     func nextResponse(_ route: Route) -> CannedResponse? {
+        if let step = route.scenario { return scenarios.claim(step) { nextAnswer(route) } }
+        return nextAnswer(route)
+    }
+
+    private func nextAnswer(_ route: Route) -> CannedResponse? {
         if !route.isStateful { return route.responses[0] }
         return served.withLock { table -> CannedResponse? in
             let n = table[route.key] ?? 0
@@ -271,7 +281,8 @@ package final class SessionState: Sendable {
 
     // MARK: Reset
 
-    /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs and the clock.
+    /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs, the clock,
+    /// resources' items and scenarios' states.
     func reset() {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
         for stripe in routeStates { stripe.cache.withLock { $0 = RouteStateCache(generation: $0.generation) } }
@@ -287,6 +298,7 @@ package final class SessionState: Sendable {
         draws.store(0, ordering: .relaxed)
         setPreferred(nil)
         resourceStores.withLock { $0 = [:] }
+        scenarios.reset()
         waiters.fireAll()
     }
 

@@ -1,0 +1,29 @@
+/// `GET /__stubd/scenarios` and `POST /__stubd/scenarios/reset`: the session's scenarios (routes'
+/// `scenario:` in stubd.yml, and its runtime stubs'), each with the state it is in.
+public struct ScenariosReport: Sendable, Equatable, Codable {
+    /// One scenario: a state machine whose state routes answer in (`when-state:`) and move (`then-state:`).
+    public struct Scenario: Sendable, Equatable, Codable {
+        /// Its name, as routes give it in `scenario:`.
+        public let name: String
+        /// The state it is in for this session; `Started` until a request or an admin call moves it.
+        public let state: String
+        /// Every state its routes answer in or move into, `Started` first: what `PUT /__stubd/scenarios/{name}` accepts.
+        public let states: [String]
+
+        /// A scenario's entry as given.
+        public init(name: String, state: String, states: [String]) {
+            self.name = name; self.state = state; self.states = states
+        }
+    }
+
+    /// The session the states are of (`""` for the default one).
+    public let session: String
+    /// Every scenario, by name.
+    public let scenarios: [Scenario]
+
+    /// A report as given.
+    public init(session: String, scenarios: [Scenario]) {
+        self.session = session
+        self.scenarios = scenarios
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StubdClient
+import StubdTestSupport
+import Testing
+
+/// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
+/// session, driven through `stubd serve` over its socket as an app and a test would.
+@Suite struct ScenarioServerTests {
+    static let manifest = """
+        routes:
+          - name: empty-cart
+            request: { path: /cart }
+            response: { json: { items: [] } }
+            scenario: cart
+            when-state: Started
+          - name: add-item
+            request: { method: POST, path: /cart }
+            response: { status: 201, json: { added: tea } }
+            scenario: cart
+            then-state: has-item
+          - name: full-cart
+            request: { path: /cart }
+            response: { json: { items: [tea] } }
+            scenario: cart
+            when-state: has-item
+          - name: pay
+            request: { method: POST, path: /pay }
+            response: { json: { paid: true } }
+            scenario: cart
+            when-state: has-item
+            then-state: paid
+          - name: nothing-to-pay
+            request: { method: POST, path: /pay }
+            response: { status: 409, json: { paid: false } }
+            priority: 9
+        """
+
+    static func stubs() throws -> TempStubs { try TempStubs(["stubd.yml": manifest]) }
+
+    private static func call(_ base: URL, _ path: String, _ method: String = "GET", _ body: String? = nil) async throws -> HTTPResult {
+        try await http(URL(string: base.absoluteString + path)!, method: method, body: body,
+                       headers: body == nil ? [:] : ["Content-Type": "application/json"])
+    }
+
+    private func items(_ base: URL, _ prefix: String = "") async throws -> [String]? {
+        try await Self.call(base, prefix + "/cart").json["items"] as? [String]
+    }
+
+    @Test func aTypicalFlowMovesTheStateAndTheNextRequestIsAnsweredInIt() async throws {
+        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
+        #expect(try await items(server.baseURL) == [], "Started: the empty cart")
+        let added = try await Self.call(server.baseURL, "/cart", "POST", "{}")
+        #expect(added.status == 201, "\(added.text)")
+        #expect(try await items(server.baseURL) == ["tea"], "has-item: the cart with the item")
+        #expect(try await items(server.baseURL) == ["tea"], "answering in a state does not move it")
+
+        let report = try await Self.call(server.baseURL, "/__stubd/scenarios")
+        let cart = (report.json["scenarios"] as? [[String: Any]])?.first
+        #expect(cart?["name"] as? String == "cart" && cart?["state"] as? String == "has-item", "\(report.text)")
+        #expect(cart?["states"] as? [String] == ["Started", "has-item", "paid"], "\(report.text)")
+
+        let paid = try await Self.call(server.baseURL, "/pay", "POST", "{}")
+        #expect(paid.status == 200, "\(paid.text)")
+        let again = try await Self.call(server.baseURL, "/pay", "POST", "{}")
+        #expect(again.status == 409, "paid: the route for has-item steps aside, the fallback answers: \(again.text)")
+        let cartNow = try await Self.call(server.baseURL, "/cart")
+        #expect(cartNow.status == 404 && cartNow.text.contains("answers only in scenario cart's state"),
+                "no route answers GET /cart in paid, and the miss says why: \(cartNow.text)")
+    }
+
+    @Test func eachSessionHasItsOwnStateAndResetsBringBackStarted() async throws {
+        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
+        let base = server.baseURL
+        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
+        #expect(try await items(base, "/__s/a") == ["tea"])
+        #expect(try await items(base, "/__s/b") == [], "b's cart stays empty")
+        #expect(try await items(base) == [], "so does the default session's")
+
+        let reset = try await Self.call(base, "/__s/a/__stubd/scenarios/reset", "POST", "{}")
+        #expect(reset.status == 200 && reset.text.contains("Started"), "\(reset.text)")
+        #expect(try await items(base, "/__s/a") == [], "scenarios/reset: Started again")
+
+        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
+        #expect(try await Self.call(base, "/__stubd/reset?session=a", "POST", "{}").status == 200)
+        #expect(try await items(base, "/__s/a") == [], "a session reset resets its scenarios")
+    }
+
+    @Test func anAdminCallOrTheSwiftClientPutsAScenarioInAState() async throws {
+        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
+        let base = server.baseURL
+        let set = try await Self.call(base, "/__s/t/__stubd/scenarios/cart", "PUT", #"{"state": "has-item"}"#)
+        #expect(set.status == 200 && set.json["state"] as? String == "has-item", "\(set.text)")
+        #expect(try await items(base, "/__s/t") == ["tea"])
+        let unknownState = try await Self.call(base, "/__stubd/scenarios/cart", "PUT", #"{"state": "shipped"}"#)
+        #expect(unknownState.status == 400 && unknownState.text.contains("Started, has-item, paid"), "\(unknownState.text)")
+        let unknownScenario = try await Self.call(base, "/__stubd/scenarios/basket", "PUT", #"{"state": "paid"}"#)
+        #expect(unknownScenario.status == 404 && unknownScenario.text.contains("cart"), "\(unknownScenario.text)")
+
+        let session = StubdClient(baseURL: base).sessionClient("swift")
+        let cart = session.scenario("cart")
+        #expect(try await cart.state() == "Started")
+        try await cart.set("has-item")
+        #expect(try await cart.state() == "has-item")
+        #expect(try await Self.call(base, "/__s/swift/pay", "POST", "{}").status == 200)
+        #expect(try await cart.state() == "paid", "the request moved it")
+        await #expect(throws: StubdError.self) { try await cart.set("shipped") }
+        try await session.resetScenarios()
+        #expect(try await cart.state() == "Started")
+        #expect(try await StubdClient(baseURL: base).scenario("cart").state() == "Started", "the default session's own")
+
+        // A runtime stub takes the same keys; its scenario joins the session's list.
+        let runtime = try await Self.call(base, "/__s/swift/__stubd/stubs", "POST",
+                                          #"{"request": {"path": "/door"}, "response": {"status": 200}, "scenario": "door", "when-state": "Started", "then-state": "open"}"#)
+        #expect(runtime.status == 201, "\(runtime.text)")
+        #expect(try await Self.call(base, "/__s/swift/door").status == 200)
+        #expect(try await session.scenario("door").state() == "open")
+        #expect(try await session.scenario("door").states() == ["Started", "open"])
+        #expect(try await Self.call(base, "/__s/swift/door").status == 404, "in open, the runtime stub steps aside")
+    }
+
+    /// Many requests racing on one transition: exactly one takes it (the route answering in
+    /// has-item), the others find the state moved and are answered by the fallback.
+    @Test func racingRequestsTakeOneTransitionExactlyOnce() async throws {
+        let server = try ServeProcess(["--stubs", try Self.stubs().url.path, "--threads", "8"])
+        let base = server.baseURL
+        for round in 0..<5 {
+            let prefix = "/__s/race\(round)"
+            #expect(try await Self.call(base, prefix + "/cart", "POST", "{}").status == 201)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<24 { group.addTask { try await Self.call(base, prefix + "/pay", "POST", "{}").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 200 }.count == 1 && statuses.filter { $0 == 409 }.count == 23, "round \(round): \(statuses)")
+            let hits = try await Self.call(base, prefix + "/__stubd/hits?route=pay")
+            #expect(hits.json["hits"] as? Int == 1, "\(hits.text)")
+        }
+    }
+
+    @Test func checkNamesAStateNoRouteEntersAndAStateWithoutAScenario() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: POST, path: /cart }
+                response: { status: 201 }
+                scenario: cart
+                then-state: has-item
+              - request: { path: /cart }
+                response: { json: { items: [tea] } }
+                scenario: cart
+                when-state: has_item
+              - request: { path: /orders }
+                response: { status: 200 }
+                then-state: paid
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(r.status != 0)
+        let text = r.output + r.error
+        #expect(text.contains("stubd.yml:9:17: scenario 'cart' never enters state 'has_item'") && text.contains("did you mean 'has-item'?"),
+                "the misspelt state, where it is written: \(text)")
+        #expect(text.contains("stubd.yml:5:17: scenario 'cart' moves into state 'has-item', which no route answers in"), "\(text)")
+        #expect(text.contains("stubd.yml:12:17: 'then-state' needs a 'scenario'"), "\(text)")
+        #expect(!text.contains("can never match"), "a route answering in a state leaves the others with the same request their turn: \(text)")
+    }
+}
