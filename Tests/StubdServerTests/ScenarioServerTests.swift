@@ -36,6 +36,13 @@ import Testing
             request: { method: POST, path: /pay }
             response: { status: 409, json: { paid: false } }
             priority: 9
+          - name: status
+            request: { path: /status }
+            response:
+              template: true
+              json: { cart: "{{scenario 'cart'}}", notes: "{{resourceCount 'notes'}}", texts: "{{#each (resourceItems 'notes')}}{{this.text}};{{/each}}" }
+        resources:
+          - path: /notes
         """
 
     static func stubs() throws -> TempStubs { try TempStubs(["stubd.yml": manifest]) }
@@ -137,6 +144,22 @@ import Testing
             let hits = try await Self.call(base, prefix + "/__stubd/hits?route=pay")
             #expect(hits.json["hits"] as? Int == 1, "\(hits.text)")
         }
+    }
+
+    /// Another route's answer tells of the session's state: a scenario's, a resource's items.
+    @Test func aTemplateReadsAScenariosStateAndAResourcesItems() async throws {
+        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
+        let base = server.baseURL
+        let before = try await Self.call(base, "/__s/t/status")
+        #expect(before.json["cart"] as? String == "Started" && before.json["notes"] as? String == "0", "\(before.text)")
+        #expect(try await Self.call(base, "/__s/t/cart", "POST", "{}").status == 201)
+        #expect(try await Self.call(base, "/__s/t/notes", "POST", #"{"text": "a"}"#).status == 201)
+        #expect(try await Self.call(base, "/__s/t/notes", "POST", #"{"text": "b"}"#).status == 201)
+        let after = try await Self.call(base, "/__s/t/status")
+        #expect(after.json["cart"] as? String == "has-item" && after.json["notes"] as? String == "2" && after.json["texts"] as? String == "a;b;",
+                "\(after.text)")
+        let other = try await Self.call(base, "/__s/u/status")
+        #expect(other.json["cart"] as? String == "Started" && other.json["notes"] as? String == "0", "another session's: \(other.text)")
     }
 
     @Test func checkNamesAStateNoRouteEntersAndAStateWithoutAScenario() throws {

@@ -210,8 +210,9 @@ package final class StubEngine: Sendable {
             outcome = outcome.reporting(answerProblems(outcome, of: route))
         }
         guard let template = response.template, case .canned(_, let extra) = outcome.answer else { return outcome }
-        let input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
+        var input = TemplateInput(request: request, parameters: parameters, now: session.clock.now(wall: wall),
                                   hits: state.counter.count, random: session.nextRandom)
+        input.state = TemplateStateView(session: session, catalog: catalog)
         let job = DeferredRender(template: template, canned: response, extraHeaders: extra, input: input, route: route,
                                  quota: outcome.quota, request: request, session: session, wall: wall)
         if template.rendersLong { return Outcome(answer: outcome.answer, route: route, quota: outcome.quota, deferred: job) }

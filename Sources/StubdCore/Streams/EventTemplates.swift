@@ -19,8 +19,9 @@ package struct EventTemplates: Sendable {
         var due = 0.0
         for (i, field) in fields.enumerated() where i < events.count {
             due += events[i].delay.map(EventTemplates.shortest) ?? 0
-            let own = TemplateInput(request: input.request, parameters: input.parameters, now: input.now.addingTimeInterval(due),
+            var own = TemplateInput(request: input.request, parameters: input.parameters, now: input.now.addingTimeInterval(due),
                                     hits: input.hits, random: input.random, eventNumber: i + 1)
+            own.state = input.state
             var each = TemplateRenderer(own, limit: .max)
             if let t = field.event { events[i].event = each.render(t).replacingOccurrences(of: "\n", with: " ") }
             if let t = field.data { events[i].data = each.render(t) }

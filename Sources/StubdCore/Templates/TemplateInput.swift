@@ -14,4 +14,7 @@ struct TemplateInput: Sendable {
     let random: @Sendable () -> UInt64
     /// In a stream of events: the event's place in the stub's list, from 1 (0 outside a stream).
     var eventNumber = 0
+    /// The session's scenarios and resources, for the helpers that read them; nil where there is no
+    /// session (a test rendering a template alone): they render empty then.
+    var state: TemplateStateView?
 }

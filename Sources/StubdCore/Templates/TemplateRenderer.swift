@@ -185,6 +185,18 @@ struct TemplateRenderer {
             return .number(Double(input.hits))
         case "eventNumber":
             return .number(Double(input.eventNumber))
+        case "scenario", "resourceCount", "resourceItems":
+            let name = TemplateRenderer.text(of: evaluate(arguments[0], at: position))
+            let found: JSONValue?
+            switch helper {
+            case "scenario": found = input.state?.scenarioState(name).map { .string($0) }
+            case "resourceCount": found = input.state?.resourceCount(name).map { .number(Double($0)) }
+            default: found = input.state?.resourceItems(name).map { .array($0) }
+            }
+            if found == nil {
+                note("\(helper): no \(helper == "scenario" ? "scenario" : "resource") '\(name)' (\(position.line):\(position.column)); rendered empty")
+            }
+            return found
         case "json":
             guard let value = evaluate(arguments[0], at: position) else { return .string("null") }
             return .string(value.serialized)
