@@ -26,7 +26,7 @@ public struct StubScenario: Sendable {
 
     private func report() async throws -> ScenariosReport.Scenario {
         guard let found = try await client.scenarios().scenarios.first(where: { $0.name == name }) else {
-            throw StubdError.rejected(call: "GET /__stubd/scenarios", status: 404, detail: "no scenario '\(name)' in this session")
+            throw StubdError.rejected(call: AdminEndpoint.scenarios.description, status: 404, detail: "no scenario '\(name)' in this session")
         }
         return found
     }

@@ -54,18 +54,18 @@ public struct StubdClient: StubControl {
     /// Hits in this session on a route name, a pattern or a concrete path (`GET /__stubd/hits?route=`);
     /// a name no route has throws ``StubdError/unknownRoute(route:nearest:)`` with the nearest names.
     public func hits(_ route: String) async throws -> Int {
-        try await get(HitCount.self, "hits", query: ["route": route], route: route).hits
+        try await get(HitCount.self, .hits, query: ["route": route], route: route).hits
     }
 
     /// Returns the count once `route` has `count` hits: the server holds the call (`GET /__stubd/hits/wait`)
     /// for up to `timeout`, then it throws ``StubdError/waitTimedOut(route:expected:actual:unmatched:nearest:)``.
     public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let reply = try await fetch("GET", "hits/wait", query: ["route": route, "count": String(count), "timeout": String(seconds)],
+        let reply = try await fetch(.waitForHits, query: ["route": route, "count": String(count), "timeout": String(seconds)],
                                     requestTimeout: seconds + 10)
         // 408 is the long-poll's "not yet": the same document, with the count so far.
         guard reply.status == 408 else {
-            return try decode(HitWait.self, reply, call: "GET /__stubd/hits/wait", route: route).hits
+            return try decode(HitWait.self, reply, call: AdminEndpoint.waitForHits, route: route).hits
         }
         let wait = try AdminCoding.decode(HitWait.self, from: reply.body)
         let report = try await unmatchedReport()
@@ -75,58 +75,59 @@ public struct StubdClient: StubControl {
     /// Puts this session back to its start (`POST /__stubd/reset`): hits, sequences, quotas, journal,
     /// runtime stubs, clock and ``prefer(_:)``. On the server's own URL (no session) it resets every session.
     public func reset() async throws {
-        _ = try await send(ResetDone.self, "POST", "reset")
+        _ = try await send(ResetDone.self, .reset)
     }
 
     /// Adds `route` to this session (`POST /__stubd/stubs`) and returns the id ``removeStub(id:)`` takes;
     /// a stub the server refuses throws ``StubdError/rejected(call:status:detail:)`` saying where and why.
     public func addStub(_ route: StubRoute) async throws -> String {
-        try await send(StubAdded.self, "POST", "stubs", body: AdminCoding.encode(try route.document())).id
+        try await send(StubAdded.self, .addStub, body: AdminCoding.encode(try route.document())).id
     }
 
     /// Removes the runtime stub ``addStub(_:)`` returned `id` for (`DELETE /__stubd/stubs/{id}`);
     /// an id this session does not hold throws ``StubdError/rejected(call:status:detail:)``.
     public func removeStub(id: String) async throws {
-        let reply = try await fetch("DELETE", "stubs/\(id)")
-        guard (200..<300).contains(reply.status) else { throw Self.rejection("DELETE /__stubd/stubs/\(id)", reply) }
+        let endpoint = AdminEndpoint.removeStub(id: id)
+        let reply = try await fetch(endpoint)
+        guard (200..<300).contains(reply.status) else { throw Self.rejection(endpoint, reply) }
     }
 
     /// Sets what `key` has used of `quota` in this session, requests per policy (`["day": 500]`), through
     /// `PUT /__stubd/quotas/{name}`; `key` nil is the key `""` a `global` quota counts under.
     public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
-        _ = try await send(QuotasReport.self, "PUT", "quotas/\(quota)", body: AdminCoding.encode(QuotaFill(key: key, used: used)))
+        _ = try await send(QuotasReport.self, .fillQuota(quota), body: AdminCoding.encode(QuotaFill(key: key, used: used)))
     }
 
     /// Moves this session's clock forward by `duration` (`POST /__stubd/clock/advance`), so quota windows
     /// pass without the test sleeping.
     public func advanceClock(by duration: Duration) async throws {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        _ = try await send(ClockReport.self, "POST", "clock/advance", body: AdminCoding.encode(ClockAdvance(seconds: seconds)))
+        _ = try await send(ClockReport.self, .advanceClock, body: AdminCoding.encode(ClockAdvance(seconds: seconds)))
     }
 
     // MARK: More
 
     /// Every route's hits in this session, by route name or signature.
     public func allHits() async throws -> [String: Int] {
-        let report = try await get(HitsReport.self, "hits")
+        let report = try await get(HitsReport.self, .hits)
         return Dictionary(report.routes.map { ($0.route, $0.hits) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Requests `serve --proxy` passed on to the real API, by `METHOD /path`.
     public func forwardedHits() async throws -> [String: Int] {
-        try await get(HitsReport.self, "hits").forwarded
+        try await get(HitsReport.self, .hits).forwarded
     }
 
     /// Which answers, network behaviours and quota states requests reached (see `StubControl.coverage`).
     public func coverage() async throws -> CoverageReport {
-        try await get(CoverageReport.self, "coverage")
+        try await get(CoverageReport.self, .coverage)
     }
 
     /// How many requests matched nothing, and why the latest ones missed their nearest routes.
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) {
-        let count = try await get(HitsReport.self, "hits").unmatched
+        let count = try await get(HitsReport.self, .hits).unmatched
         guard count > 0 else { return (0, []) }
-        let journal = try await get(JournalReport.self, "requests", query: ["limit": "50"])
+        let journal = try await get(JournalReport.self, .requests, query: ["limit": "50"])
         let nearest = journal.requests.reversed().compactMap { entry -> String? in
             guard entry.route == nil, let first = entry.nearest?.first else { return nil }
             return "\(entry.method) \(entry.path) vs \(first)"
@@ -154,23 +155,23 @@ public struct StubdClient: StubControl {
     public func quotas(limit: Int, cursor: String?) async throws -> QuotasReport {
         var query = ["limit": String(limit)]
         if let cursor { query["cursor"] = cursor }
-        return try await get(QuotasReport.self, "quotas", query: query)
+        return try await get(QuotasReport.self, .quotas, query: query)
     }
 
     /// The latest requests of the session (`limit` at most), newest last.
     public func requests(limit: Int = 100) async throws -> JournalReport {
-        try await get(JournalReport.self, "requests", query: ["limit": String(limit)])
+        try await get(JournalReport.self, .requests, query: ["limit": String(limit)])
     }
 
     /// Matches this session's requests as if they sent `Prefer: value` when they send none
     /// (`PUT /__stubd/prefer`); nil stops it.
     public func prefer(_ value: String?) async throws {
-        _ = try await send(PreferDocument.self, "PUT", "prefer", body: AdminCoding.encode(PreferDocument(prefer: value)))
+        _ = try await send(PreferDocument.self, .setPreference, body: AdminCoding.encode(PreferDocument(prefer: value)))
     }
 
     /// The spec `serve --spec` loaded and its notices on the catalog; `rejected` (404) when none is.
     public func contract() async throws -> ContractReport {
-        try await get(ContractReport.self, "contract")
+        try await get(ContractReport.self, .contract)
     }
 
     /// Each journaled request of the session that broke the spec, with the problem (see `StubControl`).
@@ -186,8 +187,8 @@ public struct StubdClient: StubControl {
     /// The server's health document: version, routes, and the folder it serves with its fingerprint;
     /// throws `unreachable` when nothing answers.
     public func health() async throws -> HealthReport {
-        let reply = try await fetch("GET", "health")
-        guard (200..<300).contains(reply.status) else { throw Self.rejection("GET /__stubd/health", reply) }
+        let reply = try await fetch(.health)
+        guard (200..<300).contains(reply.status) else { throw Self.rejection(.health, reply) }
         do { return try AdminCoding.decode(HealthReport.self, from: reply.body) } catch {
             throw StubdError.badConfiguration("\(serverURL.absoluteString) answered /__stubd/health with something other than stubd's health document; is STUBD_URL pointing at stubd?")
         }
@@ -204,26 +205,26 @@ public struct StubdClient: StubControl {
 
     /// Every scenario of this session with its state (`GET /__stubd/scenarios`).
     public func scenarios() async throws -> ScenariosReport {
-        try await get(ScenariosReport.self, "scenarios")
+        try await get(ScenariosReport.self, .scenarios)
     }
 
     /// Every scenario of this session back in `Started` (`POST /__stubd/scenarios/reset`); a
     /// ``reset()`` does it too, with everything else.
     @discardableResult
     public func resetScenarios() async throws -> ScenariosReport {
-        try await send(ScenariosReport.self, "POST", "scenarios/reset")
+        try await send(ScenariosReport.self, .resetScenarios)
     }
 
     /// `PUT /__stubd/scenarios/{name}`: the session's scenario `name` put in `state`.
     func setScenario(_ name: String, to state: String) async throws -> ScenariosReport.Scenario {
-        try await send(ScenariosReport.Scenario.self, "PUT", "scenarios/" + name, body: AdminCoding.encode(ScenarioSet(state: state)))
+        try await send(ScenariosReport.Scenario.self, .setScenario(name), body: AdminCoding.encode(ScenarioSet(state: state)))
     }
 
     /// `GET /__stubd/resources/{name}`, or `PUT` with `items`: the session's items as a JSON array.
     func resourceItems(_ name: String, setting items: Data? = nil) async throws -> Data {
-        let method = items == nil ? "GET" : "PUT"
-        let reply = try await fetch(method, "resources/" + name, body: items)
-        guard (200..<300).contains(reply.status) else { throw Self.rejection("\(method) /__stubd/resources/\(name)", reply) }
+        let endpoint: AdminEndpoint = items == nil ? .resourceItems(name) : .replaceResourceItems(name)
+        let reply = try await fetch(endpoint, body: items)
+        guard (200..<300).contains(reply.status) else { throw Self.rejection(endpoint, reply) }
         return reply.body
     }
 
@@ -232,17 +233,18 @@ public struct StubdClient: StubControl {
         let body: Data
     }
 
-    private func get<T: Decodable>(_ type: T.Type, _ path: String, query: [String: String] = [:], route: String? = nil) async throws -> T {
-        try decode(type, try await fetch("GET", path, query: query), call: "GET /__stubd/\(path)", route: route)
+    private func get<T: Decodable>(_ type: T.Type, _ endpoint: AdminEndpoint, query: [String: String] = [:],
+                                   route: String? = nil) async throws -> T {
+        try decode(type, try await fetch(endpoint, query: query), call: endpoint, route: route)
     }
 
-    private func send<T: Decodable>(_ type: T.Type, _ method: String, _ path: String, body: Data? = nil) async throws -> T {
-        try decode(type, try await fetch(method, path, body: body), call: "\(method) /__stubd/\(path)")
+    private func send<T: Decodable>(_ type: T.Type, _ endpoint: AdminEndpoint, body: Data? = nil) async throws -> T {
+        try decode(type, try await fetch(endpoint, body: body), call: endpoint)
     }
 
     /// The document of a 2xx reply; otherwise the server's problem as an error. A hit count's 404
     /// "No such route" means the name is wrong, not the count: `unknownRoute` with the nearest names.
-    private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, call: String, route: String? = nil) throws -> T {
+    private func decode<T: Decodable>(_ type: T.Type, _ reply: Reply, call: AdminEndpoint, route: String? = nil) throws -> T {
         guard (200..<300).contains(reply.status) else {
             if let route, reply.status == 404, let problem = try? AdminCoding.decode(Problem.self, from: reply.body),
                problem.title == Problem.noSuchRoute {
@@ -251,20 +253,21 @@ public struct StubdClient: StubControl {
             throw Self.rejection(call, reply)
         }
         do { return try AdminCoding.decode(type, from: reply.body) } catch {
-            throw StubdError.rejected(call: call, status: reply.status,
+            throw StubdError.rejected(call: call.description, status: reply.status,
                                       detail: "the answer is not the \(T.self) document this client expects (\(error)); are client and server the same version?")
         }
     }
 
-    private static func rejection(_ call: String, _ reply: Reply) -> StubdError {
+    private static func rejection(_ call: AdminEndpoint, _ reply: Reply) -> StubdError {
         let problem = try? AdminCoding.decode(Problem.self, from: reply.body)
         let detail = problem.map { $0.detail.isEmpty ? $0.title : $0.detail } ?? "no detail"
-        return StubdError.rejected(call: call, status: reply.status, detail: detail)
+        return StubdError.rejected(call: call.description, status: reply.status, detail: detail)
     }
 
-    private func fetch(_ method: String, _ path: String, query: [String: String] = [:], body: Data? = nil,
+    private func fetch(_ endpoint: AdminEndpoint, query: [String: String] = [:], body: Data? = nil,
                        requestTimeout: Double = 10) async throws -> Reply {
-        var components = URLComponents(url: baseURL.appendingPathComponent("__stubd").appendingPathComponent(path),
+        let method = endpoint.method.rawValue
+        var components = URLComponents(url: baseURL.appendingPathComponent("__stubd").appendingPathComponent(endpoint.path),
                                         resolvingAgainstBaseURL: false)!
         if !query.isEmpty { components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) } }
         var request = URLRequest(url: components.url!)

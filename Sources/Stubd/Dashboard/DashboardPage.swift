@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 import StubdCore
 
 /// `/__stubd/ui`: the dashboard's page and its two files, embedded at build time (`PackageResources`,
@@ -22,17 +23,22 @@ enum DashboardPage {
     static let css = Data(PackageResources.dashboard_css)
     static let javascript = Data(PackageResources.dashboard_js)
 
-    static func isPage(_ call: String) -> Bool { call == "ui" || call.hasPrefix("ui/") }
+    static func isPage(_ call: String) -> Bool {
+        if case .dashboard? = AdminEndpoint(method: .get, call: call) { true } else { false }
+    }
 
     static func answer(method: HTTPRequest.Method, call: String) -> GeneratedResponse {
         guard method == .get || method == .head else {
             return secured(.problem(405, title: "Method not allowed", detail: "/__stubd/\(call) takes GET", headers: [.allow: "GET, HEAD"]))
         }
         let file: (type: String, bytes: Data)
-        switch call {
-        case "ui", "ui/", "ui/index.html": file = ("text/html; charset=utf-8", html)
-        case "ui/dashboard.css": file = ("text/css; charset=utf-8", css)
-        case "ui/dashboard.js": file = ("text/javascript; charset=utf-8", javascript)
+        guard case .dashboard(let name)? = AdminEndpoint(method: method, call: call) else {
+            return secured(.problem(404, title: "No such dashboard file", detail: "/__stubd/\(call) is not part of the dashboard; open /__stubd/ui"))
+        }
+        switch name {
+        case "", "index.html": file = ("text/html; charset=utf-8", html)
+        case "dashboard.css": file = ("text/css; charset=utf-8", css)
+        case "dashboard.js": file = ("text/javascript; charset=utf-8", javascript)
         default:
             return secured(.problem(404, title: "No such dashboard file",
                                     detail: "/__stubd/\(call) is not part of the dashboard; open /__stubd/ui"))

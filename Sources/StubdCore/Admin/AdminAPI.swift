@@ -7,21 +7,31 @@ extension StubEngine {
     package func admin(method: HTTPRequest.Method, call: String, query: [QueryItem], body: Data,
                       session: SessionState) -> AdminReply {
         func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
-        let parts = call.split(separator: "/").map(String.init)
-        switch (method.rawValue, parts.first ?? "", parts.count) {
-        case ("GET", "health", 1), ("HEAD", "health", 1):
+        guard let endpoint = AdminEndpoint(method: method, call: call) else {
+            let takes = AdminEndpoint.methods(call: call)
+            guard takes.isEmpty else {
+                let names = takes.map(\.rawValue)
+                return .response(.problem(405, title: "Method not allowed",
+                                          detail: "/__stubd/\(call) takes \(names.joined(separator: ", ")), not \(method)",
+                                          headers: [.allow: names.joined(separator: ", ")]))
+            }
+            return .response(.problem(404, title: "No such admin call",
+                                      detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(AdminEndpoint.listing)"))
+        }
+        switch endpoint {
+        case .health:
             return .response(health())
-        case ("GET", "sessions", 1):
+        case .sessions:
             return .response(.document(200, SessionsReport(maxSessions: maxSessions, sessions: sessionList.map { s in
                 SessionsReport.Session(id: s.id, requests: s.journal.total, unmatched: s.unmatched.load(ordering: .relaxed),
                                        runtimeStubs: s.runtimeStubCount, now: JournalEntry.timeFormat(s.clock.now()),
                                        frozen: s.clock.isVirtual)
             })))
-        case ("GET", "routes", 1):
+        case .routes:
             return .response(.document(200, RoutesReport(routes: catalog.routes.map { describe($0) })))
-        case ("GET", "hits", 1):
+        case .hits:
             return .response(hits(session, route: q("route"), path: q("path")))
-        case ("GET", "hits", 2) where parts[1] == "wait":
+        case .waitForHits:
             guard let target = q("route") ?? q("path") else {
                 return .response(.problem(400, title: "Missing route", detail: "hits/wait needs ?route=NAME_OR_PATTERN (or ?path=GET%20/concrete) and ?count=N"))
             }
@@ -33,7 +43,7 @@ extension StubEngine {
                 return .response(.problem(400, title: "Bad timeout", detail: "timeout is seconds between 0 and 300, got '\(q("timeout") ?? "")'"))
             }
             return .waitForHits(session: session, query: target, count: count, timeout: timeout)
-        case ("GET", "contract", 1):
+        case .contract:
             guard let contracts else {
                 return .response(.problem(404, title: "No spec loaded",
                                           detail: "this server holds its stubs to no OpenAPI spec; start it with `stubd serve --spec FILE`"))
@@ -48,32 +58,32 @@ extension StubEngine {
             return .response(.document(200, ContractReport(file: contracts.names, openapi: versions.joined(separator: ", "),
                                                            operations: specs.flatMap(\.operations),
                                                            requests: contractRequests, notices: check.notices, specs: specs)))
-        case ("GET", "coverage", 1):
+        case .coverage:
             // Without a session: the whole server, every session since it started.
             return .response(.document(200, coverage(of: session)))
-        case ("GET", "requests", 1):
+        case .requests:
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
             return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity,
                                                           requests: entries.map { $0.document(masking: journalMasking) })))
-        case ("POST", "reset", 1):
+        case .reset:
             reset(session)
             return .response(.document(200, ResetDone(session: session.id)))
-        case ("GET", "resources", 2), ("PUT", "resources", 2):
-            return .response(resourceItems(method: method, name: parts[1], body: body, session: session))
-        case ("GET", "scenarios", 1):
+        case .resourceItems(let name), .replaceResourceItems(let name):
+            return .response(resourceItems(method: method, name: name, body: body, session: session))
+        case .scenarios:
             return .response(.document(200, scenariosReport(session)))
-        case ("POST", "scenarios", 2) where parts[1] == "reset":
+        case .resetScenarios:
             session.scenarios.reset()
             return .response(.document(200, scenariosReport(session)))
-        case ("PUT", "scenarios", 2):
+        case .setScenario(let name):
             guard let set = try? adminRequest(ScenarioSet.self, body) else {
                 return .response(.problem(400, title: "Bad scenario state", detail: #"send {"state": "paid"} (GET /__stubd/scenarios lists each scenario's states)"#))
             }
-            return .response(setScenario(parts[1], to: set.state, in: session))
-        case ("GET", "stubs", 1):
+            return .response(setScenario(name, to: set.state, in: session))
+        case .runtimeStubs:
             return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
-        case ("POST", "stubs", 1):
+        case .addStub:
             func listed(_ problems: [LoadProblem]) -> String {
                 problems.map { p in (p.line.map { "line \($0)" + (p.column.map { ", column \($0)" } ?? "") + ": " } ?? "")
                     + p.message + (p.hint.map { " (\($0))" } ?? "") }.joined(separator: "; ")
@@ -92,11 +102,11 @@ extension StubEngine {
                                               extra: ["contract": .array(problems.map { .string($0.message) })]))
                 }
             }
-        case ("DELETE", "stubs", 2):
-            return session.removeRuntime(id: parts[1])
+        case .removeStub(let id):
+            return session.removeRuntime(id: id)
                 ? .response(GeneratedResponse(status: 204))
-                : .response(.problem(404, title: "No such stub", detail: "no runtime stub '\(parts[1])' in this session; GET /__stubd/stubs lists them"))
-        case ("GET", "quotas", 1):
+                : .response(.problem(404, title: "No such stub", detail: "no runtime stub '\(id)' in this session; GET /__stubd/stubs lists them"))
+        case .quotas:
             guard let limit = Int(q("limit") ?? String(QuotasReport.defaultPageSize)), (1...QuotasReport.maxPageSize).contains(limit) else {
                 return .response(.problem(400, title: "Bad limit",
                                           detail: "limit is the most keys a page lists, 1 to \(QuotasReport.maxPageSize), got '\(q("limit") ?? "")'"))
@@ -110,14 +120,14 @@ extension StubEngine {
                 cursor = parsed
             }
             return .response(.document(200, quotasReport(session, limit: limit, after: cursor)))
-        case ("POST", "quotas", 2) where parts[1] == "reset":
+        case .resetQuotas:
             session.resetQuotas()
             return .response(.document(200, quotasReport(session)))
-        case ("PUT", "quotas", 2):
-            return .response(prefill(session, quota: parts[1], body: body))
-        case ("GET", "prefer", 1):
+        case .fillQuota(let name):
+            return .response(prefill(session, quota: name, body: body))
+        case .preference:
             return .response(.document(200, PreferDocument(prefer: session.preferredAnswer, session: session.id)))
-        case ("PUT", "prefer", 1):
+        case .setPreference:
             guard let document = try? adminRequest(PreferDocument.self, body) else {
                 return .response(.problem(400, title: "Bad preference",
                                           detail: #"send {"prefer": "code=429"} (a Prefer header value: code=STATUS, example=NAME, or both as "code=200, example=NAME"), or {"prefer": null} to stop"#))
@@ -127,12 +137,12 @@ extension StubEngine {
             }
             session.setPreferred(document.prefer)
             return .response(.document(200, PreferDocument(prefer: document.prefer, session: session.id)))
-        case ("DELETE", "prefer", 1):
+        case .clearPreference:
             session.setPreferred(nil)
             return .response(.document(200, PreferDocument(prefer: nil, session: session.id)))
-        case ("GET", "clock", 1):
+        case .clock:
             return .response(.document(200, clockReport(session)))
-        case ("POST", "clock", 2) where parts[1] == "advance":
+        case .advanceClock:
             guard let move = try? adminRequest(ClockAdvance.self, body), move.seconds >= 0 else {
                 return .response(.problem(400, title: "Bad clock move", detail: #"send {"seconds": 61} (a non-negative number)"#))
             }
@@ -141,7 +151,7 @@ extension StubEngine {
             }
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
-        case ("POST", "clock", 2) where parts[1] == "set":
+        case .setClock:
             guard let set = try? adminRequest(ClockSet.self, body) else {
                 return .response(.problem(400, title: "Bad clock time", detail: #"send {"time": "2016-08-30T00:00:00-04:00"} (RFC 3339)"#))
             }
@@ -154,10 +164,9 @@ extension StubEngine {
             }
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
-        default:
-            let known = "health, routes, sessions, hits, hits/wait, coverage, contract, prefer, requests, reset, resources/{name}, scenarios, scenarios/reset, scenarios/{name}, stubs, quotas, quotas/reset, quotas/{name}, clock, clock/advance, clock/set, events, ui"
-            return .response(.problem(404, title: "No such admin call",
-                                      detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(known)"))
+        case .events, .dashboard:
+            // The transport's AdminResponder answers these before the engine is asked.
+            return .response(.problem(404, title: "No such admin call", detail: "\(endpoint) is the dashboard's, answered by the server itself"))
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// Who may call the admin API (`/__stubd/`), checked before any call runs.
 ///
@@ -43,7 +44,7 @@ package struct AdminAccess: Sendable {
                             detail: "admin calls answer only to Host 127.0.0.1, localhost or an IP address (DNS rebinding protection), "
                                 + "not '\(name)'; to allow it, start stubd with --allow-host \(name)")
         }
-        if call == "health" || call.isEmpty { return nil }
+        if call.isEmpty || AdminEndpoint(method: .get, call: call) == .health { return nil }
         let writes = ![.get, .head, .options].contains(method)
         if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
         if let closed = tokenRefusal(authorization: headers.firstValue(of: .authorization), browser: AdminAccess.isDashboard(call)) {
@@ -56,7 +57,12 @@ package struct AdminAccess: Sendable {
     }
 
     /// The calls a browser navigates to: their 401 asks for the token as a Basic password.
-    static func isDashboard(_ call: String) -> Bool { call == "ui" || call.hasPrefix("ui/") || call == "events" }
+    static func isDashboard(_ call: String) -> Bool {
+        switch AdminEndpoint(method: .get, call: call) {
+        case .events?, .dashboard?: true
+        default: false
+        }
+    }
 
     private func tokenRefusal(authorization: String?, browser: Bool) -> GeneratedResponse? {
         guard let token else {
