@@ -1,75 +1,127 @@
 #!/usr/bin/env python3
-"""Benchmarks/floors.py: where stubd's CPU per request goes, stage by stage, against the C twin.
+"""Benchmarks/floors.py: where stubd's CPU per request goes, stage by stage, against the C twin,
+measured on the binary as it ships (no patch, no build of its own).
 
-    git apply Benchmarks/peers/floors.patch && swift build -c release --product stubd \\
-        && cp .build/release/stubd /tmp/stubd-floors && git checkout Sources
-    STUBD_FLOORS_BIN=/tmp/stubd-floors python3 Benchmarks/floors.py
+    swift build -c release --product stubd && python3 Benchmarks/floors.py
 
-The patch adds one environment switch, STUBD_FLOOR, to a build made for this measurement only
-(main never carries it). One binary, four servers on the 1 KB Benchmarks/Stubs/bench/payload.json:
+Each round measures stubd (`serve --log-level warning`) and the C twin (Benchmarks/peers/acceptor_mhd.c)
+on the 1 KB Benchmarks/Stubs/bench/payload.json as Benchmarks/cpu.py does: each process's own user and
+system CPU over a `wrk -t2 -c32 -d4s` run, divided by the requests. Then one more run of stubd alone
+under `perf record` (user space, 2,999 samples a second) says where its user CPU went: each sample's
+own function is put in a stage by the module its symbol belongs to,
 
-  - glue:    the transport alone: the worker answers the route's prepared answer before reading
-             anything of the request (the C twin's work, in Swift);
-  - read:    the request read into IncomingRequest (method, path, headers, query, session, path
-             checks, the catalog in force), then the same answer;
-  - journal: everything stubd does but the journal (matching, hit counts, quotas, the outcome);
-  - full:    STUBD_FLOOR unset: what `stubd serve` does.
+  - libmicrohttpd:  the C library's reading, parsing and queueing (what the twin runs too);
+  - C library:      libc and the other shared C libraries (malloc, memcpy, locks);
+  - Swift runtime:  retain/release, allocation, the standard library, Foundation;
+  - transport:      the Stubd module (RequestRouter, the responders, the connection state);
+  - journal:        StubdCore's RequestJournal and JournalEntry;
+  - answer:         the rest of StubdCore (matching, hit counts, quotas, the outcome);
+  - other Swift:    HTTPTypes and the other packages,
 
-and the C twin (Benchmarks/peers/acceptor_mhd.c). Each is measured as Benchmarks/cpu.py does (its
-own user and system CPU over a `wrk -t2 -c32 -d4s` run, divided by the requests), in alternating
-rounds; printed: medians, and req/s against the twin's. Issue 25's bar is the full server's req/s
-at 0.95x the twin's; the stages say what each part of the request path costs toward it.
+and a stage's µs per request is its share of the samples times stubd's median user µs per request
+(system time is the kernel's: accept, read, write, epoll). Inlining moves work across the lines (a
+function inlined into its caller counts as the caller's), so the split is the optimised binary's,
+not the source's. The handler's own cost, the bar issue 40 names, is stubd's user µs minus the twin's.
 
-Environment: STUBD_FLOORS_BIN (required), ROUNDS (5), CONNECTIONS (32, as cpu.py reads it).
-Loopback only; every process it starts is stopped before it exits.
+This replaces a STUBD_FLOOR switch that Benchmarks/peers/floors.patch added to the hot path for a
+build of its own: the patch stopped applying as the transport changed; sampling needs none.
+
+Environment: STUBD_BIN (.build/release/stubd), ROUNDS (5), CONNECTIONS (32, as cpu.py reads it),
+LOG_LEVEL (warning). Needs perf (linux-perf) allowed to sample a process of the same user
+(kernel.perf_event_paranoid ≤ 2). Loopback only; every process it starts is stopped before it exits.
 """
-import os, statistics, sys
+import os, re, statistics, subprocess, sys, tempfile
+from collections import Counter
 from stubd_process import StubdProcess
 import cpu, run
 
-STAGES = [("glue", "glue"), ("read", "read"), ("all but the journal", "journal"), ("full", None)]
+STUBD = os.environ.get("STUBD_BIN", run.STUBD)
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+STAGES = ["libmicrohttpd", "C library", "Swift runtime", "transport", "journal", "answer", "other Swift"]
 
 
-def start(binary, stage):
-    saved = os.environ.get("STUBD_FLOOR")
-    if stage:
-        os.environ["STUBD_FLOOR"] = stage
-    else:
-        os.environ.pop("STUBD_FLOOR", None)
-    try:
-        return StubdProcess(binary, run.STUBS, "--no-watch")
-    finally:
-        if saved is None:
-            os.environ.pop("STUBD_FLOOR", None)
-        else:
-            os.environ["STUBD_FLOOR"] = saved
+def stage(dso, symbol):
+    """The stage a sampled function belongs to, from its shared object and its (mangled) name."""
+    if "libmicrohttpd" in dso:
+        return "libmicrohttpd"
+    # A debug build links the Swift runtime and Foundation as shared libraries; a release one statically.
+    if dso.startswith(("libswift", "libFoundation", "lib_Foundation", "libdispatch", "libBlocksRuntime")):
+        return "Swift runtime"
+    if dso.startswith("lib") and ".so" in dso:
+        return "C library"
+    # A Swift symbol names its module first: $s5Stubd… is the Stubd module's, $s9StubdCore… StubdCore's.
+    module = re.match(r"\$s(\d+)", symbol)
+    if module:
+        length = int(module.group(1))
+        name = symbol[module.end():module.end() + length]
+        if name == "Stubd":
+            return "transport"
+        if name == "StubdCore":
+            return "journal" if ("14RequestJournal" in symbol or "12JournalEntry" in symbol) else "answer"
+        if name in ("Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch", "Synchronization"):
+            return "Swift runtime"
+        return "other Swift"
+    # $ss… (the standard library), swift_retain, swift_allocObject and the like, linked in statically.
+    if symbol.startswith("$ss") or symbol.startswith("$sS") or symbol.startswith("swift_") or symbol.startswith("_swift"):
+        return "Swift runtime"
+    return "C library"
+
+
+def profile(server):
+    """Samples per stage over one wrk run against `server`, and the samples counted."""
+    with tempfile.TemporaryDirectory() as folder:
+        data = os.path.join(folder, "perf.data")
+        perf = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock:u", "-F", "2999", "-p", str(server.proc.pid), "-o", data],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            subprocess.run(["wrk", "-t2", f"-c{cpu.CONNECTIONS}", "-d4s", server.url + run.PAYLOAD], capture_output=True, check=True)
+        finally:
+            perf.send_signal(2)
+            _, errors = perf.communicate(timeout=60)
+        if perf.returncode not in (0, -2) or not os.path.exists(data):
+            raise SystemExit(f"perf record failed ({perf.returncode}): {errors.decode(errors='replace')}")
+        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--no-children", "--no-demangle", "-q",
+                                 "--sort", "dso,sym", "-F", "sample,dso,sym"], capture_output=True, text=True, check=True).stdout
+    counts = Counter()
+    for line in report.splitlines():
+        # "    1234  libmicrohttpd.so.12.60.0  [.] MHD_connection_handle_idle"
+        match = re.match(r"\s*(\d+)\s+(\S+)\s+\[.\]\s+(\S+)", line)
+        if match:
+            counts[stage(match.group(2), match.group(3))] += int(match.group(1))
+    return counts
 
 
 def main():
-    binary = os.environ.get("STUBD_FLOORS_BIN")
-    if not binary:
-        raise SystemExit("STUBD_FLOORS_BIN: a stubd built with Benchmarks/peers/floors.patch (see the top of this file)")
-    rounds = int(os.environ.get("ROUNDS", "5"))
-    servers = [(name, start(binary, stage)) for name, stage in STAGES]
+    if not os.access(STUBD, os.X_OK):
+        raise SystemExit(f"{STUBD}: no stubd there; swift build -c release --product stubd, or set STUBD_BIN")
+    stubd = StubdProcess(STUBD, run.STUBS, "--no-watch", level=os.environ.get("LOG_LEVEL", "warning"))
     twin = run.CTwin(os.path.join(run.STUBS, run.PAYLOAD.lstrip("/")))
-    targets = [(name, server.url, [server.proc.pid]) for name, server in servers] + [("C twin", twin.url, [twin.proc.pid])]
+    targets = [("stubd", stubd.url, [stubd.proc.pid]), ("C twin", twin.url, [twin.proc.pid])]
     rows = {name: [] for name, _, _ in targets}
+    samples = Counter()
     try:
-        for r in range(1, rounds + 1):
+        for r in range(1, ROUNDS + 1):
             for name, url, pids in targets:
                 rows[name].append(cpu.measure(url, pids))
                 rps, user, system = rows[name][-1]
-                print(f"  round {r}/{rounds} {name:20} {rps:>9,.0f} req/s  user {user:5.2f} µs  system {system:5.2f} µs", flush=True)
+                print(f"  round {r}/{ROUNDS} {name:6} {rps:>9,.0f} req/s  user {user:5.2f} µs  system {system:5.2f} µs", flush=True)
+            samples += profile(stubd)
     finally:
-        for _, server in servers:
-            server.stop()
+        stubd.stop()
         twin.stop()
-    twin_rps = statistics.median(x[0] for x in rows["C twin"])
-    print(f"\nmedians of {rounds} rounds (wrk -t2 -c{cpu.CONNECTIONS} -d4s, 1 KB body):\n")
-    print("| stage | req/s | vs the twin | user µs | system µs | total µs |\n|---|---:|---:|---:|---:|---:|")
+    med = {name: tuple(statistics.median(x[i] for x in rows[name]) for i in range(3)) for name in rows}
+    total = sum(samples.values()) or 1
+    print(f"\nmedians of {ROUNDS} rounds (wrk -t2 -c{cpu.CONNECTIONS} -d4s, 1 KB body); stubd's user CPU split by "
+          f"{total:,} perf samples:\n")
+    print("| | req/s | user µs | system µs | total µs |\n|---|---:|---:|---:|---:|")
     for name in rows:
-        rps, user, system = (statistics.median(x[i] for x in rows[name]) for i in range(3))
-        print(f"| {name} | {rps:,.0f} | {rps / twin_rps:.2f}× | {user:.2f} | {system:.2f} | {user + system:.2f} |")
+        rps, user, system = med[name]
+        print(f"| {name} | {rps:,.0f} | {user:.2f} | {system:.2f} | {user + system:.2f} |")
+    user = med["stubd"][1]
+    print(f"\nthe handler's own cost (stubd's user µs − the twin's): {user - med['C twin'][1]:.2f} µs per request\n")
+    print("| stubd's user CPU | share | µs per request |\n|---|---:|---:|")
+    for name in STAGES:
+        print(f"| {name} | {samples[name] / total:.1%} | {samples[name] / total * user:.2f} |")
 
 
 if __name__ == "__main__":
