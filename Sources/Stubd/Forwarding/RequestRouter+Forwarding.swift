@@ -57,7 +57,8 @@ extension RequestRouter {
                 let note = policy.streamed(bytes: bytes, cut: cut)
                 engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
                 noteForward(request, status: status, note: note, options)
-                writeLog(line, status: status, note: note, started: context.started)
+                // The streamed answer's end is the request's: its line is written now, not by the writer.
+                log.write(line, status: status, note: note, started: context.started)
                 return
             }
             let answer: GeneratedResponse
@@ -116,7 +117,7 @@ extension RequestRouter {
     /// is on (`--log-level info`, the default); otherwise a notice does, as recording is worth
     /// seeing at any level.
     private func noteForward(_ request: RequestHead, status: Int, note: String, _ options: ForwardingOptions) {
-        if log == nil { options.notice?("\(request.method) \(request.path) \(status): \(note)") }
+        if !log.isOn { options.notice?("\(request.method) \(request.path) \(status): \(note)") }
     }
 
 }

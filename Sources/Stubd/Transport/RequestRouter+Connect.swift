@@ -50,15 +50,13 @@ extension RequestRouter {
         }
         switch tunnels.take(connection, session: session) {
         case .success:
-            writeLog(line, status: 200, note: "tunnel", started: context.started)
-            return .NO
+            return send(.handedOff, context, connection, line: line, note: "tunnel")
         case .failure(.full):
             return send(.generated(.problem(503, title: "Too many connections",
                 detail: "stubd holds at most \(tunnels.budget.cap) connections (--max-connections); close idle ones or raise the cap")),
                 context, connection, line: line)
         case .failure(.socket(let why)):
-            writeLog(line, status: 0, note: why, started: context.started)
-            return .NO
+            return send(.drop(reset: false), context, connection, line: line, note: why)
         }
     }
 
@@ -68,16 +66,16 @@ extension RequestRouter {
         let fd = shim_connection_fd(connection)
         let client = fd >= 0 ? dup(fd) : -1
         guard client >= 0 else {
-            writeLog(line, status: 0, note: "pass-through: the connection has no socket", started: context.started)
-            return .NO
+            return send(.drop(reset: false), context, connection, line: line, note: "pass-through: the connection has no socket")
         }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         let started = context.started
         let route = BlindTunnel.Route(upstream: upstream, loop: loop, idleSeconds: tunnelIdleSeconds)
-        BlindTunnel.open(client: client, authority: authority, route: route) { [self] status, outcome in
-            writeLog(line, status: status, note: outcome, started: started)
+        BlindTunnel.open(client: client, authority: authority, route: route) { [log] status, outcome in
+            // The tunnel's end is the request's: its line is written then, not by the writer.
+            log.write(line, status: status, note: outcome, started: started)
         }
-        return .NO
+        return write(.handedOff, connection)
     }
 
     /// `--proxy-unknown pass`: an absolute-form request for a host the folder does not serve goes to

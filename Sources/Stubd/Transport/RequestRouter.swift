@@ -13,7 +13,8 @@ final class RequestRouter: @unchecked Sendable {
     let maxBodyBytes: Int
     /// `StubServer.Options.connectionMemoryBytes`, which bounds a request's head.
     let connectionMemoryBytes: Int
-    let log: (@Sendable (RequestLogLine) -> Void)?
+    /// Where each request's line goes (off: nothing is kept for one).
+    let log: RequestLog
     let adminAccess: AdminAccess
     /// Which part of the folder answers a request for a host (proxy mode, TLS names).
     let hosts: HostScope
@@ -69,7 +70,7 @@ final class RequestRouter: @unchecked Sendable {
         self.loop = loop
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
-        self.log = log
+        self.log = RequestLog(sink: log)
         departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
         departures.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
         // The registry, not the router: a weak reference to the router would give it a side table,
@@ -145,7 +146,7 @@ final class RequestRouter: @unchecked Sendable {
                 context.bodyTooLarge = true
                 conCls.pointee = RequestSlot.tracked(context).raw
             } else {
-                conCls.pointee = (log == nil ? RequestSlot.plain : .tracked(RequestContext())).raw
+                conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext())).raw
             }
             return .YES
         case .plain:
@@ -220,30 +221,35 @@ final class RequestRouter: @unchecked Sendable {
         case .stub(let outcome):
             // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
             // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
-            if log != nil {
+            if log.isOn {
                 line.route = outcome.route?.key
                 line.quota = outcome.quotaNote
-                if let problems = outcome.contractProblems { line.note = RequestRouter.contractNote(problems) }
+                if let problems = outcome.contractProblems { line.note = RequestLog.contractNote(problems) }
             }
             if let job = outcome.deferred {
                 return renderOffWorker(job, context(existing, conCls), connection, line: line)
             }
-            if case .canned(let canned, _) = outcome.answer, !canned.isStatic {
+            // One switch, the parts moved into the response: the plain route copies no `Outcome`.
+            switch outcome.answer {
+            case let .canned(canned, extra) where canned.isStatic:
+                return send(.canned(canned, extra), existing, connection, line: line)
+            case .canned:
                 return deliverStub(outcome.answer, context(existing, conCls), connection, line: line)
+            case .generated(let generated):
+                return send(.generated(generated), existing, connection, line: line)
             }
-            return send(Response(outcome.answer), existing, connection, line: line)
         }
     }
 
     // MARK: Sending
 
-    /// Writes a response as it is (no behaviour applies here), then the log line.
-    /// `note`: what happened to it (a fault, a throttle).
+    /// Writes a response as it is (no behaviour applies here), then the log line (a request
+    /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
     func send(_ response: Response, _ context: RequestContext?, _ connection: OpaquePointer,
               line: RequestLogLine, note: String? = nil) -> MHD_Result {
-        let result = write(response, connection)
-        if let context { writeLog(line, status: response.status, note: note, started: context.started) }
-        return result
+        let writer = ResponseWriter(connection: connection, router: self)
+        guard let context else { return writer.write(response) }
+        return writer.write(response, finishing: line, note: note, started: context.started)
     }
 
     /// Writes a response through the one writer, without a log line.

@@ -14,7 +14,11 @@ enum Response {
     case stream(status: HTTPResponse.Status, headers: HTTPFields, length: UInt64?, body: any ResponseStream)
     /// No answer: the connection is closed (`reset`: with an RST), as a `fault` or a `hang` asks.
     case drop(reset: Bool)
+    /// No answer from libmicrohttpd: the connection's socket was taken over (a CONNECT's tunnel),
+    /// so it lets go of the connection. The log line shows 200, the tunnel's own answer.
+    case handedOff
 
+    @inline(__always)
     init(_ answer: Outcome.Answer) {
         switch answer {
         case let .canned(canned, extra): self = .canned(canned, extra)
@@ -29,6 +33,7 @@ enum Response {
         case .generated(let generated): generated.status.code
         case .stream(let status, _, _, _): status.code
         case .drop: 0
+        case .handedOff: 200
         }
     }
 }

@@ -4,39 +4,38 @@ import HTTPTypes
 import StubdCore
 
 /// The one place a `Response` becomes libmicrohttpd calls: a response made (or the canned one
-/// reused), its headers added, and queued on the connection; or the connection closed.
+/// reused), its headers added, and queued on the connection; or the connection closed or handed
+/// off. Then, as the last thing done for the request, its log line (`RequestLog`).
 /// The header rules therefore live here and in libmicrohttpd: it writes Date, Content-Length (or
 /// chunked framing) and Connection itself and drops the body of an answer to HEAD.
 struct ResponseWriter {
     let connection: OpaquePointer
-    /// For a stream's pauses (suspension is the router's, which `stop()` resumes).
+    /// For a stream's pauses (suspension is the router's, which `stop()` resumes) and the log.
     unowned(unsafe) let router: RequestRouter
 
+    /// Writes `response`, then the request's line: its status, `note` (what became of it: a fault,
+    /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
+    /// long after this: the line's time is until its head was queued.
+    func write(_ response: Response, finishing line: RequestLogLine, note: String? = nil, started: UInt64) -> MHD_Result {
+        let result = write(response)
+        router.log.write(line, status: response.status, note: note, started: started)
+        return result
+    }
+
+    /// Writes `response` with no log line: one whose line is written when it ends (a forwarded
+    /// download) or not at all (a `hang`'s close, a request without a context: the log is off).
     func write(_ response: Response) -> MHD_Result {
         switch response {
         case let .canned(canned, extra):
-            let prepared = canned.prepared
+            // The plain route's answer: kept here, the rest out of line, so this inlines into the caller.
             if extra.isEmpty {
-                return MHD_queue_response(connection, UInt32(canned.status.code), prepared.response)
+                return MHD_queue_response(connection, UInt32(canned.status.code), canned.prepared.response)
             }
-            if let state = shim_socket_context(connection) {
-                // The connection keeps the response for its next request (see ConnectionState).
-                let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
-                return MHD_queue_response(connection, UInt32(canned.status.code), r)
-            }
-            return queueOnce(prepared.variant(adding: extra.list), status: canned.status)
+            return queue(canned, adding: extra)
         case .generated(let generated):
-            let r = generated.body.withUnsafeBytes { raw in
-                MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
-            }
-            add(generated.headers, to: r)
-            return queueOnce(r, status: generated.status)
+            return queue(generated)
         case let .stream(status, headers, length, body):
-            let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection, router: router))).toOpaque()
-            // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
-            let r = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
-            add(headers, to: r)
-            return queueOnce(r, status: status)
+            return queue(status, headers, length, body)
         case .drop(let reset):
             if reset {
                 // SO_LINGER with a zero timeout turns the close into an RST.
@@ -44,7 +43,39 @@ struct ResponseWriter {
                 if fd >= 0 { Sockets.resetOnClose(fd) }
             }
             return .NO
+        case .handedOff:
+            // NO makes libmicrohttpd close its side; the socket lives on in whoever took it.
+            return .NO
         }
+    }
+
+    @inline(never)
+    private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders) -> MHD_Result {
+        let prepared = canned.prepared
+        if let state = shim_socket_context(connection) {
+            // The connection keeps the response for its next request (see ConnectionState).
+            let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
+            return MHD_queue_response(connection, UInt32(canned.status.code), r)
+        }
+        return queueOnce(prepared.variant(adding: extra.list), status: canned.status)
+    }
+
+    @inline(never)
+    private func queue(_ generated: GeneratedResponse) -> MHD_Result {
+        let r = generated.body.withUnsafeBytes { raw in
+            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
+        }
+        add(generated.headers, to: r)
+        return queueOnce(r, status: generated.status)
+    }
+
+    @inline(never)
+    private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream) -> MHD_Result {
+        let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection, router: router))).toOpaque()
+        // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
+        let r = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
+        add(headers, to: r)
+        return queueOnce(r, status: status)
     }
 
     /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent.

@@ -75,7 +75,7 @@ final class WorkerMessages: Sendable {
             return answered
         }
         for _ in 0..<answered {
-            router.writeLog(RequestLogLine(method: "-", path: "-", status: 400, session: "", latencyMicroseconds: 0, isAdmin: false),
+            router.log.write(RequestLogLine(method: "-", path: "-", status: 400, session: "", latencyMicroseconds: 0, isAdmin: false),
                             status: 400, note: "plain HTTP sent to an HTTPS port", started: nil)
         }
     }
@@ -107,7 +107,7 @@ final class WorkerMessages: Sendable {
         }
         for (status, note) in answered {
             // libmicrohttpd gives no way to the request's method and path before its handler runs.
-            router.writeLog(RequestLogLine(method: "-", path: "-", status: status, session: "", latencyMicroseconds: 0, isAdmin: false),
+            router.log.write(RequestLogLine(method: "-", path: "-", status: status, session: "", latencyMicroseconds: 0, isAdmin: false),
                             status: status, note: note, started: nil)
         }
     }
