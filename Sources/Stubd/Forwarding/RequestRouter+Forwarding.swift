@@ -39,65 +39,65 @@ extension RequestRouter {
             return send(.generated(loop.refusal("\(request.method) \(request.path) has passed through this stubd already (its Via header carries \(loop.token))")),
                         context, connection, line: line)
         }
-        guard suspend(context, connection) else {
-            return send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
-        }
         let options = forwarding.options
         let target = options.target.absoluteString
-        forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
-                                     body: request.body, onStream: { [self] status, headers, body in
-            // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
-            let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
-            context.pending = .response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body))
-            resume(context)
-        }) { [self] result in
-            let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
-                                         contracts: engine.contracts)
-            if case let .streamed(status, bytes, cut) = result {
-                let note = policy.streamed(bytes: bytes, cut: cut)
-                engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
-                noteForward(request, status: status, note: note, options)
-                // The streamed answer's end is the request's: its line is written now, not by the writer.
-                log.write(line, status: status, note: note, started: context.started)
-                return
+        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+            forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
+                                         body: request.body, onStream: { [self] status, headers, body in
+                // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
+                let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
+                context.pending = .response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body))
+                resume()
+            }) { [self] result in
+                let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
+                                             contracts: engine.contracts)
+                if case let .streamed(status, bytes, cut) = result {
+                    let note = policy.streamed(bytes: bytes, cut: cut)
+                    engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
+                    noteForward(request, status: status, note: note, options)
+                    // The streamed answer's end is the request's: its line is written now, not by the writer.
+                    log.write(line, status: status, note: note, started: context.started)
+                    return
+                }
+                let answer: GeneratedResponse
+                let note: String
+                switch result {
+                case .streamed: return
+                case let .answered(status, headers, body):
+                    answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
+                    let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                                                    requestHeaders: request.headers, requestBody: request.body, status: HTTPResponse.Status(code: status),
+                                                    responseHeaders: headers, responseBody: body)
+                    let recorded: Route?
+                    (note, recorded) = policy.answered(exchange)
+                    if recorded != nil { engine.recordedCount.add(1, ordering: .relaxed) }
+                    if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
+                case .unreachable(let reason):
+                    answer = .problem(502, title: "Target unreachable",
+                                      detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
+                    note = policy.unreachable(reason)
+                case let .refused(title, detail):
+                    answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
+                    note = policy.refused(detail)
+                case .loop(let why):
+                    answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
+                    note = "not forwarded: a loop (\(why))"
+                case .timedOut:
+                    answer = .problem(504, title: "Target timed out",
+                                      detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
+                    note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
+                }
+                engine.journalForwarded(request, status: answer.status, note: note, in: session)
+                noteForward(request, status: answer.status.code, note: note, options)
+                var logged = line
+                logged.note = note
+                context.logLine = logged
+                context.pending = .answer(.generated(answer))
+                resume()
             }
-            let answer: GeneratedResponse
-            let note: String
-            switch result {
-            case .streamed: return
-            case let .answered(status, headers, body):
-                answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
-                let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
-                                                requestHeaders: request.headers, requestBody: request.body, status: HTTPResponse.Status(code: status),
-                                                responseHeaders: headers, responseBody: body)
-                let recorded: Route?
-                (note, recorded) = policy.answered(exchange)
-                if recorded != nil { engine.recordedCount.add(1, ordering: .relaxed) }
-                if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
-            case .unreachable(let reason):
-                answer = .problem(502, title: "Target unreachable",
-                                  detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
-                note = policy.unreachable(reason)
-            case let .refused(title, detail):
-                answer = .problem(502, title: title, detail: "\(target) answered \(request.method) \(request.path), but \(detail); nothing was recorded")
-                note = policy.refused(detail)
-            case .loop(let why):
-                answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
-                note = "not forwarded: a loop (\(why))"
-            case .timedOut:
-                answer = .problem(504, title: "Target timed out",
-                                  detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
-                note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
-            }
-            engine.journalForwarded(request, status: answer.status, note: note, in: session)
-            noteForward(request, status: answer.status.code, note: note, options)
-            var logged = line
-            logged.note = note
-            context.logLine = logged
-            context.pending = .answer(.generated(answer))
-            resume(context)
-        }
-        return .YES
+        }, now: { [self] in
+            send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+        })), connection)
     }
 
     /// Puts a route just recorded in force, so the same request is answered from it rather than

@@ -8,21 +8,18 @@ extension RequestRouter {
     func waitForHits(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
                              query: String, count: Int, timeout: Double) -> MHD_Result {
         context.pending = .hitsWait(session: session, query: query, count: count, waiterID: nil)
-        guard suspend(context, connection) else {
+        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+            let id = engine.waitForHits(session: session, query: query, count: count) { resume() }
+            // Already reached: answer at once.
+            guard let id else { return resume() }
+            context.pending = .hitsWait(session: session, query: query, count: count, waiterID: id)
+            schedule(after: UInt64(timeout * 1e9)) { [self] in
+                if engine.cancelWait(session: session, id: id) { resume() }
+            }
+        }, now: { [self] in
             context.pending = nil
             return finishWait(context, connection, session: session, query: query, count: count)
-        }
-        let id = engine.waitForHits(session: session, query: query, count: count) { [self] in resume(context) }
-        guard let id else {
-            // Already reached: answer at once.
-            resume(context)
-            return .YES
-        }
-        context.pending = .hitsWait(session: session, query: query, count: count, waiterID: id)
-        schedule(after: UInt64(timeout * 1e9)) { [self] in
-            if engine.cancelWait(session: session, id: id) { resume(context) }
-        }
-        return .YES
+        })), connection)
     }
 
     func finishWait(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,

@@ -13,12 +13,12 @@ extension RequestRouter {
             return deliver(answer, context, connection)
         }
         context.pending = pending(answer, during: hold)
-        guard suspend(context, connection) else {
+        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+            schedule(after: hold.nanoseconds) { resume() }
+        }, now: { [self] in
             // Stopping: a hang closes, a delayed answer goes at once.
-            return hold == .hang ? write(.drop(reset: false), connection) : send(Response(answer), context, connection, line: line)
-        }
-        schedule(after: hold.nanoseconds) { [self] in resume(context) }
-        return .YES
+            hold == .hang ? write(.drop(reset: false), connection) : send(Response(answer), context, connection, line: line)
+        })), connection)
     }
 
     /// A rendered answer whose connection is suspended already (see `renderOffWorker`): resumed

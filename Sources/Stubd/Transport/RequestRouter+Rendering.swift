@@ -9,10 +9,11 @@ extension RequestRouter {
     func renderOffWorker(_ job: DeferredRender, _ context: RequestContext, _ connection: OpaquePointer,
                          line: RequestLogLine) -> MHD_Result {
         context.logLine = line
-        guard suspend(context, connection) else { return deliver(engine.render(job).answer, context, connection) }
-        DispatchQueue.global().async { [self] in
-            release(context, rendered: engine.render(job).answer)
-        }
-        return .YES
+        return write(.held(HeldAnswer(context: context, start: { [self] _ in
+            // `release` resumes the connection, now or when the rendered answer's own hold is over.
+            DispatchQueue.global().async { [self] in
+                release(context, rendered: engine.render(job).answer)
+            }
+        }, now: { [self] in deliver(engine.render(job).answer, context, connection) })), connection)
     }
 }

@@ -17,6 +17,9 @@ enum Response {
     /// No answer from libmicrohttpd: the connection's socket was taken over (a CONNECT's tunnel),
     /// so it lets go of the connection. The log line shows 200, the tunnel's own answer.
     case handedOff
+    /// Not ready yet (a delay, a hang, a long-poll, a render, a forward): the connection waits,
+    /// suspended, and the request is finished when the wait ends. Its log line comes then.
+    case held(HeldAnswer)
 
     @inline(__always)
     init(_ answer: Outcome.Answer) {
@@ -34,6 +37,7 @@ enum Response {
         case .stream(let status, _, _, _): status.code
         case .drop: 0
         case .handedOff: 200
+        case .held: 0
         }
     }
 }

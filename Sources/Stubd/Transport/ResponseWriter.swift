@@ -18,12 +18,14 @@ struct ResponseWriter {
     /// long after this: the line's time is until its head was queued.
     func write(_ response: Response, finishing line: RequestLogLine, note: String? = nil, started: UInt64) -> MHD_Result {
         let result = write(response)
+        // A held answer's line is written when it is finished.
+        if case .held = response { return result }
         router.log.write(line, status: response.status, note: note, started: started)
         return result
     }
 
     /// Writes `response` with no log line: one whose line is written when it ends (a forwarded
-    /// download) or not at all (a `hang`'s close, a request without a context: the log is off).
+    /// download, a held answer) or not at all (a `hang`'s close, a request without a context: the log is off).
     func write(_ response: Response) -> MHD_Result {
         switch response {
         case let .canned(canned, extra):
@@ -46,7 +48,19 @@ struct ResponseWriter {
         case .handedOff:
             // NO makes libmicrohttpd close its side; the socket lives on in whoever took it.
             return .NO
+        case .held(let held):
+            return hold(held)
         }
+    }
+
+    /// Suspends the connection (registered so `stop()` resumes it), then starts the wait, whose end
+    /// resumes it once; or, when the server is stopping, answers now.
+    @inline(never)
+    private func hold(_ held: HeldAnswer) -> MHD_Result {
+        guard router.suspend(held.context, connection) else { return held.now() }
+        let context = held.context
+        held.start { [suspended = router.suspended] in RequestRouter.resume(context, in: suspended) }
+        return .YES
     }
 
     @inline(never)
