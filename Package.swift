@@ -1,4 +1,5 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
+// 6.1 for package traits (TLS, OpenAPI below): Swift 6.1 or later, Xcode 16.3 or later on a Mac.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -8,6 +9,14 @@ let remoteOnly: [SwiftSetting] = [.define("STUBD_REMOTE_ONLY")]
 
 /// The in-process server, only on the platforms libmicrohttpd runs on.
 let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .when(platforms: [.linux, .macOS]))
+
+/// What the daemon offers beyond serving a Stubs folder, each a package trait, both on by default (the
+/// `stubd` binary and a dependency declared without `traits:` have everything). A test package that
+/// wants only the in-process server writes `.package(url: …, from: …, traits: [])` and builds neither
+/// swift-crypto, swift-certificates nor OpenAPIKit (scripts/measure-helper-build --light times it;
+/// scripts/client_side_graph.py fails when the light build reaches them). Each is compiled in behind one
+/// `#if` in one file, whose stand-in without the trait throws, saying which trait to enable.
+let traitTLS = "TLS", traitOpenAPI = "OpenAPI"
 
 let package = Package(
     name: "stubd",
@@ -27,13 +36,20 @@ let package = Package(
         .library(name: "StubdXCTestRemote", targets: ["StubdXCTestRemote"]),
         .library(name: "StubdTestingRemote", targets: ["StubdTestingRemote"]),
     ],
+    traits: [
+        .trait(name: traitTLS, description: "HTTPS: the local certificate authority (`stubd ca`), `serve --tls` and --tls-port, "
+                                           + "CONNECT (a client's HTTPS_PROXY). Builds swift-crypto and swift-certificates."),
+        .trait(name: traitOpenAPI, description: "Reading OpenAPI specs (`serve --spec`, `stubd check --spec`, `import openapi`): "
+                                               + "OpenAPIKit checks that a document is OpenAPI. Builds OpenAPIKit."),
+        .default(enabledTraits: [traitTLS, traitOpenAPI]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // The local certificate authority (`stubd ca`, `serve --tls`, CONNECT): the server's alone,
-        // never the client-side products'.
+        // never the client-side products', and only with the TLS trait.
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
@@ -70,9 +86,9 @@ let package = Package(
         .target(name: "StubdCore",
                 dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
-                               // Contract/ and OpenAPIImport/ read OpenAPI 3.0 and 3.1 specs with it.
-                               .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                               .product(name: "OpenAPIKit30", package: "OpenAPIKit")],
+                               // Whether a spec is an OpenAPI 3.0 or 3.1 document at all (Contract/OpenAPIStructure).
+                               .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI])),
+                               .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI]))],
                 swiftSettings: strict),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
@@ -80,8 +96,9 @@ let package = Package(
                 dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl", "CGnuTLS",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
-                               .product(name: "X509", package: "swift-certificates"),
-                               .product(name: "Crypto", package: "swift-crypto")],
+                               // The local CA (TLS/CertificateAuthority), with the TLS trait only.
+                               .product(name: "X509", package: "swift-certificates", condition: .when(traits: [traitTLS])),
+                               .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: [traitTLS]))],
                 // The dashboard's page, style sheet and script, compiled into the binary as byte arrays
                 // (PackageResources): nothing to ship beside it, no Bundle to find at run time.
                 resources: [.embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),

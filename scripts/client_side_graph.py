@@ -3,10 +3,22 @@ libraries (CMicroHTTPD, CCurl, CGnuTLS, X509, Crypto)
 on a platform where libmicrohttpd cannot run, when the test helpers lose the in-process server
 on macOS or Linux, or when the remote-only helpers (StubdXCTestRemote, StubdTestingRemote) reach
 anything beyond StubdClient, StubdProtocol and HTTPTypes on any platform (no C library, nothing of
-the server: their users' clean build stays short). Used by scripts/check-client-side."""
+the server: their users' clean build stays short), or when the in-process helpers built without the
+package's traits (a dependency declared with `traits: []`) reach swift-crypto, swift-certificates or
+OpenAPIKit, or the default build (the `stubd` binary) loses them. Used by scripts/check-client-side."""
 import json, sys
 manifest = json.load(sys.stdin)
 targets = {t["name"]: t for t in manifest["targets"]}
+# The traits a dependency declared without `traits:` gets, and the `stubd` binary is built with.
+DEFAULT_TRAITS = set(next((t["enabledTraits"] for t in manifest.get("traits", []) if t["name"] == "default"), []))
+
+def active(condition, platform, traits):
+    """Whether a dependency with this condition is built on `platform` with `traits` enabled."""
+    if not isinstance(condition, dict):
+        return True
+    if condition.get("platformNames") and platform not in condition["platformNames"]:
+        return False
+    return not condition.get("traits") or bool(set(condition["traits"]) & traits)
 
 def deps(name, platform):
     if name not in targets:  # a package's product: a leaf here
@@ -14,7 +26,7 @@ def deps(name, platform):
     for d in targets[name]["dependencies"]:
         kind, value = next(iter(d.items()))
         dep, condition = value[0], value[-1]
-        if isinstance(condition, dict) and condition.get("platformNames") and platform not in condition["platformNames"]:
+        if not active(condition, platform, DEFAULT_TRAITS):
             continue
         if kind in ("target", "byName") and dep in targets:
             yield dep
@@ -51,7 +63,7 @@ for product in ["StubdXCTest", "StubdTesting"]:
 # The remote-only helpers: the whole closure, every target and package product, on every platform.
 REMOTE_ALLOWED = {"StubdClient", "StubdProtocol", "HTTPTypes"}
 
-def closure(name, platform):
+def closure(name, platform, traits=DEFAULT_TRAITS):
     seen, stack = {}, [(name, [name])]
     while stack:
         node, path = stack.pop()
@@ -61,7 +73,7 @@ def closure(name, platform):
         for d in targets.get(node, {}).get("dependencies", []):
             kind, value = next(iter(d.items()))
             dep, condition = value[0], value[-1]
-            if isinstance(condition, dict) and condition.get("platformNames") and platform not in condition["platformNames"]:
+            if not active(condition, platform, traits):
                 continue
             stack.append((dep, path + [dep]))
     return seen
@@ -81,4 +93,22 @@ for product in ["StubdXCTestRemote", "StubdTestingRemote"]:
             failed = True
     if all(not (set(closure(product, p)) - REMOTE_ALLOWED - {product}) for p in ["linux", "macos", "ios"]):
         print(f"ok   {product}: reaches only {', '.join(sorted(REMOTE_ALLOWED))} on every platform (no C library)")
+
+# The in-process helpers without the traits (`traits: []`): the server, its C libraries, Yams and
+# HTTPTypes, and none of the packages that take most of a clean build (scripts/measure-helper-build
+# --light). The default build keeps them all: the `stubd` binary's TLS, CA and specs are unchanged.
+HEAVY = {"X509": "TLS", "Crypto": "TLS", "OpenAPIKit": "OpenAPI", "OpenAPIKit30": "OpenAPI"}
+for platform in ["linux", "macos"]:
+    for product in ["StubdXCTest", "StubdTesting", "Stubd"]:
+        reached = closure(product, platform, traits=set())
+        heavy = sorted(set(reached) & set(HEAVY))
+        for name in heavy:
+            failed = True
+            print(f"FAIL {platform}: {product} without traits reaches {name} (give it the {HEAVY[name]} trait's condition): {' -> '.join(reached[name])}")
+        if not heavy:
+            print(f"ok   {platform}: {product} without traits reaches none of {', '.join(sorted(HEAVY))}")
+    lost = sorted(set(HEAVY) - set(closure("StubdCLI", platform))) if "StubdCLI" in targets else []
+    if lost:
+        failed = True
+        print(f"FAIL {platform}: the stubd binary with the default traits ({', '.join(sorted(DEFAULT_TRAITS)) or 'none'}) lost {', '.join(lost)}")
 sys.exit(1 if failed else 0)

@@ -6,7 +6,8 @@ import Testing
 /// the dependency graph (item 1), as their checks see them: `scripts/check-user-compose` validates
 /// Examples/compose/docker-compose.yml from a folder outside the repository and refuses a file that
 /// needs this repository or installs C libraries; `scripts/client_side_graph.py` refuses remote-only
-/// helpers that reach the server.
+/// helpers that reach the server, and in-process helpers that reach swift-crypto, swift-certificates or
+/// OpenAPIKit with the package's traits off (`traits: []`, the light in-process server).
 @Suite struct UserComposeTests {
     static let check = repositoryRoot.appendingPathComponent("scripts/check-user-compose").path
     static let graph = repositoryRoot.appendingPathComponent("scripts/client_side_graph.py").path
@@ -44,13 +45,14 @@ import Testing
     }
 
     /// A manifest as `swift package dump-package` writes it, reduced to the client side.
-    static func manifest(remoteDependsOn extra: String) -> String {
+    static func manifest(remoteDependsOn extra: String, serverDependsOn server: String = "") -> String {
         """
-        {"targets": [
+        {"traits": [{"name": "default", "enabledTraits": ["TLS"]}, {"name": "TLS", "enabledTraits": []}],
+         "targets": [
           {"name": "CMicroHTTPD", "type": "system", "dependencies": []},
           {"name": "StubdProtocol", "type": "regular", "dependencies": [{"product": ["HTTPTypes", "swift-http-types", null, null]}]},
           {"name": "StubdClient", "type": "regular", "dependencies": [{"byName": ["StubdProtocol", null]}]},
-          {"name": "Stubd", "type": "regular", "dependencies": [{"byName": ["CMicroHTTPD", null]}, {"byName": ["StubdClient", null]}]},
+          {"name": "Stubd", "type": "regular", "dependencies": [{"byName": ["CMicroHTTPD", null]}, {"byName": ["StubdClient", null]}\(server)]},
           {"name": "StubdXCTest", "type": "regular", "dependencies": [
             {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}, {"byName": ["StubdClient", null]}]},
           {"name": "StubdTesting", "type": "regular", "dependencies": [
@@ -79,5 +81,22 @@ import Testing
         #expect(r.status == 1, "\(r.output)\(r.error)")
         #expect(r.output.contains("FAIL linux: StubdXCTestRemote reaches CMicroHTTPD: StubdXCTestRemote -> Stubd -> CMicroHTTPD"), "\(r.output)")
         #expect(!r.output.contains("FAIL ios"), "\(r.output)")
+    }
+
+    @Test func inProcessHelpersReachingTheCAOnlyThroughTheTLSTraitPass() throws {
+        let r = try Self.graph(Self.manifest(remoteDependsOn: "",
+                                             serverDependsOn: #", {"product": ["X509", "swift-certificates", null, {"platformNames": [], "traits": ["TLS"]}]}"#))
+        #expect(r.status == 0, "\(r.output)\(r.error)")
+        #expect(r.output.contains("ok   linux: StubdXCTest without traits reaches none of Crypto, OpenAPIKit, OpenAPIKit30, X509"), "\(r.output)")
+        #expect(r.output.contains("ok   macos: StubdTesting without traits reaches none of"), "\(r.output)")
+    }
+
+    @Test func inProcessHelpersReachingTheCAWithoutATraitFailNamingThePathAndTheTrait() throws {
+        let r = try Self.graph(Self.manifest(remoteDependsOn: "",
+                                             serverDependsOn: #", {"product": ["X509", "swift-certificates", null, null]}"#))
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(r.output.contains("FAIL linux: StubdXCTest without traits reaches X509 (give it the TLS trait's condition): StubdXCTest -> Stubd -> X509"),
+                "\(r.output)")
+        #expect(r.output.contains("FAIL macos: StubdTesting without traits reaches X509"), "\(r.output)")
     }
 }

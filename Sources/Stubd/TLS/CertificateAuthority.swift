@@ -1,5 +1,9 @@
-import Crypto
 import Foundation
+// The TLS trait's one seam: with it, the CA is made and signs leaves with swift-certificates and
+// swift-crypto; without it (a test package's dependency declared with `traits: []`) neither is built,
+// and everything that needs the CA (`stubd ca`, `serve --tls`, --tls-port, a CONNECT) fails saying so.
+#if TLS
+import Crypto
 import SwiftASN1
 import X509
 
@@ -13,15 +17,14 @@ public struct CertificateAuthority: Sendable {
     public let certificate: Certificate
     let key: P256.Signing.PrivateKey
 
-    /// Where the CA lives when no `--ca-dir` is given: `STUBD_CA_DIR`, else `~/.stubd/ca`.
-    public static var defaultDirectory: URL {
-        if let dir = ProcessInfo.processInfo.environment["STUBD_CA_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".stubd/ca")
+    /// The certificate as DER bytes, the CA's link of the chain a leaf is presented with.
+    var certificateDER: [UInt8] {
+        get throws(TLSSetupError) {
+            do { return try certificate.serializeAsPEM().derBytes } catch {
+                throw TLSSetupError("cannot write the CA certificate as DER: \(error)")
+            }
+        }
     }
-
-    /// The CA certificate, PEM: what a client is told to trust (`stubd ca path`).
-    public var certificateURL: URL { directory.appendingPathComponent("ca.pem") }
-    var keyURL: URL { directory.appendingPathComponent("ca-key.pem") }
 
     /// The certificate as PEM text (`stubd ca export`).
     public var certificatePEM: String {
@@ -162,4 +165,34 @@ public struct CertificateAuthority: Sendable {
             throw TLSSetupError("cannot issue a certificate for \(names.joined(separator: ", ")): \(error)")
         }
     }
+}
+#else
+/// This build of stubd was made without the TLS trait: there is no CA to load, make or sign with, and
+/// each way to one throws the error that says how to get a build that has it.
+public struct CertificateAuthority: Sendable {
+    /// The folder the CA would be in.
+    public let directory: URL
+
+    static let missing = TLSSetupError(
+        "this build of stubd has no TLS: enable the TLS trait (depend on stubd without `traits: []`, or with traits: [\"TLS\"])")
+
+    public var certificatePEM: String { get throws(TLSSetupError) { throw Self.missing } }
+    var certificateDER: [UInt8] { get throws(TLSSetupError) { throw Self.missing } }
+    public static func loadOrCreate(in directory: URL) throws(TLSSetupError) -> CertificateAuthority { throw missing }
+    public static func renew(in directory: URL) throws(TLSSetupError) -> CertificateAuthority { throw missing }
+    static func load(from directory: URL) throws(TLSSetupError) -> CertificateAuthority? { throw missing }
+    func issue(for names: [String]) throws(TLSSetupError) -> (certificateDER: [UInt8], keyPEM: String) { throw Self.missing }
+}
+#endif
+
+extension CertificateAuthority {
+    /// Where the CA lives when no `--ca-dir` is given: `STUBD_CA_DIR`, else `~/.stubd/ca`.
+    public static var defaultDirectory: URL {
+        if let dir = ProcessInfo.processInfo.environment["STUBD_CA_DIR"], !dir.isEmpty { return URL(fileURLWithPath: dir) }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".stubd/ca")
+    }
+
+    /// The CA certificate, PEM: what a client is told to trust (`stubd ca path`).
+    public var certificateURL: URL { directory.appendingPathComponent("ca.pem") }
+    var keyURL: URL { directory.appendingPathComponent("ca-key.pem") }
 }

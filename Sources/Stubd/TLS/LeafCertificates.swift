@@ -90,7 +90,7 @@ final class LeafCertificates: @unchecked Sendable {
     }
 
     private static func gnutlsLeaf(_ der: [UInt8], _ keyPEM: String, ca: CertificateAuthority) -> Leaf? {
-        guard let caDER = try? ca.certificate.serializeAsPEM().derBytes else { return nil }
+        guard let caDER = try? ca.certificateDER else { return nil }
         let chain = UnsafeMutablePointer<gnutls_pcert_st>.allocate(capacity: 2)
         var ok = der.withUnsafeBufferPointer { bytes in
             var datum = gnutls_datum_t(data: UnsafeMutablePointer(mutating: bytes.baseAddress), size: UInt32(bytes.count))

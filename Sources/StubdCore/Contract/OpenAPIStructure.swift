@@ -1,4 +1,7 @@
 import Foundation
+// The OpenAPI trait's one seam: with it, OpenAPIKit judges the document; without it (a test package's
+// dependency declared with `traits: []`) OpenAPIKit is not built and a spec is refused, not read unchecked.
+#if OpenAPI
 import OpenAPIKit
 import OpenAPIKit30
 
@@ -114,3 +117,14 @@ enum OpenAPIStructure {
         }
     }
 }
+#else
+/// This build of stubd was made without the OpenAPI trait, so OpenAPIKit is not there to say whether a
+/// document is OpenAPI: every spec (`serve --spec`, a contract in stubd.yml, `import openapi`) is refused
+/// with the one problem that says how to get a build that reads it.
+enum OpenAPIStructure {
+    static func problems(in bundle: SpecBundle, version: String) -> [LoadProblem] {
+        [LoadProblem(file: bundle.rootName, message: "this build of stubd has no OpenAPI: enable the OpenAPI trait",
+                     hint: "depend on stubd without `traits: []` (the default traits have it), or with traits: [\"OpenAPI\"]")]
+    }
+}
+#endif
