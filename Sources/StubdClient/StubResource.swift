@@ -21,6 +21,20 @@ public struct StubResource: Sendable {
         return items?.count ?? 0
     }
 
+    /// Nil when the session holds `expected` items; otherwise the failure text an assertion records,
+    /// with the items it holds: `Expected 3 todos, was 2: {"id":1,"title":"a"}, {"id":2,"title":"b"}`.
+    public func countMismatch(expected: Int) async throws -> String? {
+        let items = (try JSONSerialization.jsonObject(with: try await itemsJSON()) as? [Any]) ?? []
+        guard items.count != expected else { return nil }
+        let shown = items.prefix(5).map { item -> String in
+            let data = (try? JSONSerialization.data(withJSONObject: item, options: [.sortedKeys])) ?? Data()
+            let text = String(decoding: data, as: UTF8.self)
+            return text.count > 100 ? text.prefix(99) + "…" : text
+        }
+        let more = items.count > 5 ? ", … (\(items.count - 5) more)" : ""
+        return "Expected \(expected) \(name), was \(items.count)" + (items.isEmpty ? "" : ": " + shown.joined(separator: ", ") + more)
+    }
+
     /// Replaces the session's items with `items` (`PUT /__stubd/resources/{name}`); a reset brings back the seed.
     public func seed<Item: Encodable>(_ items: [Item]) async throws {
         _ = try await client.resourceItems(name, setting: try JSONEncoder().encode(items))

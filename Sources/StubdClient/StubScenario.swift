@@ -24,6 +24,19 @@ public struct StubScenario: Sendable {
     /// Back to `Started` (`PUT /__stubd/scenarios/{name}` with `Started`).
     public func reset() async throws { try await set("Started") }
 
+    /// Nil when the session's scenario is in `expected`; otherwise the failure text an assertion
+    /// records: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
+    public func stateMismatch(expected: String) async throws -> String? {
+        let all = try await client.scenarios().scenarios
+        guard let found = all.first(where: { $0.name == name }) else {
+            return "Expected scenario \(name) in state '\(expected)', but no route names a scenario '\(name)' ("
+                + (all.isEmpty ? "no route names any" : "scenarios: " + all.map(\.name).joined(separator: ", ")) + ")"
+        }
+        guard found.state != expected else { return nil }
+        let unknown = found.states.contains(expected) ? "" : "; no route names a state '\(expected)'"
+        return "Expected scenario \(name) in state '\(expected)', but it is in '\(found.state)' (its states: \(found.states.joined(separator: ", "))\(unknown))"
+    }
+
     private func report() async throws -> ScenariosReport.Scenario {
         guard let found = try await client.scenarios().scenarios.first(where: { $0.name == name }) else {
             throw StubdError.rejected(call: AdminEndpoint.scenarios.description, status: 404, detail: "no scenario '\(name)' in this session")

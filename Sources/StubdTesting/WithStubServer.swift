@@ -52,6 +52,32 @@ public func expectHits(_ server: any StubControl, _ route: String, _ expected: I
     }
 }
 
+/// Records an issue unless the session's scenario `scenario` is in state `expected`, naming the
+/// state it is in: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
+public func expectScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        if let message = try await server.scenario(scenario).stateMismatch(expected: expected) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(error, "expectScenarioState(\(scenario))", sourceLocation: sourceLocation)
+    }
+}
+
+/// Records an issue unless the session holds `expected` items of the resource `resource`, listing
+/// those it holds: `Expected 3 todos, was 2: {"id":1,"title":"a"}, {"id":2,"title":"b"}`.
+public func expectItemCount(_ server: any StubControl, _ resource: String, _ expected: Int,
+                            sourceLocation: SourceLocation = #_sourceLocation) async {
+    do {
+        if let message = try await server.resource(resource).countMismatch(expected: expected) {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        }
+    } catch {
+        Issue.record(error, "expectItemCount(\(resource))", sourceLocation: sourceLocation)
+    }
+}
+
 /// Waits until `route` has `count` hits, for callbacks that come later (Swift Testing's `confirmation`
 /// does not wait for them). The server holds a long-poll; nothing sleeps. After `within` without
 /// enough hits, records the readable timeout message as an issue at `sourceLocation`.

@@ -82,6 +82,28 @@ public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected
     }
 }
 
+/// Asserts that the session's scenario `scenario` is in state `expected`. The failure names the state
+/// it is in and the states it has: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
+public func XCTAssertScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
+                                   file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        if let message = try await server.scenario(scenario).stateMismatch(expected: expected) { XCTFail(message, file: file, line: line) }
+    } catch {
+        XCTFail("XCTAssertScenarioState(\(scenario)): \(error)", file: file, line: line)
+    }
+}
+
+/// Asserts that the session holds `expected` items of the resource `resource`. The failure lists
+/// the items it holds: `Expected 3 todos, was 2: {"id":1,"title":"a"}, {"id":2,"title":"b"}`.
+public func XCTAssertItemCount(_ server: any StubControl, _ resource: String, _ expected: Int,
+                               file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        if let message = try await server.resource(resource).countMismatch(expected: expected) { XCTFail(message, file: file, line: line) }
+    } catch {
+        XCTFail("XCTAssertItemCount(\(resource)): \(error)", file: file, line: line)
+    }
+}
+
 /// Asserts that requests reached every answer, network behaviour and quota state of the stubs on
 /// `server` (a session: since its last reset; the server itself: since it started), but those in
 /// `except` (a route's name or signature, or `ROUTE: ITEM` such as `flaky: answer 2`). The failure
