@@ -152,6 +152,20 @@ public struct StubRoute: Sendable {
     public var times: Int?
     /// Lower wins; runtime stubs default to 1 (manifest routes 5, files 10).
     public var priority: Int?
+    /// The scenario the route belongs to; see ``inScenario(_:when:then:)``.
+    public var scenario: String?
+    /// The scenario's state the route answers in; nil for every state.
+    public var whenState: String?
+    /// The state the route moves the scenario to once it has answered; nil to leave it.
+    public var thenState: String?
+
+    /// The route in scenario `name` (`scenario:`, `when-state:`, `then-state:` of a manifest route):
+    /// `StubRoute(.post("/pay"), response: .status(200)).inScenario("checkout", when: "has-item", then: "paid")`.
+    public func inScenario(_ name: String, when state: String? = nil, then next: String? = nil) -> StubRoute {
+        var r = self
+        r.scenario = name; r.whenState = state; r.thenState = next
+        return r
+    }
 
     /// A route with one answer.
     public init(_ request: Request, response: Response, name: String? = nil, times: Int? = nil) {
@@ -205,7 +219,8 @@ public struct StubRoute: Sendable {
                 body: request.bodyContains.map(RuntimeStubDocument.Request.Body.init(contains:))),
             response: encoded.count == 1 ? encoded[0] : nil,
             responses: encoded.count == 1 ? nil : encoded,
-            cycle: cycle ? true : nil, times: times, priority: priority)
+            cycle: cycle ? true : nil, times: times, priority: priority,
+            scenario: scenario, whenState: whenState, thenState: thenState)
     }
 
     /// The document as JSON text (what `StubControl.addStub` sends).

@@ -144,10 +144,25 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
     public var times: Int?
     /// Lower wins; nil for a runtime stub's default, 1 (manifest routes 5, stub files 10).
     public var priority: Int?
+    /// The scenario (state machine) the stub belongs to, as a manifest route's `scenario:`.
+    public var scenario: String?
+    /// The scenario's state the stub answers in (`when-state:`); nil for every state.
+    public var whenState: String?
+    /// The state the scenario moves to once the stub has answered (`then-state:`); nil to stay.
+    public var thenState: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case name, request, response, responses, cycle, times, priority, scenario
+        case whenState = "when-state", thenState = "then-state"
+    }
 
     /// A runtime stub as given; the server checks it as it checks a manifest route.
     public init(name: String? = nil, request: Request, response: Response? = nil, responses: [Response]? = nil,
-                cycle: Bool? = nil, times: Int? = nil, priority: Int? = nil) {
+                cycle: Bool? = nil, times: Int? = nil, priority: Int? = nil,
+                scenario: String? = nil, whenState: String? = nil, thenState: String? = nil) {
+        self.scenario = scenario
+        self.whenState = whenState
+        self.thenState = thenState
         self.name = name
         self.request = request
         self.response = response

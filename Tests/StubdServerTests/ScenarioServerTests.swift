@@ -126,6 +126,12 @@ import Testing
         #expect(try await session.scenario("door").state() == "open")
         #expect(try await session.scenario("door").states() == ["Started", "open"])
         #expect(try await Self.call(base, "/__s/swift/door").status == 404, "in open, the runtime stub steps aside")
+
+        // StubRoute says the same from Swift.
+        _ = try await session.addStub(StubRoute(.post("/lamp"), response: .status(204)).inScenario("lamp", when: "Started", then: "on"))
+        #expect(try await Self.call(base, "/__s/swift/lamp", "POST", "{}").status == 204)
+        #expect(try await session.scenario("lamp").state() == "on")
+        #expect(try await Self.call(base, "/__s/swift/lamp", "POST", "{}").status == 404, "in on, it steps aside")
     }
 
     /// Many requests racing on one transition: exactly one takes it (the route answering in
