@@ -16,8 +16,9 @@ class Stubd < Formula
   homepage "https://github.com/OWNER/stubd"
   head "file://#{File.expand_path("..", __dir__)}", using: :git
 
-  # Swift 6 (Package.swift's swift-tools-version 6.0) and the macOS 15 SDK (Synchronization's Atomic).
-  depends_on xcode: ["16.0", :build]
+  # Swift 6.1 (Package.swift's swift-tools-version 6.1, for its package traits) and the macOS 15 SDK
+  # (Synchronization's Atomic).
+  depends_on xcode: ["16.3", :build]
   depends_on "pkgconf" => :build
   depends_on "gnutls"
   depends_on "libmicrohttpd"
