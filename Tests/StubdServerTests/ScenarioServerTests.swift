@@ -152,6 +152,33 @@ import Testing
         }
     }
 
+    /// A state no route moves into, declared under `scenarios:` as one a test sets: check accepts
+    /// it, and a test reaches it through the admin API. A declared scenario no route names is an error.
+    @Test func aStateOnlyATestSetsIsDeclared() async throws {
+        let manifest = """
+            scenarios:
+              order: [shipped]
+            routes:
+              - request: { path: /order }
+                response: { json: { status: shipped } }
+                scenario: order
+                when-state: shipped
+            """
+        let stubs = try TempStubs(["stubd.yml": manifest])
+        let checked = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(checked.status == 0, "\(checked.output) \(checked.error)")
+        let server = try ServeProcess(["--stubs", stubs.url.path])
+        #expect(try await Self.call(server.baseURL, "/order").status == 404, "Started: no route answers")
+        #expect(try await Self.call(server.baseURL, "/__stubd/scenarios/order", "PUT", #"{"state": "shipped"}"#).status == 200)
+        #expect(try await Self.call(server.baseURL, "/order").json["status"] as? String == "shipped")
+
+        let undeclared = try TempStubs(["stubd.yml": manifest.replacingOccurrences(of: "  order: [shipped]", with: "  ordr: [shipped]")])
+        let r = try run(stubdBinary.path, ["check", "--stubs", undeclared.url.path])
+        let text = r.output + r.error
+        #expect(r.status != 0 && text.contains("stubd.yml:2:3: scenarios names 'ordr', but no route gives scenario: ordr"), "\(text)")
+        #expect(text.contains("scenarios: { order: [shipped] }"), "the hint says how to declare it: \(text)")
+    }
+
     /// Another route's answer tells of the session's state: a scenario's, a resource's items.
     @Test func aTemplateReadsAScenariosStateAndAResourcesItems() async throws {
         let server = try ServeProcess(["--stubs", try Self.stubs().url.path])

@@ -37,11 +37,41 @@ extension ManifestParser {
         !text.isEmpty && text.count <= 100 && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." }
     }
 
+    /// `scenarios: { checkout: [paid] }`: states only a test sets (`PUT /__stubd/scenarios/checkout`),
+    /// so a route may answer in them though no route moves there.
+    mutating func parseDeclaredScenarios(_ node: Node) {
+        guard let map = mapping(node, "scenarios") else { return }
+        for (key, value) in map {
+            guard let name = string(key, "a scenario's name") else { continue }
+            guard ManifestParser.isScenarioWord(name) else {
+                add(key, "a scenario's name is letters, digits, '_', '-' or '.', was '\(name)'", hint: "scenarios: { checkout: [paid] }")
+                continue
+            }
+            guard case .sequence(let items) = value else {
+                add(value, "scenarios.\(name) is a list of the states a test sets", hint: "scenarios: { \(name): [paid] }")
+                continue
+            }
+            var states = Set<String>()
+            for item in items {
+                guard let state = string(item, "a state") else { continue }
+                if ManifestParser.isScenarioWord(state) { states.insert(state) }
+                else { add(item, "a state's name is letters, digits, '_', '-' or '.', was '\(state)'") }
+            }
+            declaredScenarioStates[name] = (states, key)
+        }
+    }
+
     /// Once every route is read: a state a route answers in that no route moves into can never be
     /// reached (a misspelt name, most often), and a move into a state spelt like one routes answer
     /// in, but not quite, is the same typo seen from the other end.
     mutating func checkScenarioStates() {
         var entered: [String: Set<String>] = [:], answered: [String: Set<String>] = [:]
+        for (name, declared) in declaredScenarioStates {
+            if !scenarioMentions.contains(where: { $0.step.name == name }) {
+                add(declared.node, "scenarios names '\(name)', but no route gives scenario: \(name)", hint: "remove it, or check its spelling")
+            }
+            entered[name, default: [ScenarioStep.started]].formUnion(declared.states)
+        }
         for mention in scenarioMentions {
             entered[mention.step.name, default: [ScenarioStep.started]].formUnion([mention.step.thenState].compactMap { $0 })
             answered[mention.step.name, default: []].formUnion([mention.step.whenState].compactMap { $0 })
@@ -53,7 +83,7 @@ extension ManifestParser {
                 let listed = into.sorted().map { "'\($0)'" }.joined(separator: ", ")
                 add(mention.when, "scenario '\(name)' never enters state '\(when)': no route's then-state moves into it, so this route never answers",
                     hint: Self.nearest(to: when, in: into).map { "did you mean '\($0)'?" }
-                        ?? "states it enters: \(listed); give the route that leads here then-state: \(when)")
+                        ?? "states it enters: \(listed); give the route that leads here then-state: \(when), or, if only a test sets it, declare it: scenarios: { \(name): [\(when)] }")
             }
             // `item-2` beside `item-1` is two states, not a typo: names that differ in digits only are left alone.
             if let then = mention.step.thenState, let wanted = answered[name], !wanted.contains(then),

@@ -33,6 +33,8 @@ struct ManifestParser {
     var source = YAMLSourceText("")
     /// Every route's scenario step with the nodes of its states, for `checkScenarioStates` once all are read.
     var scenarioMentions: [(step: ScenarioStep, when: Node?, then: Node?)] = []
+    /// `scenarios:`: states a test puts a scenario in (the admin API) that no route moves into.
+    var declaredScenarioStates: [String: (states: Set<String>, node: Node)] = [:]
 
     /// Where a template's text came from, for the positions of its problems.
     enum TemplateOrigin {
@@ -56,7 +58,8 @@ struct ManifestParser {
         source = YAMLSourceText(text)
         guard let root = compose(text) else { return manifest }
         guard let top = mapping(root, "the manifest") else { return manifest }
-        checkKeys(top, ["defaults", "routes", "resources", "quotas", "clock", "drift"], in: "the manifest")
+        checkKeys(top, ["defaults", "routes", "resources", "quotas", "clock", "drift", "scenarios"], in: "the manifest")
+        if let scenarios = top["scenarios"] { parseDeclaredScenarios(scenarios) }
 
         if let defaults = top["defaults"], let map = mapping(defaults, "defaults") {
             checkKeys(map, ["headers", "delay", "queryNames"], in: "defaults")
@@ -78,8 +81,8 @@ struct ManifestParser {
             } else {
                 add(routes, "routes must be a list (each entry starts with '- ')")
             }
-            checkScenarioStates()
         }
+        checkScenarioStates()
         if let resources = top["resources"] {
             if case .sequence(let items) = resources {
                 var seen = Set<String>()
