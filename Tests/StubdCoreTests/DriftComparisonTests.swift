@@ -119,11 +119,11 @@ import StubdTestSupport
             DriftRequest.plan(for: catalog.routes.first { $0.signature == signature || $0.name == signature }!, secrets: secrets, includeHandWritten: all)
         }
         guard case .replay(let items) = plan("GET /api/{key}/items.json") else { Issue.record("not replayed"); return }
-        #expect(items.paths == ["/api/K1/items", "/api/K1/items.json"])
+        #expect(items.request.paths == ["/api/K1/items", "/api/K1/items.json"])
         #expect(items.shown(secrets: SecretMasker([("K1", "<key>")])) == "GET /api/{key}/items")
         guard case .replay(let w) = plan("rec-1") else { Issue.record("not replayed"); return }
-        #expect(w.query.map { "\($0.name)=\($0.value ?? "")" } == ["q=London", "appid=A1"])
-        #expect(w.headers.map { "\($0.name): \($0.value)" } == ["x-tenant: T1"])
+        #expect(w.request.query.map { "\($0.name)=\($0.value ?? "")" } == ["q=London", "appid=A1"])
+        #expect(w.request.headers.map { "\($0.name): \($0.value)" } == ["x-tenant: T1"])
         guard case .skip(let zip) = plan("GET /greet/{zip}.json") else { Issue.record("replayed"); return }
         #expect(zip.contains("pass --secret zip=VALUE"))
         guard case .skip(let limited) = plan("rec-2") else { Issue.record("replayed"); return }
@@ -136,7 +136,7 @@ import StubdTestSupport
         #expect(plan("POST /v1/reports.json").skipReason?.contains("--unsafe replays it") == true)
         guard case .replay(let post) = DriftRequest.plan(for: catalog.routes.first { $0.signature == "POST /v1/reports.json" }!, secrets: [],
                                                          includeHandWritten: false, unsafeMethods: true) else { Issue.record("not replayed"); return }
-        #expect(post.method == .post)
+        #expect(post.request.method == .post)
         #expect(DriftRequest.plan(for: catalog.routes.first { $0.name == "rec-1" }!, secrets: [], includeHandWritten: false).skipReason?
             .contains("pass --secret appid=VALUE") == true)
     }

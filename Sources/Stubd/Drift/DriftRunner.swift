@@ -76,7 +76,7 @@ package struct DriftRunner: Sendable {
         for route in catalog.routes {
             let plan = DriftRequest.plan(for: route, secrets: settings.secrets, includeHandWritten: settings.includeHandWritten,
                                            unsafeMethods: settings.unsafeMethods)
-            let request: DriftRequest
+            let replay: DriftRequest
             switch plan {
             case .handWritten:
                 report.handWrittenLeftOut += 1
@@ -85,11 +85,12 @@ package struct DriftRunner: Sendable {
                 report.routes.append(.init(request: route.signature, route: route.description, source: route.source.description,
                                            outcome: .skipped, problem: why))
                 continue
-            case .replay(let r): request = r
+            case .replay(let r): replay = r
             }
-            var shown = request.shown(secrets: masker)
+            let request = replay.request
+            var shown = replay.shown(secrets: masker)
             func result(_ outcome: DriftReport.RouteResult.Outcome, _ findings: [DriftFinding] = [], _ problem: String? = nil) -> DriftReport.RouteResult {
-                .init(request: shown, route: request.route, source: request.source, outcome: outcome, findings: findings, problem: problem)
+                .init(request: shown, route: replay.route, source: replay.source, outcome: outcome, findings: findings, problem: problem)
             }
             if report.stopped != nil {
                 report.routes.append(result(.notChecked))
@@ -99,15 +100,15 @@ package struct DriftRunner: Sendable {
                 var path = request.paths[0]
                 var live = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
                 // A convention file's name does not say whether its extension was in the URL: the other spelling on a 404.
-                if live.status == 404, request.recorded.status != 404, request.paths.count > 1 {
-                    let other = try await send(request, path: request.paths[1], pace: pace, shown: request.shown(1, secrets: masker), masker: masker)
-                    if other.status != 404 { (path, live, shown) = (request.paths[1], other, request.shown(1, secrets: masker)) }
+                if live.status == 404, replay.recorded.status != 404, request.paths.count > 1 {
+                    let other = try await send(request, path: request.paths[1], pace: pace, shown: replay.shown(1, secrets: masker), masker: masker)
+                    if other.status != 404 { (path, live, shown) = (request.paths[1], other, replay.shown(1, secrets: masker)) }
                 }
                 let again = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
                 let origin = settings.target.origin
                 let findings: [DriftFinding]
                 do {
-                    findings = try DriftComparison.compare(recorded: request.recorded,
+                    findings = try DriftComparison.compare(recorded: replay.recorded,
                                                            live: live.asRecorded(secrets: masker, targetOrigin: origin),
                                                            again: again.asRecorded(secrets: masker, targetOrigin: origin),
                                                            ignore: catalog.driftIgnore, deadline: pace.deadline)
@@ -167,7 +168,7 @@ package struct DriftRunner: Sendable {
 
     /// One request to the real API, when the pace allows. Throws `Stop` on a 429, an unreachable
     /// target or the deadline; `RouteFailure` when only this answer cannot be compared.
-    private func send(_ request: DriftRequest, path: String, pace: Pace, shown: String, masker: SecretMasker) async throws -> DriftAnswer {
+    private func send(_ request: DriftRequest.ConcreteRequest, path: String, pace: Pace, shown: String, masker: SecretMasker) async throws -> DriftAnswer {
         guard let left = await pace.turn() else {
             throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed before \(shown)")
         }

@@ -17,15 +17,8 @@ package struct DriftRequest: Sendable {
     package let route: String
     /// `stubd.recorded.yml:12`, `api/{key}/items.json`.
     package let source: String
-    package let method: HTTPRequest.Method
-    /// Paths to try in order, secrets put back: a convention file `users/1.json` answers both
-    /// `/users/1` and `/users/1.json`, and its name does not say which one was recorded.
-    package let paths: [String]
-    /// `paths` as the folder shows them (`/api/{key}/items`), for the report: they never hold a secret.
-    package let shownPaths: [String]
-    package let query: [QueryItem]
-    package let headers: HTTPFields
-    package let body: Data
+    /// What is sent to the real API (the request `stubd export har` writes too).
+    package let request: ConcreteRequest
     /// The folder's answer (the last of a sequence: the one that repeats).
     package let recorded: DriftAnswer
 
@@ -54,7 +47,6 @@ package struct DriftRequest: Sendable {
         case .success(let r): request = r
         case .failure(let why): return .skip(why.reason)
         }
-        let (paths, shownPaths, query, headers, body) = (request.paths, request.shownPaths, request.query, request.headers, request.body)
         guard let answer = route.responses.last else { return .skip("it has no answer") }
         if answer.fault != nil { return .skip("its answer is a fault, not something the API sent") }
         if answer.template != nil { return .skip("its answer is a template, rendered per request") }
@@ -63,8 +55,7 @@ package struct DriftRequest: Sendable {
         let recorded = DriftAnswer(status: answer.status,
                                    headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
                                    body: answer.body)
-        return .replay(DriftRequest(route: route.description, source: route.source.description, method: method, paths: paths,
-                                    shownPaths: shownPaths, query: query, headers: headers, body: body, recorded: recorded))
+        return .replay(DriftRequest(route: route.description, source: route.source.description, request: request, recorded: recorded))
     }
 
     /// Why a route stands for no one request.
@@ -73,7 +64,10 @@ package struct DriftRequest: Sendable {
     /// The request a route stands for, secrets put back; shared with `stubd export har`.
     package struct ConcreteRequest: Sendable {
         package let method: HTTPRequest.Method
+        /// Paths to try in order, secrets put back: a convention file `users/1.json` answers both
+        /// `/users/1` and `/users/1.json`, and its name does not say which one was recorded.
         package let paths: [String]
+        /// `paths` as the folder shows them (`/api/{key}/items`), for the report: they never hold a secret.
         package let shownPaths: [String]
         package let query: [QueryItem]
         package let headers: HTTPFields
@@ -163,7 +157,7 @@ package struct DriftRequest: Sendable {
 
     /// The request line as the report shows it: the folder's spelling of `paths[index]`, the query with its secrets masked.
     package func shown(_ index: Int = 0, secrets: SecretMasker) -> String {
-        let q = query.map { "\($0.name)=\(secrets.mask($0.value ?? ""))" }.joined(separator: "&")
-        return "\(method) \(shownPaths[index])" + (q.isEmpty ? "" : "?" + q)
+        let q = request.query.map { "\($0.name)=\(secrets.mask($0.value ?? ""))" }.joined(separator: "&")
+        return "\(request.method) \(request.shownPaths[index])" + (q.isEmpty ? "" : "?" + q)
     }
 }
