@@ -159,7 +159,7 @@ public struct StubRoute: Sendable {
     /// The state the route moves the scenario to once it has answered; nil to leave it.
     public var thenState: String?
 
-    /// The route in scenario `name` (`scenario:`, `when-state:`, `then-state:` of a manifest route):
+    /// The route in scenario `name` (`scenario:`, `whenState:`, `thenState:` of a manifest route):
     /// `StubRoute(.post("/pay"), response: .status(200)).inScenario("checkout", when: "has-item", then: "paid")`.
     public func inScenario(_ name: String, when state: String? = nil, then next: String? = nil) -> StubRoute {
         var r = self

@@ -146,14 +146,14 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
     public var priority: Int?
     /// The scenario (state machine) the stub belongs to, as a manifest route's `scenario:`.
     public var scenario: String?
-    /// The scenario's state the stub answers in (`when-state:`); nil for every state.
+    /// The scenario's state the stub answers in (`whenState:`); nil for every state.
     public var whenState: String?
-    /// The state the scenario moves to once the stub has answered (`then-state:`); nil to stay.
+    /// The state the scenario moves to once the stub has answered (`thenState:`); nil to stay.
     public var thenState: String?
 
     private enum CodingKeys: String, CodingKey {
         case name, request, response, responses, cycle, times, priority, scenario
-        case whenState = "when-state", thenState = "then-state"
+        case whenState, thenState
     }
 
     /// A runtime stub as given; the server checks it as it checks a manifest route.

@@ -1,7 +1,7 @@
 /// `GET /__stubd/scenarios` and `POST /__stubd/scenarios/reset`: the session's scenarios (routes'
 /// `scenario:` in stubd.yml, and its runtime stubs'), each with the state it is in.
 public struct ScenariosReport: Sendable, Equatable, Codable {
-    /// One scenario: a state machine whose state routes answer in (`when-state:`) and move (`then-state:`).
+    /// One scenario: a state machine whose state routes answer in (`whenState:`) and move (`thenState:`).
     public struct Scenario: Sendable, Equatable, Codable {
         /// Its name, as routes give it in `scenario:`.
         public let name: String

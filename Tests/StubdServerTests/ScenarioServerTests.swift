@@ -15,23 +15,23 @@ import Testing
             request: { path: /cart }
             response: { json: { items: [] } }
             scenario: cart
-            when-state: Started
+            whenState: Started
           - name: add-item
             request: { method: POST, path: /cart }
             response: { status: 201, json: { added: tea } }
             scenario: cart
-            then-state: has-item
+            thenState: has-item
           - name: full-cart
             request: { path: /cart }
             response: { json: { items: [tea] } }
             scenario: cart
-            when-state: has-item
+            whenState: has-item
           - name: pay
             request: { method: POST, path: /pay }
             response: { json: { paid: true } }
             scenario: cart
-            when-state: has-item
-            then-state: paid
+            whenState: has-item
+            thenState: paid
           - name: nothing-to-pay
             request: { method: POST, path: /pay }
             response: { status: 409, json: { paid: false } }
@@ -120,7 +120,7 @@ import Testing
 
         // A runtime stub takes the same keys; its scenario joins the session's list.
         let runtime = try await Self.call(base, "/__s/swift/__stubd/stubs", "POST",
-                                          #"{"request": {"path": "/door"}, "response": {"status": 200}, "scenario": "door", "when-state": "Started", "then-state": "open"}"#)
+                                          #"{"request": {"path": "/door"}, "response": {"status": 200}, "scenario": "door", "whenState": "Started", "thenState": "open"}"#)
         #expect(runtime.status == 201, "\(runtime.text)")
         #expect(try await Self.call(base, "/__s/swift/door").status == 200)
         #expect(try await session.scenario("door").state() == "open")
@@ -162,7 +162,7 @@ import Testing
               - request: { path: /order }
                 response: { json: { status: shipped } }
                 scenario: order
-                when-state: shipped
+                whenState: shipped
             """
         let stubs = try TempStubs(["stubd.yml": manifest])
         let checked = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
@@ -201,22 +201,22 @@ import Testing
               - request: { method: POST, path: /cart }
                 response: { status: 201 }
                 scenario: cart
-                then-state: has-item
+                thenState: has-item
               - request: { path: /cart }
                 response: { json: { items: [tea] } }
                 scenario: cart
-                when-state: has_item
+                whenState: has_item
               - request: { path: /orders }
                 response: { status: 200 }
-                then-state: paid
+                thenState: paid
             """])
         let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
         #expect(r.status != 0)
         let text = r.output + r.error
-        #expect(text.contains("stubd.yml:9:17: scenario 'cart' never enters state 'has_item'") && text.contains("did you mean 'has-item'?"),
+        #expect(text.contains("stubd.yml:9:16: scenario 'cart' never enters state 'has_item'") && text.contains("did you mean 'has-item'?"),
                 "the misspelt state, where it is written: \(text)")
-        #expect(text.contains("stubd.yml:5:17: scenario 'cart' moves into state 'has-item', which no route answers in"), "\(text)")
-        #expect(text.contains("stubd.yml:12:17: 'then-state' needs a 'scenario'"), "\(text)")
+        #expect(text.contains("stubd.yml:5:16: scenario 'cart' moves into state 'has-item', which no route answers in"), "\(text)")
+        #expect(text.contains("stubd.yml:12:16: 'thenState' needs a 'scenario'"), "\(text)")
         #expect(!text.contains("can never match"), "a route answering in a state leaves the others with the same request their turn: \(text)")
     }
 }

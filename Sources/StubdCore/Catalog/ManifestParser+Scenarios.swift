@@ -1,12 +1,12 @@
 import Yams
 
 extension ManifestParser {
-    /// A route's `scenario:`, `when-state:` and `then-state:`; nil (and a problem) when the states
+    /// A route's `scenario:`, `whenState:` and `thenState:`; nil (and a problem) when the states
     /// are given without the scenario they belong to.
     mutating func parseScenarioStep(_ map: Node.Mapping) -> ScenarioStep? {
-        let whenNode = map["when-state"], thenNode = map["then-state"]
+        let whenNode = map["whenState"], thenNode = map["thenState"]
         guard let nameNode = map["scenario"] else {
-            for (node, key) in [(whenNode, "when-state"), (thenNode, "then-state")] where node != nil {
+            for (node, key) in [(whenNode, "whenState"), (thenNode, "thenState")] where node != nil {
                 add(node, "'\(key)' needs a 'scenario': the state machine whose state it names",
                     hint: "add scenario: NAME, the same on every route of one flow")
             }
@@ -19,7 +19,7 @@ extension ManifestParser {
             return nil
         }
         var states: [String?] = []
-        for (node, key) in [(whenNode, "when-state"), (thenNode, "then-state")] {
+        for (node, key) in [(whenNode, "whenState"), (thenNode, "thenState")] {
             guard let node else { states.append(nil); continue }
             guard let state = string(node, key) else { return nil }
             if !ManifestParser.isScenarioWord(state) {
@@ -81,9 +81,9 @@ extension ManifestParser {
             let into = entered[name] ?? [ScenarioStep.started]
             if let when = mention.step.whenState, !into.contains(when) {
                 let listed = into.sorted().map { "'\($0)'" }.joined(separator: ", ")
-                add(mention.when, "scenario '\(name)' never enters state '\(when)': no route's then-state moves into it, so this route never answers",
+                add(mention.when, "scenario '\(name)' never enters state '\(when)': no route's thenState moves into it, so this route never answers",
                     hint: Self.nearest(to: when, in: into).map { "did you mean '\($0)'?" }
-                        ?? "states it enters: \(listed); give the route that leads here then-state: \(when), or, if only a test sets it, declare it: scenarios: { \(name): [\(when)] }")
+                        ?? "states it enters: \(listed); give the route that leads here thenState: \(when), or, if only a test sets it, declare it: scenarios: { \(name): [\(when)] }")
             }
             // `item-2` beside `item-1` is two states, not a typo: names that differ in digits only are left alone.
             if let then = mention.step.thenState, let wanted = answered[name], !wanted.contains(then),

@@ -208,7 +208,7 @@ public final class StubCatalog: Sendable {
         var seen: [RouteIdentity: Route] = [:]
         for route in all {
             let identity = RouteIdentity(route)
-            // A route with `times` or a `when-state` steps aside at times, so the same requests reach the next one.
+            // A route with `times` or a `whenState` steps aside at times, so the same requests reach the next one.
             if let earlier = seen[identity], earlier.times == nil, earlier.scenario?.whenState == nil {
                 let renamed = earlier.pattern.text != route.pattern.text
                     ? "'\(earlier.pattern.text)' and '\(route.pattern.text)' differ only in parameter names, which matching ignores; " : ""

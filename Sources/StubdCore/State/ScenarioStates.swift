@@ -20,7 +20,7 @@ package final class ScenarioStates: Sendable {
         return state(of: step.name) == when
     }
 
-    /// `answer()` when the scenario is still in the step's state, then the move to its `then-state`,
+    /// `answer()` when the scenario is still in the step's state, then the move to its `thenState`,
     /// both under the lock; nil (nothing moved) when the state changed since matching or `answer`
     /// gave nothing (a route's `times` ran out).
     func claim<T>(_ step: ScenarioStep, _ answer: () -> T?) -> T? {

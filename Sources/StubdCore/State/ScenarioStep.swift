@@ -1,4 +1,4 @@
-/// What a route says of a scenario (`scenario:`, `when-state:`, `then-state:` in stubd.yml): the
+/// What a route says of a scenario (`scenario:`, `whenState:`, `thenState:` in stubd.yml): the
 /// state machine it belongs to, the state it answers in (nil: every state) and the state it moves
 /// the machine to once it has answered (nil: it stays).
 package struct ScenarioStep: Sendable, Equatable {
