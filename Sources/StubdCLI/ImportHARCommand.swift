@@ -52,7 +52,7 @@ struct ImportHARCommand: ParsableCommand {
         options.keepTiming = keepTiming
         options.rules = RecordingRules(secrets: secret.compactMap { try? NamedSecret(parsing: $0) }, matchHeaders: matchHeader,
                                        statuses: only.flatMap { try? RecordedStatuses(parsing: $0) } ?? .all)
-        do throws(HARImportError) {
+        do throws(ImportError) {
             let document = try HARDocument.load(url, name: file, maxBytes: maxSize << 20)
             let report = try HARImporter(root: stubs.url, options: options).run(document, name: file)
             print(report.table)

@@ -54,7 +54,7 @@ enum RecordedNames {
     /// the answer's place in a sequence), and short enough for any file system.
     static func bodyFile(method: String, path: String, key: String, index: Int, ext: String) -> String {
         var segments = path.split(separator: "/").map { $0.replacingOccurrences(of: "{", with: "").replacingOccurrences(of: "}", with: "") }
-            .filter { !$0.isEmpty && !$0.hasPrefix(".") }.map(shortened)
+            .filter { !$0.isEmpty && !$0.hasPrefix(".") && $0 != "**" }.map(shortened)
         if segments.joined(separator: "/").utf8.count > 4 * maxBodySegmentBytes { segments = Array(segments.suffix(1)) }
         let base = (segments.isEmpty ? "root" : segments.joined(separator: "/")).replacingOccurrences(of: ".\(ext)", with: "")
         return "\(base)-\(method.lowercased())-\(key)-\(index).\(ext)"

@@ -12,6 +12,9 @@ struct ScrubbedExchange {
     var query: [QueryItem]
     var headers: HTTPFields
     var requestJSON: JSONValue?
+    /// Text the request's body must hold (`body: { contains: … }`): a declared stub's condition
+    /// (`stubd import wiremock`); a recording matches bodies as JSON only.
+    var requestContains: String? = nil
     var status: HTTPResponse.Status
     var responseHeaders: HTTPFields
     var responseBody: Data
@@ -21,6 +24,8 @@ struct ScrubbedExchange {
     var contentType: String?
     /// The answer's delay, when the exchange kept one.
     var delay: Duration?
+    /// The route's `priority:` (lower wins), when the stub declared one; nil for the default.
+    var priority: Int? = nil
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
@@ -28,6 +33,8 @@ struct ScrubbedExchange {
         for q in query.sorted(by: { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }) { text += q.name + "=" + (q.value ?? "") + "&" }
         text += "\n" + headers.map { $0.name.rawName + ":" + $0.value }.sorted().joined(separator: "\n")
         text += "\n" + (requestJSON?.serialized ?? "")
+        // Only when set, so a recording's keys (and files named after them) stay as they were.
+        if let requestContains { text += "\ncontains:" + requestContains }
         return RecordedNames.hash(text)
     }
 }

@@ -146,6 +146,30 @@ package final class StubsRecorder: Sendable {
         if let problem = RecordedNames.patternProblem(scrubbed.path, secretNames: secretNames) {
             return .skipped("\(problem); add a route for it by hand")
         }
+        return write(scrubbed, answering: request, secretNames: secretNames)
+    }
+
+    /// Writes a stub another tool declared (`stubd import wiremock`, `stubd import postman`): its
+    /// request conditions and answer are taken as they are (no secret scrubbing, every answer
+    /// header kept), then written, checked and claimed as a recorded exchange is.
+    package func record(_ stub: DeclaredStub) -> Outcome {
+        // `ANY` (WireMock's default when a mapping names no method) is a manifest route's word for every method.
+        guard stub.method.rawValue == "ANY" || ConventionScanner.methods.contains(stub.method.rawValue) else {
+            return .skipped("stubd routes answer \(ConventionScanner.methods.sorted().joined(separator: ", ")), not \(stub.method)")
+        }
+        let contentType = stub.responseHeaders.firstValue(of: .contentType)
+        let mediaType = contentType.map { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "" }
+        var scrubbed = ScrubbedExchange(method: stub.method, path: stub.path, query: stub.query, headers: stub.headers, requestJSON: stub.requestJSON,
+                                        status: stub.status, responseHeaders: stub.responseHeaders, responseBody: stub.responseBody,
+                                        mediaType: mediaType, contentType: contentType, delay: stub.delay)
+        scrubbed.requestContains = stub.requestContains
+        scrubbed.priority = stub.priority
+        return write(scrubbed, answering: stub.sample, secretNames: stub.parameterNames)
+    }
+
+    /// The writing shared by recorded and declared exchanges: a convention file where the request
+    /// needs nothing more than its path, otherwise a block of `stubd.recorded.yml`.
+    private func write(_ scrubbed: ScrubbedExchange, answering request: RequestHead, secretNames: [String]) -> Outcome {
         let key = scrubbed.key
         return state.withLock { state -> Outcome in
             let seenThisRun = state.answers[key] != nil
@@ -259,6 +283,7 @@ package final class StubsRecorder: Sendable {
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
         guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
+              s.requestContains == nil, s.priority == nil, s.method.rawValue != "ANY",
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
@@ -294,6 +319,7 @@ package final class StubsRecorder: Sendable {
             lines.append("      headers: { " + s.headers.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
         }
         if let json = s.requestJSON { lines.append("      body: { json: \(json.serialized) }") }
+        else if let text = s.requestContains { lines.append("      body: { contains: \(StubsRecorder.quoted(text)) }") }
         func response(_ a: Answer) -> String {
             var parts = ["status: \(a.status)"]
             if !a.headers.isEmpty { parts.append("headers: { " + a.headers.joined(separator: ", ") + " }") }
@@ -301,6 +327,7 @@ package final class StubsRecorder: Sendable {
             if let delay = a.delay { parts.append("delay: \(delay.shortDescription)") }
             return "{ " + parts.joined(separator: ", ") + " }"
         }
+        if let priority = s.priority { lines.append("    priority: \(priority)") }
         if answers.count == 1 {
             lines.append("    response: " + response(answers[0]))
         } else {

@@ -15,43 +15,43 @@ package struct HARDocument: Sendable {
     package let creator: String
 
     /// `name`: the file as the user gave it, for messages (its path by default).
-    package static func load(_ url: URL, name: String? = nil, maxBytes: Int = defaultMaxBytes) throws(HARImportError) -> HARDocument {
+    package static func load(_ url: URL, name: String? = nil, maxBytes: Int = defaultMaxBytes) throws(ImportError) -> HARDocument {
         let name = name ?? url.path
         let size: Int
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { throw HARImportError("\(name) is a folder, not a HAR file") }
+            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { throw ImportError("\(name) is a folder, not a HAR file") }
             size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch let error as HARImportError {
+        } catch let error as ImportError {
             throw error
         } catch {
-            throw HARImportError("\(name): cannot read: \(error.localizedDescription)")
+            throw ImportError("\(name): cannot read: \(error.localizedDescription)")
         }
         guard size <= maxBytes else {
-            throw HARImportError("\(name) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB --max-size; "
+            throw ImportError("\(name) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB --max-size; "
                                  + "export fewer requests (a HAR viewer's filter, or --host at export), or raise --max-size if this machine has the memory; nothing written")
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw HARImportError("\(name): cannot read (check its permissions)") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ImportError("\(name): cannot read (check its permissions)") }
         return try parse(data, name: name)
     }
 
-    package static func parse(_ data: Data, name: String) throws(HARImportError) -> HARDocument {
+    package static func parse(_ data: Data, name: String) throws(ImportError) -> HARDocument {
         let json: JSONValue
         do { json = try JSONParser.parse(data) } catch {
             let end = error.message.contains("JSON ends") ? " (is the file truncated? export it again)" : ""
-            throw HARImportError("\(name):\(error.line):\(error.column): not JSON: \(error.message)\(end); nothing written")
+            throw ImportError("\(name):\(error.line):\(error.column): not JSON: \(error.message)\(end); nothing written")
         }
         guard case .object(let top) = json, case .object(let log)? = top["log"] else {
-            throw HARImportError("\(name): not a HAR (no top-level \"log\" object); a HAR 1.2 file is {\"log\": {\"entries\": [...]}}")
+            throw ImportError("\(name): not a HAR (no top-level \"log\" object); a HAR 1.2 file is {\"log\": {\"entries\": [...]}}")
         }
-        guard case .array(let items)? = log["entries"] else { throw HARImportError("\(name): /log/entries is missing or not a list") }
+        guard case .array(let items)? = log["entries"] else { throw ImportError("\(name): /log/entries is missing or not a list") }
         var entries: [HAREntry] = []
         var problems: [String] = []
         for (i, item) in items.enumerated() {
             do { entries.append(try HAREntry(item, index: i)) } catch { problems += error.problems.map { "\(name): \($0)" } }
         }
         guard problems.isEmpty else {
-            throw HARImportError(Array(problems.prefix(20)) + (problems.count > 20 ? ["… and \(problems.count - 20) more"] : []) + ["nothing written"])
+            throw ImportError.all(problems)
         }
         var creator = ""
         if case .object(let c)? = log["creator"], case .string(let n)? = c["name"] {

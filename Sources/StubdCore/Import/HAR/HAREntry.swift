@@ -38,18 +38,18 @@ package struct HAREntry: Sendable {
     }
 
     /// Reads `json`, the entry at `/log/entries/INDEX`; throws naming the pointer and what was expected.
-    package init(_ json: JSONValue, index: Int) throws(HARImportError) {
+    package init(_ json: JSONValue, index: Int) throws(ImportError) {
         self.index = index
         let at = "/log/entries/\(index)"
-        guard case .object(let entry) = json else { throw HARImportError("\(at): an entry must be an object") }
-        guard case .object(let request)? = entry["request"] else { throw HARImportError("\(at)/request: missing (each entry needs a request)") }
-        guard case .object(let response)? = entry["response"] else { throw HARImportError("\(at)/response: missing (each entry needs a response)") }
+        guard case .object(let entry) = json else { throw ImportError("\(at): an entry must be an object") }
+        guard case .object(let request)? = entry["request"] else { throw ImportError("\(at)/request: missing (each entry needs a request)") }
+        guard case .object(let response)? = entry["response"] else { throw ImportError("\(at)/response: missing (each entry needs a response)") }
 
         guard case .string(let methodText)? = request["method"], let method = HTTPRequest.Method(methodText) else {
-            throw HARImportError("\(at)/request/method: missing or not an HTTP method")
+            throw ImportError("\(at)/request/method: missing or not an HTTP method")
         }
         self.method = method
-        guard case .string(let url)? = request["url"] else { throw HARImportError("\(at)/request/url: missing") }
+        guard case .string(let url)? = request["url"] else { throw ImportError("\(at)/request/url: missing") }
         let parsed = try HAREntry.parseURL(url, at: "\(at)/request/url")
         (scheme, hostName, port, path, query) = parsed
 
@@ -70,7 +70,7 @@ package struct HAREntry: Sendable {
         requestBody = body
 
         guard case .number(let statusNumber)? = response["status"], statusNumber == statusNumber.rounded() else {
-            throw HARImportError("\(at)/response/status: missing or not a number")
+            throw ImportError("\(at)/response/status: missing or not a number")
         }
         status = Int(statusNumber)
         responseHeaders = try HAREntry.headers(response["headers"], at: "\(at)/response/headers")
@@ -90,13 +90,13 @@ package struct HAREntry: Sendable {
             if case .string(let text)? = c["text"] {
                 if case .string(let encoding)? = c["encoding"], !encoding.isEmpty {
                     guard encoding.lowercased() == "base64" else {
-                        throw HARImportError("\(contentAt)/encoding: '\(encoding.prefix(40))' is not an encoding HAR knows (base64, or none for text)")
+                        throw ImportError("\(contentAt)/encoding: '\(encoding.prefix(40))' is not an encoding HAR knows (base64, or none for text)")
                     }
                     // Whitespace is tolerated (some tools wrap the text); anything else is not base64.
                     guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters),
                           text.allSatisfy({ $0.isWhitespace || $0.isLetter && $0.isASCII || $0.isNumber && $0.isASCII || "+/=".contains($0) })
                     else {
-                        throw HARImportError("\(contentAt)/text: says encoding base64 but is not base64 (\(text.prefix(24).debugDescription)…); fix or re-export the HAR")
+                        throw ImportError("\(contentAt)/text: says encoding base64 but is not base64 (\(text.prefix(24).debugDescription)…); fix or re-export the HAR")
                     }
                     content = bytes
                 } else {
@@ -114,7 +114,7 @@ package struct HAREntry: Sendable {
             let reason: String = if case .string(let text)? = response["_failureText"] { ": " + text.prefix(80) } else { "" }
             leftOut = "no answer (status \(status): the request failed or was blocked\(reason))"
         } else if !(100...599).contains(status) {
-            throw HARImportError("\(at)/response/status: \(status) is not an HTTP status")
+            throw ImportError("\(at)/response/status: \(status) is not an HTTP status")
         } else if method == .connect {
             leftOut = "a CONNECT (the tunnel, not a request)"
         } else if case .array(let messages)? = entry["_webSocketMessages"], !messages.isEmpty {
@@ -126,23 +126,23 @@ package struct HAREntry: Sendable {
     }
 
     /// `scheme://host[:port]/path?query`, the path decoded; a path with `.` or `..` segments is refused.
-    static func parseURL(_ url: String, at pointer: String) throws(HARImportError)
+    static func parseURL(_ url: String, at pointer: String) throws(ImportError)
         -> (scheme: String, host: String, port: Int?, path: String, query: [QueryItem]) {
         let withoutFragment = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard let components = URLComponents(string: String(withoutFragment)), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty else {
-            throw HARImportError("\(pointer): '\(url.prefix(120))' is not an absolute http(s) URL")
+            throw ImportError("\(pointer): '\(url.prefix(120))' is not an absolute http(s) URL")
         }
         let rawPath = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         guard let path = rawPath.removingPercentEncoding else {
-            throw HARImportError("\(pointer): the path of '\(url.prefix(120))' holds a broken percent escape")
+            throw ImportError("\(pointer): the path of '\(url.prefix(120))' holds a broken percent escape")
         }
         // A client sends no `..` (it resolves them first), and a stub named after one would point
         // outside the folder: a HAR holding one was edited or forged.
         for segment in path.split(separator: "/", omittingEmptySubsequences: false) where segment == ".." || segment == "." {
-            throw HARImportError("\(pointer): the path of '\(url.prefix(120))' holds a '\(segment)' segment, which no client sends (a HAR holding one was edited)")
+            throw ImportError("\(pointer): the path of '\(url.prefix(120))' holds a '\(segment)' segment, which no client sends (a HAR holding one was edited)")
         }
-        guard !path.contains("\0") else { throw HARImportError("\(pointer): the path holds a NUL byte") }
+        guard !path.contains("\0") else { throw ImportError("\(pointer): the path holds a NUL byte") }
         var query: [QueryItem] = []
         if let raw = components.percentEncodedQuery, !raw.isEmpty {
             for pair in raw.split(separator: "&") {
@@ -159,13 +159,13 @@ package struct HAREntry: Sendable {
     }
 
     /// `[{name, value}]`; names HTTP cannot carry (HTTP/2's `:authority`, `:path`…) are left out.
-    static func headers(_ json: JSONValue?, at pointer: String) throws(HARImportError) -> HTTPFields {
+    static func headers(_ json: JSONValue?, at pointer: String) throws(ImportError) -> HTTPFields {
         guard let json else { return HTTPFields() }
-        guard case .array(let items) = json else { throw HARImportError("\(pointer): must be a list of {name, value}") }
+        guard case .array(let items) = json else { throw ImportError("\(pointer): must be a list of {name, value}") }
         var fields = HTTPFields()
         for (i, item) in items.enumerated() {
             guard case .object(let header) = item, case .string(let name)? = header["name"] else {
-                throw HARImportError("\(pointer)/\(i): a header needs a name")
+                throw ImportError("\(pointer)/\(i): a header needs a name")
             }
             let value: String = if case .string(let v)? = header["value"] { v } else { "" }
             guard let fieldName = HTTPField.Name(name) else { continue }

@@ -28,25 +28,20 @@ package struct HARImporter {
         self.options = options
     }
 
-    package func run(_ document: HARDocument, name: String) throws(HARImportError) -> HARImportReport {
-        guard !document.entries.isEmpty else { throw HARImportError("\(name) holds no requests (/log/entries is empty); nothing written") }
+    package func run(_ document: HARDocument, name: String) throws(ImportError) -> ImportReport {
+        guard !document.entries.isEmpty else { throw ImportError("\(name) holds no requests (/log/entries is empty); nothing written") }
         let (chosen, prefixFor, others) = try choose(document.entries, name: name)
-        var report = HARImportReport()
+        var report = ImportReport()
         report.otherHosts = others
 
-        let recorder: StubsRecorder
-        do { recorder = try StubsRecorder(root: root, rules: options.rules, mode: .new, defersManifest: true) } catch {
-            throw HARImportError("cannot import into \(root.path): \(error)")
-        }
-        let snapshot = FolderSnapshot(root: root)
+        let writer = try StubsImport(root: root, rules: options.rules)
         let masker = SecretMasker(options.rules.secrets.map { ($0.value, $0.placeholder) })
         var answersPerRoute: [String: Int] = [:]
-        var served: [RecordedExchange] = []
         for entry in chosen {
             let prefix = prefixFor(entry)
             let target = masker.mask(prefix + entry.path) + (entry.query.isEmpty ? "" : "?" + entry.query.map { $0.name + ($0.value == nil ? "" : "=…") }.joined(separator: "&"))
-            func row(_ kind: HARImportRow.Kind, _ result: String) {
-                report.rows.append(HARImportRow(number: entry.index + 1, method: entry.method.rawValue, target: target,
+            func row(_ kind: ImportRow.Kind, _ result: String) {
+                report.rows.append(ImportRow(source: "\(entry.index + 1)", method: entry.method.rawValue, target: target,
                                                 status: entry.status, kind: kind, result: result))
             }
             if let leftOut = entry.leftOut { row(.leftOut, leftOut); continue }
@@ -55,46 +50,24 @@ package struct HARImporter {
                 continue
             }
             let exchange = self.exchange(entry, prefix: prefix)
-            switch recorder.record(exchange) {
-            case let .written(files, route, _):
+            let (kind, place, routeName, files) = StubsImport.describe(writer.write(exchange, label: "\(exchange.method) \(masker.mask(exchange.path))"))
+            if let routeName {
                 report.files.formUnion(files)
-                let routeName = route.components(separatedBy: " (").first ?? route
                 report.routes.insert(routeName)
                 answersPerRoute[routeName, default: 0] += 1
                 let count = answersPerRoute[routeName]!
-                let place = routeName.hasPrefix("rec-") ? "\(routeName) in \(StubsRecorder.manifestName)" : files.first ?? route
-                row(.imported, count > 1 ? "\(place) (answer \(count) of a sequence)" : place)
-                served.append(exchange)
-            case .skipped(let why) where why.hasPrefix("already answered"):
-                row(.alreadyThere, why)
-            case .skipped(let why) where why == "same answer as before":
-                row(.imported, "same answer as an earlier request")
-            case .skipped(let why):
-                row(.leftOut, why)
-            case .failed(let why):
-                row(.leftOut, why)
+                row(kind, count > 1 ? "\(place) (answer \(count) of a sequence)" : place)
+            } else {
+                row(kind, place)
             }
         }
         // What `stubd serve` will load: the whole folder, and it must answer each request imported.
-        do {
-            try recorder.writeManifest()
-            let catalog = try StubCatalog.load(stubs: root)
-            for exchange in served {
-                guard case .matched = catalog.match(exchange.requestHead) else {
-                    throw HARImportError("the folder written does not answer \(exchange.method) \(masker.mask(exchange.path))")
-                }
-            }
-        } catch {
-            snapshot.restore()
-            let detail = (error as? HARImportError)?.description ?? "\(error)"
-            throw HARImportError(["\(root.path) would not load after the import (a bug in stubd: please report it with the HAR):", detail,
-                                  "nothing written: the folder is as it was"])
-        }
+        try writer.finish(input: "HAR")
         return report
     }
 
     /// The entries to import, the path prefix each gets (a host folder, or none), and the others' hosts.
-    private func choose(_ entries: [HAREntry], name: String) throws(HARImportError)
+    private func choose(_ entries: [HAREntry], name: String) throws(ImportError)
         -> ([HAREntry], (HAREntry) -> String, [(host: String, count: Int)]) {
         var hosts: [(host: String, count: Int)] = []
         for entry in entries {
@@ -104,7 +77,7 @@ package struct HARImporter {
         switch options.host?.lowercased() {
         case nil:
             guard hosts.count == 1 else {
-                throw HARImportError("\(name) holds requests to \(hosts.count) hosts: \(listed). Pass --host NAME to import one at the top of the folder, "
+                throw ImportError("\(name) holds requests to \(hosts.count) hosts: \(listed). Pass --host NAME to import one at the top of the folder, "
                                      + "or --host all to import each into a folder named after it (answered in proxy mode, see docs/https-and-proxy.md); nothing written")
             }
             return (entries, { _ in "" }, [])
@@ -114,7 +87,7 @@ package struct HARImporter {
             // `api.example.com` takes any port; `127.0.0.1:8000` that port only.
             let picked = entries.filter { $0.host == wanted || $0.hostName == wanted }
             guard !picked.isEmpty else {
-                throw HARImportError("\(name) holds no request to \(wanted); its hosts: \(listed); nothing written")
+                throw ImportError("\(name) holds no request to \(wanted); its hosts: \(listed); nothing written")
             }
             var others: [(host: String, count: Int)] = []
             for entry in entries where !(entry.host == wanted || entry.hostName == wanted) {

@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import StubdCore
+
+/// `stubd import wiremock DIR|FILE --stubs DIR`: WireMock stub mappings, written as `stubd record` writes (see WireMockImporter).
+struct ImportWireMockCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "wiremock",
+        abstract: "Write WireMock stub mappings (mappings/*.json and __files/) into a Stubs folder.",
+        discussion: [
+            "Give WireMock's root folder (mappings/ and __files/), its mappings/ folder, or one mapping file (one stub, or {\"mappings\": [...]}). Each mapping becomes a convention file or a route in stubd.recorded.yml: url/urlPath/urlPathTemplate, urlPattern/urlPathPattern where the regex is a stubd path ({name} segments, a trailing /**), equalTo query and header conditions, an equalToJson or contains body, status, headers, body/jsonBody/base64Body/bodyFileName, fixedDelayMilliseconds, priority.",
+            "A matcher stubd has no equal for comes over looser, and the table says so under the mapping; a mapping stubd cannot say (a regex beyond stubd paths, a scenario, a fault, a proxy) is listed as not imported and the rest come over. A file that is not a mapping, a body file missing or outside __files/ ('..'), base64 that is not: nothing is written, every problem named with its file and JSON pointer.",
+        ].joined(separator: "\n\n"))
+
+    @Argument(help: "WireMock's root folder, its mappings/ folder, or a mapping file.")
+    var input: String
+
+    @OptionGroup var stubs: StubsOption
+
+    @Option(name: .long, help: ArgumentHelp("Refuse a mapping or body file larger than this many MiB (each is read whole).", valueName: "MiB"))
+    var maxSize: Int = WireMockImporter.defaultMaxBytes >> 20
+
+    func validate() throws {
+        guard maxSize > 0 else { throw ValidationError("--max-size must be more than 0 MiB") }
+    }
+
+    func run() throws {
+        do throws(ImportError) {
+            let report = try WireMockImporter(root: stubs.url, maxBytes: maxSize << 20).run(URL(fileURLWithPath: input), name: input)
+            print(report.table)
+            let imported = report.count(.imported), partial = report.partialCount
+            print("imported \(imported) of \(report.rows.count) mappings from \(input) into \(stubs.stubs): \(imported - partial) whole, \(partial) in part, "
+                  + "\(report.count(.alreadyThere)) already answered, \(report.count(.leftOut)) not imported; the folder loads as stubd serve loads it")
+        } catch {
+            printError("stubd import wiremock: " + error.problems.joined(separator: "\nstubd import wiremock: "))
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// `stubd import wiremock`: WireMock stub mappings (`mappings/*.json`, bodies under `__files/`)
+/// written into a Stubs folder through StubsImport, the writing side `stubd import har` uses: a
+/// convention file where a path alone decides, a `stubd.recorded.yml` route otherwise, the folder
+/// loaded as `serve` loads it before the import says it is done.
+///
+/// Every mapping is translated before a byte is written: a file that is not a mapping, a body
+/// that is not there or would be read from outside `__files/`, base64 that is not, each stop the
+/// import, all named at once. A mapping stubd cannot say (a URL regex beyond stubd paths, a
+/// scenario, a fault, a proxy) is listed as not imported and the rest come over.
+package struct WireMockImporter {
+    package static let defaultMaxBytes = 256 << 20
+
+    package let root: URL
+    package let maxBytes: Int
+
+    package init(root: URL, maxBytes: Int = defaultMaxBytes) {
+        self.root = root.standardizedFileURL
+        self.maxBytes = maxBytes
+    }
+
+    package func run(_ input: URL, name: String) throws(ImportError) -> ImportReport {
+        let source = try WireMockMappings.load(input, name: name, maxBytes: maxBytes)
+        var translations: [(WireMockMapping, WireMockMapping.Translation)] = []
+        var problems: [String] = []
+        for mapping in source.mappings {
+            do { translations.append((mapping, try mapping.translate(files: source.files, maxBytes: maxBytes))) } catch {
+                problems += error.problems
+            }
+        }
+        guard problems.isEmpty else { throw ImportError.all(problems) }
+
+        var report = ImportReport(sourceTitle: "MAPPING")
+        let writer = try StubsImport(root: root)
+        // WireMock answers two mappings alike with one of them; stubd would make a sequence of them.
+        var firstWith: [String: String] = [:]
+        for (mapping, t) in translations {
+            let source = mapping.file + (mapping.pointer.isEmpty ? "" : "#" + mapping.pointer)
+            func row(_ kind: ImportRow.Kind, _ result: String, partial: [String] = []) {
+                report.rows.append(ImportRow(source: source, method: t.method, target: t.target, status: t.status, kind: kind, result: result, partial: partial))
+            }
+            guard let stub = t.stub else { row(.leftOut, t.leftOut ?? "not translated"); continue }
+            if let first = firstWith[t.identity] {
+                row(.leftOut, "the same request as \(first), which is imported (WireMock answers one of the two)")
+                continue
+            }
+            firstWith[t.identity] = source
+            let (kind, place, routeName, files) = StubsImport.describe(writer.write(stub, label: "\(t.method) \(t.target) (\(source))"))
+            if let routeName {
+                report.routes.insert(routeName)
+                report.files.formUnion(files)
+            }
+            row(kind, place, partial: t.partial)
+        }
+        try writer.finish(input: "mappings")
+        return report
+    }
+}

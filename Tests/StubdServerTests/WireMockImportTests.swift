@@ -1,0 +1,173 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// `stubd import wiremock` on WireMock's own mapping files (Fixtures/WireMock, provenance in its
+/// README): the folder written passes `stubd check`, and `stubd serve` on it gives a client the
+/// statuses and bodies the mappings declare.
+@Suite struct WireMockImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/WireMock")
+
+    static func importMappings(_ input: URL, _ dir: URL, _ extra: [String] = []) throws -> (status: Int32, output: String, error: String) {
+        try run(stubdBinary.path, ["import", "wiremock", input.path, "--stubs", dir.path] + extra)
+    }
+
+    static func freshFolder() throws -> URL { try TempStubs([:]).url.appendingPathComponent("Stubs") }
+
+    /// A request through curl: status, headers (lower-case names), body, seconds taken.
+    static func request(_ method: String, _ url: String, headers: [String] = [], body: String? = nil)
+        throws -> (status: Int, headers: [String: String], body: Data, seconds: Double) {
+        var arguments = ["-s", "--max-time", "5", "-X", method, "-D", "-"]
+        for header in headers { arguments += ["-H", header] }
+        if let body { arguments += ["--data-binary", body] }
+        let bodyFile = FileManager.default.temporaryDirectory.appendingPathComponent("wiremock-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: bodyFile) }
+        arguments += ["-o", bodyFile.path, url]
+        let started = Date()
+        let result = try run("/usr/bin/curl", arguments)
+        let seconds = Date().timeIntervalSince(started)
+        var status = 0
+        var fields: [String: String] = [:]
+        for line in result.output.split(separator: "\r\n") {
+            if line.hasPrefix("HTTP/") { status = Int(line.split(separator: " ")[1]) ?? 0; continue }
+            if let colon = line.firstIndex(of: ":") {
+                fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return (status, fields, (try? Data(contentsOf: bodyFile)) ?? Data(), seconds)
+    }
+
+    /// Each mapping of `root/mappings` the way the test reads it (not through stubd's code): file, method, URL, status and the body it declares.
+    static func declared(_ root: URL) throws -> [(file: String, method: String, url: String, status: Int, body: Data, json: Bool, delay: Double)] {
+        var out: [(String, String, String, Int, Data, Bool, Double)] = []
+        let mappings = root.appendingPathComponent("mappings")
+        for case let file as URL in FileManager.default.enumerator(at: mappings, includingPropertiesForKeys: nil)! where file.pathExtension == "json" {
+            let top = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as! [String: Any]
+            for mapping in (top["mappings"] as? [[String: Any]]) ?? [top] where mapping["scenarioName"] == nil {
+                let request = mapping["request"] as! [String: Any], response = mapping["response"] as! [String: Any]
+                let url = (request["url"] ?? request["urlPath"] ?? request["urlPattern"]) as! String
+                var body = Data(), json = false
+                if let text = response["body"] as? String { body = Data(text.utf8) }
+                if let value = response["jsonBody"] { body = try JSONSerialization.data(withJSONObject: value); json = true }
+                if let name = response["bodyFileName"] as? String { body = try Data(contentsOf: root.appendingPathComponent("__files/" + name)) }
+                let delay = (response["fixedDelayMilliseconds"] as? Double ?? 0) / 1000
+                out.append((file.lastPathComponent, request["method"] as? String ?? "GET", url, response["status"] as? Int ?? 200, body, json, delay))
+            }
+        }
+        return out
+    }
+
+    /// The folder was not made, or holds no file.
+    static func nothingIn(_ dir: URL) throws -> Bool {
+        try !FileManager.default.fileExists(atPath: dir.path) || HARImportTests.contents(dir).isEmpty
+    }
+
+    static func sameJSON(_ a: Data, _ b: Data) -> Bool {
+        guard let x = try? JSONSerialization.jsonObject(with: a), let y = try? JSONSerialization.jsonObject(with: b) else { return false }
+        return NSDictionary(dictionary: ["v": x]).isEqual(to: ["v": y])
+    }
+
+    @Test(arguments: ["remoteloader", "classpath-filesource", "test-file-root", "sample-war", "docker-hello/stubs"])
+    func wireMocksOwnMappingsServedGiveTheDeclaredAnswers(_ fixture: String) throws {
+        let root = Self.fixtures.appendingPathComponent(fixture)
+        let dir = try Self.freshFolder()
+        let imported = try Self.importMappings(root, dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("the folder loads as stubd serve loads it"), "\(imported.output)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let expected = try Self.declared(root)
+        #expect(!expected.isEmpty)
+        for mapping in expected {
+            let answer = try Self.request(mapping.method, serve.baseURL.absoluteString + mapping.url, headers: ["Accept: text/plain"])
+            #expect(answer.status == mapping.status, "\(fixture)/\(mapping.file)")
+            if mapping.json {
+                #expect(Self.sameJSON(answer.body, mapping.body), "\(fixture)/\(mapping.file): \(String(decoding: answer.body, as: UTF8.self))")
+            } else {
+                #expect(answer.body == mapping.body, "\(fixture)/\(mapping.file): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
+            }
+            if mapping.delay > 0 { #expect(answer.seconds >= mapping.delay, "\(fixture)/\(mapping.file): fixedDelayMilliseconds kept") }
+        }
+        if fixture == "remoteloader" {
+            // The scenario's three mappings are named, not imported; the rest come over.
+            #expect(imported.output.contains("imported 6 of 9 mappings"), "\(imported.output)")
+            #expect(imported.output.contains("5 whole, 1 in part, 0 already answered, 3 not imported"), "\(imported.output)")
+            #expect(imported.output.contains("mappings/with-several-mappings-in-one-file.json:/mappings/1/scenarioName: scenario 'To do list'"), "\(imported.output)")
+            #expect(imported.output.contains("in part: /request/headers/Accept: contains: not checked"), "\(imported.output)")
+            let png = try Self.request("GET", serve.baseURL.absoluteString + "/image-file")
+            #expect(png.headers["content-type"] == "image/png", "a body file is typed by its name, as WireMock types it")
+            let jpg = try Self.request("GET", serve.baseURL.absoluteString + "/binary-file-from-header")
+            #expect(jpg.headers["content-type"] == "image/jpg", "the mapping's own Content-Type wins")
+            // WireMock's default method is any: so is the route's.
+            #expect(try Self.request("DELETE", serve.baseURL.absoluteString + "/remote-load/1").status == 200)
+
+            // Importing again changes no file.
+            let before = try HARImportTests.contents(dir)
+            let again = try Self.importMappings(root, dir)
+            #expect(again.status == 0 && again.output.contains("0 whole, 0 in part, 6 already answered, 3 not imported"), "\(again.output)\(again.error)")
+            #expect(try HARImportTests.contents(dir) == before)
+        }
+    }
+
+    @Test func regexURLsBecomeStubdPathsAndOneThatCannotIsNamedWhileTheRestImport() throws {
+        let dir = try Self.freshFolder()
+        let imported = try Self.importMappings(Self.fixtures.appendingPathComponent("patterns"), dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("imported 5 of 6 mappings"), "\(imported.output)")
+        #expect(imported.output.contains("NOT IMPORTED: mappings/orders.json:/mappings/3/request/urlPathPattern: '/api/v1/(orders|invoices)/export': its part '(orders|invoices)' is a regex a stubd path cannot say"),
+                "\(imported.output)")
+        #expect(imported.output.contains("in part: urlPathPattern: {p1} takes any one segment, not only [0-9]+"), "\(imported.output)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let base = serve.baseURL.absoluteString
+        let order = try Self.request("GET", base + "/api/v1/orders/42")
+        #expect(order.status == 200 && Self.sameJSON(order.body, Data(#"{"id": 7, "state": "shipped"}"#.utf8)), "\(String(decoding: order.body, as: UTF8.self))")
+        let item = try Self.request("GET", base + "/api/v1/orders/42/items/A-1")
+        #expect(item.status == 200 && item.body == Data("{\"item\": \"A-1\", \"qty\": 2}\n".utf8))
+        let file = try Self.request("GET", base + "/static/css/app.css")
+        #expect(file.status == 200 && file.body == Data("any static file".utf8))
+        let created = try Self.request("POST", base + "/api/v1/orders?dryRun=true",
+                                       headers: ["Content-Type: application/json", "X-Trace: 0123456789abcdef"], body: #"{"qty": 2, "sku": "A-1"}"#)
+        #expect(created.status == 201 && created.body == Data(#"{"id": 8}"#.utf8) && created.headers["location"] == "/api/v1/orders/8",
+                "\(created.status) \(String(decoding: created.body, as: UTF8.self))")
+        #expect(created.seconds >= 0.04, "fixedDelayMilliseconds: 40")
+        let otherBody = try Self.request("POST", base + "/api/v1/orders?dryRun=true", headers: ["Content-Type: application/json", "X-Trace: 1"], body: #"{"qty": 3}"#)
+        #expect(otherBody.status != 201, "equalToJson is a condition")
+        #expect(try Self.request("DELETE", base + "/api/v1/orders/9").status == 204)
+    }
+
+    @Test func badMappingsWriteNothingAndNameEveryProblem() throws {
+        let dir = try Self.freshFolder()
+        // A bodyFileName reaching out of __files/ and a base64Body that is not: both named, nothing written.
+        let traversal = try Self.importMappings(Self.fixtures.appendingPathComponent("traversal"), dir)
+        #expect(traversal.status == 1)
+        #expect(traversal.error.contains("mappings/passwd.json:/response/bodyFileName: '../../etc/passwd' would be read from outside __files/"), "\(traversal.error)")
+        #expect(traversal.error.contains("mappings/ok.json:/response/base64Body: not base64"), "\(traversal.error)")
+        #expect(traversal.error.contains("nothing written"))
+        #expect(try Self.nothingIn(dir))
+
+        // WireMock's own sample.json has // comments, which JSON has not: the file, line and column.
+        let comments = try Self.importMappings(Self.fixtures.appendingPathComponent("sample-with-comments.json"), dir)
+        #expect(comments.status == 1 && comments.error.contains("sample-with-comments.json:4:32: not JSON"), "\(comments.error)")
+
+        let scratch = try TempStubs([:]).url
+        // A HAR is not a mapping; a truncated mapping file; a file over --max-size.
+        let har = scratch.appendingPathComponent("capture.json")
+        try Data(contentsOf: HARImportTests.forward).write(to: har)
+        let unknown = try Self.importMappings(har, dir)
+        #expect(unknown.status == 1 && unknown.error.contains("capture.json: not a WireMock mapping"), "\(unknown.error)")
+        let truncated = scratch.appendingPathComponent("truncated.json")
+        try Data(#"{"request": {"url": "/a"}, "response": {"status": 2"#.utf8).write(to: truncated)
+        let cut = try Self.importMappings(truncated, dir)
+        #expect(cut.status == 1 && cut.error.contains("truncated.json:1:") && cut.error.contains("is the file truncated?"), "\(cut.error)")
+        let big = scratch.appendingPathComponent("big.json")
+        try Data((#"{"request": {"url": "/big"}, "response": {"body": ""# + String(repeating: "x", count: 1_100_000) + #""}}"#).utf8).write(to: big)
+        let oversize = try Self.importMappings(big, dir, ["--max-size", "1"])
+        #expect(oversize.status == 1 && oversize.error.contains("big.json is 1 MiB, over the 1 MiB --max-size"), "\(oversize.error)")
+        #expect(try Self.nothingIn(dir))
+    }
+}
