@@ -25,7 +25,7 @@ package struct ImportReport: Sendable {
             case .alreadyThere: "unchanged: " + row.result
             case .leftOut: "NOT IMPORTED: " + row.result
             }
-            lines.append([row.source, row.method, row.target, "\(row.status)", result])
+            lines.append([row.source, row.method, row.target, row.status == 0 ? "-" : "\(row.status)", result])
             if row.kind == .imported, !row.partial.isEmpty { notes[lines.count - 1] = row.partial }
         }
         var widths = [Int](repeating: 0, count: 4)

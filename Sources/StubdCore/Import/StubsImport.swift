@@ -33,6 +33,27 @@ package final class StubsImport {
         return outcome
     }
 
+    /// Writes each declared stub (or lists why not) as a row of `report`; a second one with the
+    /// request of an earlier one is listed, named by `duplicate(first's source)`, not written:
+    /// the recorder would make a sequence of the two, which neither tool meant.
+    func write(_ candidates: [ImportCandidate], into report: inout ImportReport, duplicate: (String) -> String) {
+        var firstWith: [String: String] = [:]
+        for c in candidates {
+            func row(_ kind: ImportRow.Kind, _ result: String, partial: [String] = []) {
+                report.rows.append(ImportRow(source: c.source, method: c.method, target: c.target, status: c.status, kind: kind, result: result, partial: partial))
+            }
+            guard let stub = c.stub else { row(.leftOut, c.leftOut ?? "not translated"); continue }
+            if let first = firstWith[c.identity] { row(.leftOut, duplicate(first)); continue }
+            firstWith[c.identity] = c.source
+            let (kind, place, routeName, files) = StubsImport.describe(write(stub, label: "\(c.method) \(c.target) (\(c.source))"))
+            if let routeName {
+                report.routes.insert(routeName)
+                report.files.formUnion(files)
+            }
+            row(kind, kind == .imported && c.result != nil ? "\(place) (\(c.result!))" : place, partial: c.partial)
+        }
+    }
+
     /// Writes `stubd.recorded.yml`, loads the folder as `serve` does and checks it answers each
     /// request written; on any failure the folder is put back as it was. `input`: what to attach to a report.
     package func finish(input: String) throws(ImportError) {

@@ -22,10 +22,10 @@ package struct WireMockImporter {
 
     package func run(_ input: URL, name: String) throws(ImportError) -> ImportReport {
         let source = try WireMockMappings.load(input, name: name, maxBytes: maxBytes)
-        var translations: [(WireMockMapping, WireMockMapping.Translation)] = []
+        var translations: [ImportCandidate] = []
         var problems: [String] = []
         for mapping in source.mappings {
-            do { translations.append((mapping, try mapping.translate(files: source.files, maxBytes: maxBytes))) } catch {
+            do { translations.append(try mapping.translate(files: source.files, maxBytes: maxBytes)) } catch {
                 problems += error.problems
             }
         }
@@ -33,26 +33,8 @@ package struct WireMockImporter {
 
         var report = ImportReport(sourceTitle: "MAPPING")
         let writer = try StubsImport(root: root)
-        // WireMock answers two mappings alike with one of them; stubd would make a sequence of them.
-        var firstWith: [String: String] = [:]
-        for (mapping, t) in translations {
-            let source = mapping.file + (mapping.pointer.isEmpty ? "" : "#" + mapping.pointer)
-            func row(_ kind: ImportRow.Kind, _ result: String, partial: [String] = []) {
-                report.rows.append(ImportRow(source: source, method: t.method, target: t.target, status: t.status, kind: kind, result: result, partial: partial))
-            }
-            guard let stub = t.stub else { row(.leftOut, t.leftOut ?? "not translated"); continue }
-            if let first = firstWith[t.identity] {
-                row(.leftOut, "the same request as \(first), which is imported (WireMock answers one of the two)")
-                continue
-            }
-            firstWith[t.identity] = source
-            let (kind, place, routeName, files) = StubsImport.describe(writer.write(stub, label: "\(t.method) \(t.target) (\(source))"))
-            if let routeName {
-                report.routes.insert(routeName)
-                report.files.formUnion(files)
-            }
-            row(kind, place, partial: t.partial)
-        }
+        // WireMock answers two mappings alike with one of them.
+        writer.write(translations, into: &report) { first in "the same request as \(first), which is imported (WireMock answers one of the two)" }
         try writer.finish(input: "mappings")
         return report
     }

@@ -14,22 +14,8 @@ struct WireMockMapping {
     let pointer: String
     let json: [String: JSONValue]
 
-    /// What the mapping became.
-    struct Translation {
-        var method: String
-        var target: String
-        var status: Int
-        var stub: DeclaredStub?
-        /// Why it was left out, when `stub` is nil.
-        var leftOut: String?
-        /// What came over only in part.
-        var partial: [String] = []
-        /// The request's identity: two mappings alike are one route.
-        var identity: String = ""
-    }
-
     /// `files`: the `__files` folder `bodyFileName` is read from; `maxBytes` caps a body file.
-    func translate(files: URL, maxBytes: Int) throws(ImportError) -> Translation {
+    func translate(files: URL, maxBytes: Int) throws(ImportError) -> ImportCandidate {
         var problems: [String] = []
         func at(_ path: String) -> String { "\(file):\(pointer)\(path)" }
         guard case .object(let request)? = json["request"] else { throw ImportError("\(at("/request")): missing (each mapping needs a request)") }
@@ -251,7 +237,7 @@ struct WireMockMapping {
         if !problems.isEmpty { throw ImportError(problems) }
 
         let target = path + (query.isEmpty ? "" : "?" + query.map { $0.name + "=…" }.joined(separator: "&"))
-        var translation = Translation(method: methodText, target: target, status: status, partial: partial)
+        var translation = ImportCandidate(source: file + (pointer.isEmpty ? "" : "#" + pointer), method: methodText, target: target, status: status, partial: partial)
         if !leftOut.isEmpty {
             translation.target = shown ?? target
             translation.leftOut = leftOut.joined(separator: "; ")
@@ -273,9 +259,7 @@ struct WireMockMapping {
         translation.stub = DeclaredStub(method: method, path: path, parameterNames: names, query: query, headers: headers,
                                         requestJSON: requestJSON, requestContains: requestContains, status: HTTPResponse.Status(code: status),
                                         responseHeaders: responseHeaders, responseBody: body, delay: delay, priority: priority, sample: sample)
-        translation.identity = [methodText, path, query.map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&"),
-                                headers.map { "\($0.name.canonicalName):\($0.value)" }.sorted().joined(separator: "\n"),
-                                requestJSON?.serialized ?? "", requestContains ?? ""].joined(separator: "\n")
+        translation.identity = ImportCandidate.identity(of: translation.stub!)
         return translation
     }
 

@@ -1,0 +1,102 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// `stubd import postman` on Wise's public payouts collection and a small one written for the
+/// cases it lacks (Fixtures/Postman/README.md): each saved example served by `stubd serve` gives
+/// its status and body; a request without an example is listed; bad input writes nothing.
+@Suite struct PostmanImportTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Postman")
+
+    static func importCollection(_ file: String, _ dir: URL, _ extra: [String] = []) throws -> (status: Int32, output: String, error: String) {
+        try run(stubdBinary.path, ["import", "postman", fixtures.appendingPathComponent(file).path, "--stubs", dir.path] + extra)
+    }
+
+    @Test func wisesCollectionServedGivesEachSavedExample() throws {
+        let dir = try WireMockImportTests.freshFolder()
+        let imported = try Self.importCollection("wise-payouts.postman_collection.json", dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("imported 2 of 33 examples and requests"), "\(imported.output)")
+        #expect(imported.output.contains("31 not imported"), "\(imported.output)")
+        #expect(imported.output.contains("NOT IMPORTED: no saved example answer"), "\(imported.output)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+
+        // The collection's own examples, read here with Foundation, requested from the server.
+        let top = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("wise-payouts.postman_collection.json"))) as! [String: Any]
+        var examples: [[String: Any]] = []
+        func walk(_ items: [[String: Any]]) {
+            for item in items {
+                if let children = item["item"] as? [[String: Any]] { walk(children) } else { examples += item["response"] as? [[String: Any]] ?? [] }
+            }
+        }
+        walk(top["item"] as! [[String: Any]])
+        #expect(examples.count == 2)
+        let serve = try ServeProcess(["--stubs", dir.path])
+        for example in examples {
+            let request = example["originalRequest"] as! [String: Any]
+            let path = ((request["url"] as! [String: Any])["path"] as! [String]).joined(separator: "/")
+            let answer = try WireMockImportTests.request(request["method"] as! String, serve.baseURL.absoluteString + "/" + path)
+            #expect(answer.status == example["code"] as! Int, "\(path)")
+            #expect(answer.body == Data((example["body"] as! String).utf8), "\(path): \(String(decoding: answer.body, as: UTF8.self).prefix(200))")
+            #expect(answer.headers["content-encoding"] == nil, "the saved body is decoded text: Content-Encoding is not replayed")
+        }
+    }
+
+    @Test func examplesOfOneRequestParametersAndBaseURLPaths() throws {
+        let dir = try WireMockImportTests.freshFolder()
+        let imported = try Self.importCollection("orders.postman_collection.json", dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("imported 4 of 5 examples and requests"), "\(imported.output)")
+        #expect(imported.output.contains("Orders / Cancel order"), "\(imported.output)")
+        #expect(imported.output.contains("(when asked for by x-mock-response-name)"), "\(imported.output)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let base = serve.baseURL.absoluteString
+        // {{baseUrl}} is https://api.example.com/v2: its path leads; :orderId takes any id.
+        let found = try WireMockImportTests.request("GET", base + "/v2/orders/42")
+        #expect(found.status == 200 && found.body == Data("{\n  \"id\": 7,\n  \"state\": \"shipped\"\n}".utf8), "\(String(decoding: found.body, as: UTF8.self))")
+        let missing = try WireMockImportTests.request("GET", base + "/v2/orders/42", headers: ["x-mock-response-name: Not found"])
+        #expect(missing.status == 404 && missing.body == Data(#"{"error": "no such order"}"#.utf8))
+        // The query's value holding {{token}} takes any value; the disabled one is not a condition.
+        let search = try WireMockImportTests.request("GET", base + "/v2/orders?state=shipped&token=abc")
+        #expect(search.status == 200 && search.body == Data(#"[{"id": 7}]"#.utf8))
+        #expect(try WireMockImportTests.request("GET", base + "/v2/orders?state=open&token=abc").status != 200)
+        let pong = try WireMockImportTests.request("GET", base + "/v2/ping")
+        #expect(pong.status == 200 && pong.body == Data("pong".utf8))
+        #expect(try WireMockImportTests.request("DELETE", base + "/v2/orders/42").status != 200, "no saved example: not imported")
+
+        // Importing again changes no file.
+        let before = try HARImportTests.contents(dir)
+        let again = try Self.importCollection("orders.postman_collection.json", dir)
+        #expect(again.status == 0 && again.output.contains("4 already answered"), "\(again.output)\(again.error)")
+        #expect(try HARImportTests.contents(dir) == before)
+    }
+
+    @Test func badCollectionsWriteNothingAndNameEveryProblem() throws {
+        let dir = try WireMockImportTests.freshFolder()
+        let traversal = try Self.importCollection("traversal.postman_collection.json", dir)
+        #expect(traversal.status == 1)
+        #expect(traversal.error.contains("/item/0/item/0/response/0/originalRequest/url: the path segment '..' is '..', '.' or holds '/'"), "\(traversal.error)")
+        #expect(traversal.error.contains("/item/1/response/0/code: not an HTTP status"), "\(traversal.error)")
+        #expect(traversal.error.contains("nothing written"))
+        #expect(try WireMockImportTests.nothingIn(dir))
+
+        // A WireMock mapping is not a collection; a truncated collection; one over --max-size.
+        let mapping = try run(stubdBinary.path, ["import", "postman", WireMockImportTests.fixtures.appendingPathComponent("docker-hello/stubs/mappings/hello.json").path,
+                                                 "--stubs", dir.path])
+        #expect(mapping.status == 1 && mapping.error.contains("hello.json: not a Postman collection"), "\(mapping.error)")
+        let scratch = try TempStubs([:]).url
+        let truncated = scratch.appendingPathComponent("cut.json")
+        try Data(try Data(contentsOf: Self.fixtures.appendingPathComponent("wise-payouts.postman_collection.json")).prefix(5000)).write(to: truncated)
+        let cut = try run(stubdBinary.path, ["import", "postman", truncated.path, "--stubs", dir.path])
+        #expect(cut.status == 1 && cut.error.contains("cut.json:") && cut.error.contains("is the file truncated?"), "\(cut.error)")
+        let big = scratch.appendingPathComponent("big.json")
+        try Data(("{\"info\": {}, \"item\": [], \"pad\": \"" + String(repeating: "x", count: 1_100_000) + "\"}").utf8).write(to: big)
+        let oversize = try run(stubdBinary.path, ["import", "postman", big.path, "--stubs", dir.path, "--max-size", "1"])
+        #expect(oversize.status == 1 && oversize.error.contains("big.json is 1 MiB, over the 1 MiB --max-size"), "\(oversize.error)")
+        #expect(try WireMockImportTests.nothingIn(dir))
+    }
+}
