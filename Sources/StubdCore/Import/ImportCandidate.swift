@@ -20,6 +20,7 @@ struct ImportCandidate {
     static func identity(of stub: DeclaredStub) -> String {
         [stub.method.rawValue, stub.path, stub.query.map { "\($0.name)=\($0.value ?? "")" }.sorted().joined(separator: "&"),
          stub.headers.map { "\($0.name.canonicalName):\($0.value)" }.sorted().joined(separator: "\n"),
-         stub.requestJSON?.serialized ?? "", stub.requestContains ?? ""].joined(separator: "\n")
+         stub.requestJSON?.serialized ?? "", stub.requestContains ?? "",
+         stub.scenario.map { "\($0.name)|\($0.whenState ?? "")|\($0.thenState ?? "")" } ?? ""].joined(separator: "\n")
     }
 }

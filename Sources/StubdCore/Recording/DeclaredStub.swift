@@ -25,6 +25,9 @@ package struct DeclaredStub: Sendable {
     package var delay: Duration?
     /// Lower wins, as in WireMock; nil for stubd's default.
     package var priority: Int?
+    /// The route's `scenario:`, `whenState:` and `thenState:` (WireMock's scenarioName,
+    /// requiredScenarioState, newScenarioState).
+    package var scenario: ScenarioStep?
     /// A request the route must answer: the written route is checked against it, and the import's
     /// last step checks the whole folder answers it.
     package var sample: RequestHead

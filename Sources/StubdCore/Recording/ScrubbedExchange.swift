@@ -26,6 +26,8 @@ struct ScrubbedExchange {
     var delay: Duration?
     /// The route's `priority:` (lower wins), when the stub declared one; nil for the default.
     var priority: Int? = nil
+    /// A declared stub's scenario step: two routes of one request in two states are two routes, not a sequence.
+    var scenario: ScenarioStep? = nil
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
@@ -35,6 +37,7 @@ struct ScrubbedExchange {
         text += "\n" + (requestJSON?.serialized ?? "")
         // Only when set, so a recording's keys (and files named after them) stay as they were.
         if let requestContains { text += "\ncontains:" + requestContains }
+        if let scenario { text += "\nscenario:" + scenario.name + "|" + (scenario.whenState ?? "") + "|" + (scenario.thenState ?? "") }
         return RecordedNames.hash(text)
     }
 }

@@ -164,6 +164,7 @@ package final class StubsRecorder: Sendable {
                                         mediaType: mediaType, contentType: contentType, delay: stub.delay)
         scrubbed.requestContains = stub.requestContains
         scrubbed.priority = stub.priority
+        scrubbed.scenario = stub.scenario
         return write(scrubbed, answering: stub.sample, secretNames: stub.parameterNames)
     }
 
@@ -218,7 +219,9 @@ package final class StubsRecorder: Sendable {
                 if !defersManifest { try transaction.write(manifest(state.blocks), to: StubsRecorder.manifestName) }
                 files.append(StubsRecorder.manifestName)
                 let route = try checkedBlock(block, answering: request)
-                try state.claim(RouteIdentity(route), by: "rec-\(key)")
+                // Routes of one request in several scenario states take the same requests on purpose
+                // (each steps aside outside its state), which the folder's load accepts.
+                if scrubbed.scenario == nil { try state.claim(RouteIdentity(route), by: "rec-\(key)") }
                 return .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))", serving: route)
             } catch {
                 transaction.rollback()
@@ -263,6 +266,7 @@ package final class StubsRecorder: Sendable {
     private func checkedBlock(_ block: String, answering request: RequestHead) throws(RecorderError) -> Route {
         var parser = ManifestParser(file: StubsRecorder.manifestName, reader: StubFileReader(root: root))
         parser.defaultQueryNamesIgnoreCase = before?.queryNamesIgnoreCase ?? false
+        parser.checksScenarioStates = false
         let routes = parser.parse("routes:\n" + block).routes
         guard parser.problems.isEmpty, routes.count == 1, let route = routes.first else {
             throw RecorderError("its route would not load: \(CatalogLoadError(root: root.path, problems: parser.problems.items))")
@@ -283,7 +287,7 @@ package final class StubsRecorder: Sendable {
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
         guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
-              s.requestContains == nil, s.priority == nil, s.method.rawValue != "ANY",
+              s.requestContains == nil, s.priority == nil, s.scenario == nil, s.method.rawValue != "ANY",
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
@@ -328,6 +332,11 @@ package final class StubsRecorder: Sendable {
             return "{ " + parts.joined(separator: ", ") + " }"
         }
         if let priority = s.priority { lines.append("    priority: \(priority)") }
+        if let step = s.scenario {
+            lines.append("    scenario: \(StubsRecorder.quoted(step.name))")
+            if let when = step.whenState { lines.append("    whenState: \(StubsRecorder.quoted(when))") }
+            if let then = step.thenState { lines.append("    thenState: \(StubsRecorder.quoted(then))") }
+        }
         if answers.count == 1 {
             lines.append("    response: " + response(answers[0]))
         } else {

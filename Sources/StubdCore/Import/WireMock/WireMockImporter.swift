@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Every mapping is translated before a byte is written: a file that is not a mapping, a body
 /// that is not there or would be read from outside `__files/`, base64 that is not, each stop the
-/// import, all named at once. A mapping stubd cannot say (a URL regex beyond stubd paths, a
-/// scenario, a fault, a proxy) is listed as not imported and the rest come over.
+/// import, all named at once. A mapping stubd cannot say (a URL regex beyond stubd paths, a fault,
+/// a proxy, a scenario state nothing enters) is listed as not imported and the rest come over;
+/// scenarios become stubd's (`scenario:`, `whenState:`, `thenState:`).
 package struct WireMockImporter {
     package static let defaultMaxBytes = 256 << 20
 
@@ -30,6 +31,16 @@ package struct WireMockImporter {
             }
         }
         guard problems.isEmpty else { throw ImportError.all(problems) }
+        // A mapping that waits for a state no mapping moves into would never answer, and the
+        // folder's check refuses one: it is listed instead.
+        var entered: [String: Set<String>] = [:]
+        for c in translations { if let step = c.stub?.scenario, let then = step.thenState { entered[step.name, default: []].insert(then) } }
+        for i in translations.indices {
+            guard let step = translations[i].stub?.scenario, let when = step.whenState, when != ScenarioStep.started,
+                  entered[step.name]?.contains(when) != true else { continue }
+            translations[i].stub = nil
+            translations[i].leftOut = "\(translations[i].source): it answers in scenario \(step.name)'s state '\(when)', which no mapping moves into (newScenarioState), so it would never answer"
+        }
 
         var report = ImportReport(sourceTitle: "MAPPING")
         let writer = try StubsImport(root: root)

@@ -224,10 +224,27 @@ struct WireMockMapping {
             leftOut.append("\(at("/response/fault")): a fault (\(fault)) is not written by the import; add `response: { fault: … }` by hand (docs/stubs-folder.md)")
         }
         if response["proxyBaseUrl"] != nil { leftOut.append("\(at("/response/proxyBaseUrl")): a proxy, not an answer (stubd serve --proxy forwards)") }
-        if case .string(let scenario)? = json["scenarioName"] {
-            let required: String = if case .string(let s)? = json["requiredScenarioState"] { s } else { "any" }
-            let next: String = if case .string(let s)? = json["newScenarioState"] { " → \(s)" } else { "" }
-            leftOut.append("\(at("/scenarioName")): scenario '\(scenario)' (state \(required)\(next)): stubd has no scenarios yet, so its answers would not follow the state")
+        // stubd's scenarios (docs/scenarios.md) start in `Started` as WireMock's do; their names and
+        // states are words (they are part of admin URLs), so `To do list` becomes `To-do-list`.
+        var scenario: ScenarioStep?
+        if let s = json["scenarioName"] {
+            guard case .string(let name) = s, !name.isEmpty else { throw ImportError("\(at("/scenarioName")): must be a name") }
+            var words: [String?] = []
+            for key in ["requiredScenarioState", "newScenarioState"] {
+                switch json[key] {
+                case .string(let state)?: words.append(state)
+                case nil, .null?: words.append(nil)
+                default: throw ImportError("\(at("/\(key)")): must be a state's name")
+                }
+            }
+            let step = ScenarioStep(name: WireMockMapping.word(name), whenState: words[0].map(WireMockMapping.word), thenState: words[1].map(WireMockMapping.word))
+            let pairs: [(String?, String?)] = [(name, step.name), (words[0], step.whenState), (words[1], step.thenState)]
+            for (original, made) in pairs where original != nil && original != made {
+                partial.append("scenario name or state '\(original!)' is written '\(made!)' (stubd's are letters, digits, '_', '-' or '.')")
+            }
+            scenario = step
+        } else if json["requiredScenarioState"] != nil || json["newScenarioState"] != nil {
+            partial.append("requiredScenarioState/newScenarioState without a scenarioName: ignored, as WireMock ignores them")
         }
         var priority: Int?
         if let p = json["priority"] {
@@ -259,8 +276,16 @@ struct WireMockMapping {
         translation.stub = DeclaredStub(method: method, path: path, parameterNames: names, query: query, headers: headers,
                                         requestJSON: requestJSON, requestContains: requestContains, status: HTTPResponse.Status(code: status),
                                         responseHeaders: responseHeaders, responseBody: body, delay: delay, priority: priority, sample: sample)
+        translation.stub?.scenario = scenario
         translation.identity = ImportCandidate.identity(of: translation.stub!)
         return translation
+    }
+
+    /// A scenario's name or state as stubd takes it: letters, digits, `_`, `-`, `.` (others become `-`), at most 100.
+    static func word(_ text: String) -> String {
+        var out = String(text.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" || $0 == "." ? $0 : "-" }.prefix(100))
+        if out.isEmpty { out = "-" }
+        return out
     }
 
     /// `a=1&b=2` as query items, decoded as a client's would be.
