@@ -70,3 +70,10 @@ static inline int shim_connection_is_tls(struct MHD_Connection *connection)
 {
     return MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION) != NULL;
 }
+
+/// Ends an upgraded connection (a WebSocket): libmicrohttpd closes the socket and frees the connection.
+/// MHD_upgrade_action is variadic, so Swift cannot call it itself.
+static inline enum MHD_Result shim_upgrade_close(struct MHD_UpgradeResponseHandle *urh)
+{
+    return MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+}

@@ -254,6 +254,7 @@ public final class StubServer: Sendable {
             items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
                 | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ERROR_LOG.rawValue
+                | MHD_ALLOW_UPGRADE.rawValue // WebSocket stubs: a 101 hands the socket over (WebSocketConnection)
             if tls { flags |= MHD_USE_TLS.rawValue }
             let daemon = items.withUnsafeMutableBufferPointer {
                 shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
@@ -343,6 +344,7 @@ public final class StubServer: Sendable {
         // Dashboard event streams: no more events; resuming them below ends each one.
         engine.changes.unsubscribeAll()
         _ = router.resumeAllForStop()
+        router.webSockets.closeAll()
         // In-flight requests finish (their answers are queued already or are being resumed); bounded.
         let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000
         while router.active.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {

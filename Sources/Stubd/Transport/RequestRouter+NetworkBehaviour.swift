@@ -41,6 +41,7 @@ extension RequestRouter {
         let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
         guard case .canned(let canned, let extra) = answer else { return send(Response(answer), context, connection, line: line) }
         let (response, note) = canned.events.map { eventStream($0, canned, extra, session: line.session, connection) }
+            ?? canned.webSocket.map { webSocket($0, canned, extra, session: line.session, connection, method: line.method) }
             ?? NetworkBehaviour.response(for: canned, extra)
         // A throttled body goes on long after this: the line's time is until its head was queued.
         return send(response, context, connection, line: line, note: note)

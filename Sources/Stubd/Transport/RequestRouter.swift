@@ -35,6 +35,9 @@ final class RequestRouter: @unchecked Sendable {
     typealias SuspendedRequests = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>
     let suspended = SuspendedRequests((false, [:]))
 
+    /// The WebSockets open now, closed by `stop()` before the daemons go.
+    let webSockets = WebSocketRegistry()
+
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     let departures: any DispatchSourceTimer
 

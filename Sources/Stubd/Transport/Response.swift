@@ -12,6 +12,8 @@ enum Response {
     /// A body produced while it is sent (a throttle, a forwarded download, an event stream):
     /// `length` nil sends it chunked, to be ended (or cut) by the stream.
     case stream(status: HTTPResponse.Status, headers: HTTPFields, length: UInt64?, body: any ResponseStream)
+    /// `101 Switching Protocols`, then the socket belongs to `connection` (a WebSocket).
+    case upgrade(headers: HTTPFields, connection: any UpgradedConnection)
     /// No answer: the connection is closed (`reset`: with an RST), as a `fault` or a `hang` asks.
     case drop(reset: Bool)
     /// No answer from libmicrohttpd: the connection's socket was taken over (a CONNECT's tunnel),
@@ -35,6 +37,7 @@ enum Response {
         case .canned(let canned, _): canned.status.code
         case .generated(let generated): generated.status.code
         case .stream(let status, _, _, _): status.code
+        case .upgrade: 101
         case .drop: 0
         case .handedOff: 200
         case .held: 0

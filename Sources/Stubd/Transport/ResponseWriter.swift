@@ -38,6 +38,8 @@ struct ResponseWriter {
             return queue(generated)
         case let .stream(status, headers, length, body):
             return queue(status, headers, length, body)
+        case let .upgrade(headers, upgraded):
+            return upgrade(headers, upgraded)
         case .drop(let reset):
             if reset {
                 // SO_LINGER with a zero timeout turns the close into an RST.
@@ -92,6 +94,20 @@ struct ResponseWriter {
         return queueOnce(r, status: status)
     }
 
+    /// A 101 whose socket `upgraded` takes once it is sent. libmicrohttpd has no release callback for
+    /// an upgrade response: the handler takes the box back when it runs; a client gone before the
+    /// 101 went out leaves the box behind.
+    @inline(never)
+    private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection) -> MHD_Result {
+        let box = Unmanaged.passRetained(UpgradeBox(upgraded)).toOpaque()
+        guard let r = MHD_create_response_for_upgrade(UpgradeBox.handler, box) else {
+            Unmanaged<UpgradeBox>.fromOpaque(box).release()
+            return .NO
+        }
+        add(headers, to: r)
+        return queueOnce(r, status: .switchingProtocols)
+    }
+
     /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent.
     private func queueOnce(_ r: OpaquePointer, status: HTTPResponse.Status) -> MHD_Result {
         let result = MHD_queue_response(connection, UInt32(status.code), r)
@@ -135,5 +151,17 @@ private final class StreamReader {
 
     static let release: MHD_ContentReaderFreeCallback = { cls in
         Unmanaged<StreamReader>.fromOpaque(cls!).takeRetainedValue().body.close()
+    }
+}
+
+/// An upgraded connection as libmicrohttpd's upgrade handler sees it.
+private final class UpgradeBox {
+    let upgraded: any UpgradedConnection
+    init(_ upgraded: any UpgradedConnection) { self.upgraded = upgraded }
+
+    static let handler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraSize, socket, handle in
+        let upgraded = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue().upgraded
+        let extra = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraSize)) } ?? []
+        upgraded.start(socket: socket, extra: extra, handle: handle!)
     }
 }

@@ -25,13 +25,16 @@ package final class CannedResponse: Sendable {
     package let alternatives: [CannedResponse]
     /// `events:` (or an `.sse` file): the answer is a stream of server-sent events, sent each when due.
     package let events: EventStream?
+    /// `websocket:` (or a `.ws` file): the answer is an upgrade to a WebSocket that runs this script.
+    package let webSocket: WebSocketScript?
     /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
     private let madeForm = Atomic<UInt>(0)
 
     package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil, alternatives: [CannedResponse] = [],
-                events: EventStream? = nil) {
+                events: EventStream? = nil, webSocket: WebSocketScript? = nil) {
+        self.webSocket = webSocket
         self.template = template
         self.events = events
         self.alternatives = alternatives
@@ -49,7 +52,8 @@ package final class CannedResponse: Sendable {
     /// rendered body and headers, outside any catalog (the transport makes it a one-off response).
     func rendered(body: Data, headers: HTTPFields, events: EventStream? = nil) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
-                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events ?? self.events)
+                       bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events ?? self.events,
+                       webSocket: webSocket)
     }
 
     /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and
@@ -72,5 +76,5 @@ package final class CannedResponse: Sendable {
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault, throttle or stream.
-    package var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil && events == nil }
+    package var isStatic: Bool { delay == nil && fault == nil && bytesPerSecond == nil && quotaStatus == nil && events == nil && webSocket == nil }
 }

@@ -101,6 +101,14 @@ struct ConventionScanner {
             events = EventStream(events: parsed.events)
             if headers[.cacheControl] == nil { headers.append(HTTPField(name: .cacheControl, value: "no-cache")) }
         }
+        // `{name}.ws`: a WebSocket's script (the manifest's `websocket:` mapping, in YAML).
+        var webSocket: WebSocketScript?
+        if ext?.lowercased() == "ws" {
+            let (script, found) = ManifestParser.webSocketFile(String(decoding: data, as: UTF8.self), file: relative, reader: reader)
+            for p in found.items { problems.add(p) }
+            guard let script else { return }
+            webSocket = script
+        }
         var template: ResponseTemplate?
         if templated {
             do {
@@ -115,8 +123,8 @@ struct ConventionScanner {
                 return
             }
         }
-        let response = CannedResponse(status: 200, headers: headers, body: events == nil ? data : Data(), bodySource: relative,
-                                      template: template, events: events)
+        let response = CannedResponse(status: 200, headers: headers, body: events == nil && webSocket == nil ? data : Data(),
+                                      bodySource: relative, template: template, events: events, webSocket: webSocket)
         routes.append(Route(name: nil, method: .only(method == "HEAD" ? .get : HTTPRequest.Method(method)!), pattern: pattern,
                             responses: [response], priority: ConventionScanner.conventionPriority,
                             source: .convention(file: relative)))

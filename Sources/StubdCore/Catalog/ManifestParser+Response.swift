@@ -8,7 +8,8 @@ extension ManifestParser {
     /// rendered (a quota's `exceeded` answer).
     mutating func parseResponse(_ node: Node, routeDelay: Delay?, parameters: [String]?) -> CannedResponse? {
         guard let map = mapping(node, "a response") else { return nil }
-        checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template"] + ManifestParser.eventKeys, in: "a response")
+        checkKeys(map, ["status", "headers", "file", "body", "json", "content", "delay", "fault", "throttle", "quotaStatus", "template", "websocket"] + ManifestParser.eventKeys, in: "a response")
+        let webSocket = parseWebSocketResponse(map, node: node)
         let events = parseEventStream(map, node: node, templated: map["template"]?.bool == true, parameters: parameters ?? [])
         let templated = map["template"].flatMap { bool($0, "template") } ?? false
         if templated, parameters == nil, let t = map["template"] {
@@ -146,7 +147,7 @@ extension ManifestParser {
         }
         return CannedResponse(status: HTTPResponse.Status(code: status), headers: headers, body: body, delay: responseDelay, fault: fault,
                               bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: quotaStatus, template: template,
-                              alternatives: Array(alternatives), events: events)
+                              alternatives: Array(alternatives), events: events, webSocket: webSocket)
     }
 
     /// The template of a `template: true` answer; each of its problems is placed where it was written.

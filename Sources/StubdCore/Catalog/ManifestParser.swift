@@ -126,7 +126,7 @@ struct ManifestParser {
         return parseRoute(root, source: .runtime(id: id), priority: ManifestParser.runtimePriority)
     }
 
-    private mutating func compose(_ text: String) -> Node? {
+    mutating func compose(_ text: String) -> Node? {
         if let found = YAMLAnchors.first(in: text) {
             problems.add(file, line: found.line, column: found.column,
                          "YAML \(found.isAlias ? "alias *" : "anchor &")\(found.name) is not allowed: stubd refuses anchors and aliases, so a small file cannot expand into a huge one",

@@ -1,0 +1,27 @@
+import CMicroHTTPD
+import Foundation
+import HTTPTypes
+import StubdCore
+
+/// A stub whose answer is a WebSocket (`websocket:`, a `.ws` file): the handshake checked, then a
+/// `101` whose socket a `WebSocketConnection` takes over. The connection is one request: its hit,
+/// quota and journal entry were counted when it matched.
+extension RequestRouter {
+    func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String,
+                   _ connection: OpaquePointer, method: String) -> (response: Response, note: String?) {
+        func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
+        switch WebSocketHandshake.accept(method: method, upgrade: header("Upgrade"), connection: header("Connection"),
+                                         key: header("Sec-WebSocket-Key"), version: header("Sec-WebSocket-Version")) {
+        case .refuse(let refusal):
+            return (.generated(refusal), "not a WebSocket handshake")
+        case .accept(let accept):
+            var headers = canned.headers + extra.list
+            headers[.contentType] = nil
+            headers[.upgrade] = "websocket"
+            headers[.connection] = "Upgrade"
+            headers[HTTPField.Name("Sec-WebSocket-Accept")!] = accept
+            let socket = WebSocketConnection(script: script, clock: engine.session(session).clock, registry: webSockets)
+            return (.upgrade(headers: headers, connection: socket), "websocket")
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import StubdCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One open WebSocket: reads the client's frames (`WebSocketFrameDecoder`, `WebSocketMessageAssembler`),
+/// answers pings and matching messages, sends the script's timeline and closes, as its stub says.
+///
+/// Holds no thread: a dispatch read source wakes it when the client sends, a write source when a
+/// client that stopped reading takes bytes again, and a timer (the wall clock) or an alarm on the
+/// session's virtual clock when the next scripted message is due. Everything runs on the
+/// connection's serial queue, so its state needs no lock. Memory is bounded: at most one frame of
+/// the client's (`maxMessageBytes`) and `maxPendingOutputBytes` of ours; a client that does not
+/// read past that is dropped.
+final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
+    /// Unsent bytes a client may leave with us before it is dropped (it is not reading).
+    static let maxPendingOutputBytes = 1 << 20
+    /// How long the server waits for the client's close after sending its own.
+    static let closeWaitSeconds = 2.0
+
+    private enum State { case open, closing, finished }
+    private enum Action {
+        case send(WebSocketPayload)
+        case close(WebSocketScriptClose)
+    }
+
+    private let script: WebSocketScript
+    /// The session's clock when it is virtual: scripted messages are due by its time.
+    private let virtualClock: SessionClock?
+    private let registry: WebSocketRegistry
+    /// Serial, on the shared non-overcommitting pool: a thousand sockets waking at once share a few
+    /// threads instead of each getting one (a queue of its own on the overcommitting pool did: 76
+    /// threads for 1,000 sockets, Benchmarks/websocket_sockets.py).
+    private let queue = DispatchQueue(label: "stubd.websocket", target: .global())
+    private var fd: Int32 = -1
+    private var handle: OpaquePointer?
+    private var decoder: WebSocketFrameDecoder
+    private var assembler: WebSocketMessageAssembler
+    private var state = State.open
+    /// After a protocol error: the client's bytes are no longer read as frames.
+    private var ignoringInput = false
+    private var finishWhenFlushed = false
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var readSource: (any DispatchSourceRead)?
+    private var writeSource: (any DispatchSourceWrite)?
+    private var writeSourceRunning = false
+    private var cancelsLeft = 0
+    /// Scripted actions not yet done, with when (`now()`'s scale) and their order of scheduling.
+    private var timeline: [(due: Double, order: Int, action: Action)] = []
+    private var scheduled = 0
+    private var generation = 0
+    private var alarm: Int?
+    private var timer: (any DispatchSourceTimer)?
+    /// When the armed timer or alarm rings.
+    private var armedDue: Double?
+    private var opened = 0.0
+
+    init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry) {
+        self.script = script
+        virtualClock = clock.isVirtual ? clock : nil
+        self.registry = registry
+        decoder = WebSocketFrameDecoder(maxFrameBytes: script.maxMessageBytes)
+        assembler = WebSocketMessageAssembler(maxMessageBytes: script.maxMessageBytes)
+    }
+
+    func start(socket: Int32, extra: [UInt8], handle: OpaquePointer) {
+        // Our own descriptor: libmicrohttpd closes its one when the handle is given back, and ours
+        // stays valid (and registered with dispatch) until our sources are cancelled.
+        let own = dup(socket)
+        registry.add(self)
+        let handleAddress = UInt(bitPattern: handle)
+        queue.async { [self] in
+            self.handle = OpaquePointer(bitPattern: handleAddress)
+            fd = own
+            guard own >= 0 else {
+                state = .finished
+                return release()
+            }
+            _ = fcntl(own, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(own, F_SETFL, fcntl(own, F_GETFL) | O_NONBLOCK)
+            Sockets.suppressBrokenPipe(own)
+            let source = DispatchSource.makeReadSource(fileDescriptor: own, queue: queue)
+            source.setEventHandler { [unowned self] in readable() }
+            source.setCancelHandler { [unowned self] in sourceCancelled() }
+            readSource = source
+            source.activate()
+            opened = now()
+            for message in script.messages { schedule(after: message.after, .send(message.payload)) }
+            if let close = script.close { schedule(after: close.after, .close(close)) }
+            if !extra.isEmpty { received(extra[...]) }
+            runDue()
+        }
+    }
+
+    /// The server is stopping: a close (1001) if the socket is open, then the socket goes back.
+    func goAway() {
+        queue.async { [self] in
+            guard state != .finished else { return }
+            if state == .open { enqueue(.close(1001, reason: "stubd is stopping")) }
+            finish()
+        }
+    }
+
+    // MARK: Reading
+
+    private func readable() {
+        guard state != .finished else { return }
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n > 0 {
+            received(buffer[..<n])
+        } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            // The client left (or its connection broke): nothing to say to it.
+            finish()
+        }
+    }
+
+    private func received(_ bytes: ArraySlice<UInt8>) {
+        guard !ignoringInput else { return }
+        do throws(WebSocketProtocolError) {
+            for frame in try decoder.feed(bytes) {
+                guard state != .finished else { return }
+                if let message = try assembler.add(frame) { handle(message) }
+            }
+        } catch {
+            refuse(error)
+        }
+    }
+
+    /// A frame or message the protocol does not allow: a close with its code, then the connection ends.
+    private func refuse(_ error: WebSocketProtocolError) {
+        ignoringInput = true
+        if state == .open { enqueue(.close(error.code, reason: error.reason)) }
+        state = .closing
+        finishWhenFlushed = true
+        flush()
+    }
+
+    private func handle(_ message: WebSocketMessage) {
+        switch message {
+        case .ping(let payload):
+            if state == .open { enqueue(WebSocketFrame(opcode: .pong, payload: payload)) }
+        case .pong:
+            break
+        case .close(let code, let reason):
+            if state == .open {
+                // Echo the client's code (§5.5.1), then close the TCP connection: the server closes first.
+                enqueue(code.map { .close($0, reason: reason) } ?? WebSocketFrame(opcode: .close, payload: []))
+            }
+            state = .closing
+            ignoringInput = true
+            finishWhenFlushed = true
+            flush()
+        case .text, .binary:
+            guard state == .open, let reply = script.reply(to: message) else { return }
+            for send in reply.send { schedule(after: send.after, from: now(), .send(send.payload)) }
+            if let close = reply.close { schedule(after: close.after, from: now(), .close(close)) }
+            runDue()
+        }
+    }
+
+    // MARK: The script's timeline
+
+    /// The socket's time in seconds: the session's virtual clock, or the uptime clock.
+    private func now() -> Double {
+        if let virtualClock { return virtualClock.now().timeIntervalSince1970 }
+        return Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+
+    private func schedule(after delay: Duration, from start: Double? = nil, _ action: Action) {
+        let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+        scheduled += 1
+        timeline.append(((start ?? opened) + seconds, scheduled, action))
+    }
+
+    /// Does every action that is due, in order, then waits for the next one.
+    private func runDue() {
+        guard state != .finished else { return }
+        timeline.sort { ($0.due, $0.order) < ($1.due, $1.order) }
+        let time = now()
+        while let first = timeline.first, first.due <= time, state == .open {
+            timeline.removeFirst()
+            switch first.action {
+            case .send(let payload): enqueue(payload.frame)
+            case .close(let close):
+                enqueue(.close(close.code, reason: close.reason))
+                state = .closing
+                // The client answers with its close; one that does not is closed on anyway.
+                queue.asyncAfter(deadline: .now() + WebSocketConnection.closeWaitSeconds) { [self] in finish() }
+            }
+        }
+        arm()
+    }
+
+    /// Sets the one timer (or virtual-clock alarm) for the next action, unless it is set for it
+    /// already: re-armed per message, a fresh timer each time would pile up until the next was due
+    /// (an hour's wait held every reply's timer: 33 MB per flooding client, Benchmarks/websocket_sockets.py).
+    private func arm() {
+        guard state == .open, let next = timeline.first?.due else { return disarm() }
+        guard armedDue != next else { return }
+        armedDue = next
+        if let virtualClock {
+            if let alarm { virtualClock.cancelAlarm(alarm) }
+            generation += 1
+            let armed = generation
+            let wake: @Sendable () -> Void = { [weak self] in
+                guard let self else { return }
+                queue.async { if self.generation == armed { self.rang() } }
+            }
+            alarm = virtualClock.alarm(at: Date(timeIntervalSince1970: next), wake)
+            if alarm == nil { wake() }
+        } else {
+            if timer == nil {
+                let t = DispatchSource.makeTimerSource(queue: queue)
+                t.setEventHandler { [weak self] in self?.rang() }
+                t.activate()
+                timer = t
+            }
+            let nanoseconds = max(0, (next - now()) * 1e9)
+            timer?.schedule(deadline: .now() + .nanoseconds(Int(min(nanoseconds, 9e15))))
+        }
+    }
+
+    private func rang() {
+        armedDue = nil
+        runDue()
+    }
+
+    private func disarm() {
+        armedDue = nil
+        generation += 1
+        if let alarm { virtualClock?.cancelAlarm(alarm) }
+        alarm = nil
+        timer?.cancel()
+        timer = nil
+    }
+
+    // MARK: Writing
+
+    private func enqueue(_ frame: WebSocketFrame) {
+        guard state != .finished else { return }
+        let bytes = frame.serverBytes
+        if output.count - outputStart + bytes.count > WebSocketConnection.maxPendingOutputBytes {
+            // A client that does not read: held no further.
+            return finish()
+        }
+        output += bytes
+        flush()
+    }
+
+    private func flush() {
+        guard state != .finished else { return }
+        while outputStart < output.count {
+            let n = output.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + outputStart, raw.count - outputStart, Sockets.noSignal)
+            }
+            if n > 0 {
+                outputStart += n
+                continue
+            }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR, outputStart >= 64 * 1024 {
+                // What went out is dropped, so a client reading slowly does not keep it all.
+                output.removeFirst(outputStart)
+                outputStart = 0
+            }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
+                waitForWritable()
+                return
+            }
+            return finish()
+        }
+        output.removeAll(keepingCapacity: output.count <= 4096)
+        outputStart = 0
+        if writeSourceRunning {
+            writeSource?.suspend()
+            writeSourceRunning = false
+        }
+        if finishWhenFlushed { finish() }
+    }
+
+    private func waitForWritable() {
+        if let writeSource {
+            if !writeSourceRunning { writeSource.resume() }
+        } else {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { [unowned self] in flush() }
+            source.setCancelHandler { [unowned self] in sourceCancelled() }
+            writeSource = source
+            source.activate()
+        }
+        writeSourceRunning = true
+    }
+
+    // MARK: Ending
+
+    /// Stops everything; the socket goes back to libmicrohttpd once dispatch has let go of it.
+    private func finish() {
+        guard state != .finished else { return }
+        state = .finished
+        timeline = []
+        arm()
+        cancelsLeft = (readSource == nil ? 0 : 1) + (writeSource == nil ? 0 : 1)
+        if let writeSource {
+            if !writeSourceRunning { writeSource.resume() }
+            writeSource.cancel()
+        }
+        readSource?.cancel()
+        if cancelsLeft == 0 { release() }
+    }
+
+    private func sourceCancelled() {
+        cancelsLeft -= 1
+        if cancelsLeft == 0 { release() }
+    }
+
+    private func release() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        readSource = nil
+        writeSource = nil
+        if let handle { _ = shim_upgrade_close(handle) }
+        handle = nil
+        registry.remove(self)
+    }
+}
