@@ -7,6 +7,11 @@ import Testing
     @Test func theAcceptIsTheRFCsExample() {
         // §1.3: this key gives this accept.
         #expect(WebSocketHandshake.accept(key: "dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=")
+        // FIPS 180's own examples for the SHA-1 it rests on (one block, two blocks, empty).
+        func hex(_ text: String) -> String { SHA1.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined() }
+        #expect(hex("abc") == "a9993e364706816aba3e25717850c26c9cd0d89d")
+        #expect(hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") == "84983e441c3bd26ebaae4aa1f95129e5e54670f1")
+        #expect(hex("") == "da39a3ee5e6b4b0d3255bfef95601890afd80709")
     }
 
     @Test func aRequestThatIsNotAHandshakeIsToldWhatItLacks() {

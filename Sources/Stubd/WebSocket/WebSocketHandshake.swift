@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -18,7 +17,7 @@ enum WebSocketHandshake {
 
     /// base64(SHA-1(key + GUID)).
     static func accept(key: String) -> String {
-        Data(Insecure.SHA1.hash(data: Data((key + guid).utf8))).base64EncodedString()
+        Data(SHA1.hash(Array((key + guid).utf8))).base64EncodedString()
     }
 
     /// The accept value for a request with these headers, or the answer that says what it lacks: a
