@@ -17,21 +17,8 @@ package struct HARDocument: Sendable {
     /// `name`: the file as the user gave it, for messages (its path by default).
     package static func load(_ url: URL, name: String? = nil, maxBytes: Int = defaultMaxBytes) throws(ImportError) -> HARDocument {
         let name = name ?? url.path
-        let size: Int
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { throw ImportError("\(name) is a folder, not a HAR file") }
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError("\(name): cannot read: \(error.localizedDescription)")
-        }
-        guard size <= maxBytes else {
-            throw ImportError("\(name) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB --max-size; "
-                                 + "export fewer requests (a HAR viewer's filter, or --host at export), or raise --max-size if this machine has the memory; nothing written")
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ImportError("\(name): cannot read (check its permissions)") }
+        let data = try ImportFile.read(url, name: name, kind: "a HAR file", maxBytes: maxBytes,
+                                       overSize: "; export fewer requests (a HAR viewer's filter, or --host at export), or raise --max-size if this machine has the memory")
         return try parse(data, name: name)
     }
 

@@ -17,20 +17,7 @@ struct PostmanCollection {
     let variables: [String: String]
 
     static func load(_ url: URL, name: String, maxBytes: Int) throws(ImportError) -> PostmanCollection {
-        let size: Int
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { throw ImportError("\(name) is a folder, not a collection file") }
-            size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-        } catch let error as ImportError {
-            throw error
-        } catch {
-            throw ImportError("\(name): cannot read: \(error.localizedDescription)")
-        }
-        guard size <= maxBytes else {
-            throw ImportError("\(name) is \(size >> 20) MiB, over the \(maxBytes >> 20) MiB --max-size (raise it if this machine has the memory); nothing written")
-        }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ImportError("\(name): cannot read (check its permissions)") }
+        let data = try ImportFile.read(url, name: name, kind: "a collection file", maxBytes: maxBytes)
         let json: JSONValue
         do { json = try JSONParser.parse(data) } catch {
             let end = error.message.contains("JSON ends") ? " (is the file truncated? export it again)" : ""
