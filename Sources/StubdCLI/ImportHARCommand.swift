@@ -32,8 +32,7 @@ struct ImportHARCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Import only answers with these statuses, classes or codes, e.g. 2xx,3xx. Default: every status.", valueName: "statuses"))
     var only: String?
 
-    @Option(name: .long, help: ArgumentHelp("Refuse a HAR larger than this many MiB (it is read whole).", valueName: "MiB"))
-    var maxSize: Int = HARDocument.defaultMaxBytes >> 20
+    @OptionGroup var size: ImportSizeOption
 
     func validate() throws {
         for item in secret {
@@ -42,7 +41,6 @@ struct ImportHARCommand: ParsableCommand {
         if let only {
             do { _ = try RecordedStatuses(parsing: only) } catch { throw ValidationError(error.description) }
         }
-        guard maxSize > 0 else { throw ValidationError("--max-size must be more than 0 MiB") }
     }
 
     func run() throws {
@@ -53,7 +51,7 @@ struct ImportHARCommand: ParsableCommand {
         options.rules = RecordingRules(secrets: secret.compactMap { try? NamedSecret(parsing: $0) }, matchHeaders: matchHeader,
                                        statuses: only.flatMap { try? RecordedStatuses(parsing: $0) } ?? .all)
         do throws(ImportError) {
-            let document = try HARDocument.load(url, name: file, maxBytes: maxSize << 20)
+            let document = try HARDocument.load(url, name: file, maxBytes: size.bytes)
             let report = try HARImporter(root: stubs.url, options: options).run(document, name: file)
             print(report.table)
             if !report.otherHosts.isEmpty {

@@ -17,16 +17,11 @@ struct ImportPostmanCommand: ParsableCommand {
 
     @OptionGroup var stubs: StubsOption
 
-    @Option(name: .long, help: ArgumentHelp("Refuse a collection larger than this many MiB (it is read whole).", valueName: "MiB"))
-    var maxSize: Int = PostmanImporter.defaultMaxBytes >> 20
-
-    func validate() throws {
-        guard maxSize > 0 else { throw ValidationError("--max-size must be more than 0 MiB") }
-    }
+    @OptionGroup var size: ImportSizeOption
 
     func run() throws {
         do throws(ImportError) {
-            let report = try PostmanImporter(root: stubs.url, maxBytes: maxSize << 20).run(URL(fileURLWithPath: file), name: file)
+            let report = try PostmanImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: file), name: file)
             print(report.table)
             let imported = report.count(.imported)
             print("imported \(imported) of \(report.rows.count) examples and requests from \(URL(fileURLWithPath: file).lastPathComponent) into \(stubs.stubs): "

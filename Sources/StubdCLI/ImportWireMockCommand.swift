@@ -17,16 +17,11 @@ struct ImportWireMockCommand: ParsableCommand {
 
     @OptionGroup var stubs: StubsOption
 
-    @Option(name: .long, help: ArgumentHelp("Refuse a mapping or body file larger than this many MiB (each is read whole).", valueName: "MiB"))
-    var maxSize: Int = WireMockImporter.defaultMaxBytes >> 20
-
-    func validate() throws {
-        guard maxSize > 0 else { throw ValidationError("--max-size must be more than 0 MiB") }
-    }
+    @OptionGroup var size: ImportSizeOption
 
     func run() throws {
         do throws(ImportError) {
-            let report = try WireMockImporter(root: stubs.url, maxBytes: maxSize << 20).run(URL(fileURLWithPath: input), name: input)
+            let report = try WireMockImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: input), name: input)
             print(report.table)
             let imported = report.count(.imported), partial = report.partialCount
             print("imported \(imported) of \(report.rows.count) mappings from \(input) into \(stubs.stubs): \(imported - partial) whole, \(partial) in part, "

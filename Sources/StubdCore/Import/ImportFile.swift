@@ -3,7 +3,10 @@ import Foundation
 /// A file an import reads whole (a HAR, a Postman collection): refused by its size before a byte is
 /// read, since the import holds it and what it parses to in memory, and named when it is a folder
 /// or cannot be read. One place, so every importer's --max-size and messages say the same.
-enum ImportFile {
+package enum ImportFile {
+    /// `--max-size`'s default: 256 MiB, about 900 MB at an import's peak (see HARDocument).
+    package static let defaultMaxBytes = 256 << 20
+
     /// `name`: the file as the user gave it; `kind`: what it should be ("a HAR file"), for the folder
     /// message; `overSize`: what to do when it is over `maxBytes`, after "over the N MiB --max-size".
     static func read(_ url: URL, name: String, kind: String, maxBytes: Int,

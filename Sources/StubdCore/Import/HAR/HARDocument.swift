@@ -8,7 +8,7 @@ import Foundation
 /// requests: 377 MB); a browser's HAR of a long session is tens of megabytes, and the default cap
 /// (256 MiB, about 900 MB at the peak) leaves room for ten times that.
 package struct HARDocument: Sendable {
-    package static let defaultMaxBytes = 256 << 20
+    package static let defaultMaxBytes = ImportFile.defaultMaxBytes
 
     package let entries: [HAREntry]
     /// `log.creator.name` and version, for the report (`mitmproxy 11.0.2`, `WebInspector 537.36`).

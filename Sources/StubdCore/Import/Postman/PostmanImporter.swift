@@ -8,7 +8,7 @@ import HTTPTypes
 /// are told apart the way Postman's own mock server tells them apart: the first answers by default,
 /// each other one when the request carries `x-mock-response-name: <its name>`.
 package struct PostmanImporter {
-    package static let defaultMaxBytes = 256 << 20
+    package static let defaultMaxBytes = ImportFile.defaultMaxBytes
     /// The header Postman's mock servers pick a named example by.
     static let exampleHeader = HTTPField.Name("x-mock-response-name")!
 

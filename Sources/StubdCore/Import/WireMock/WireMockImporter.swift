@@ -11,7 +11,7 @@ import Foundation
 /// a proxy, a scenario state nothing enters) is listed as not imported and the rest come over;
 /// scenarios become stubd's (`scenario:`, `whenState:`, `thenState:`).
 package struct WireMockImporter {
-    package static let defaultMaxBytes = 256 << 20
+    package static let defaultMaxBytes = ImportFile.defaultMaxBytes
 
     package let root: URL
     package let maxBytes: Int
