@@ -149,6 +149,38 @@ import Testing
         #expect(try Self.request("DELETE", base + "/api/v1/orders/9").status == 204)
     }
 
+    @Test func faultsComeOverAsStubdFaultsOnTheWireAndOneWithoutAnEqualIsListed() throws {
+        let scratch = try TempStubs([:]).url
+        let file = scratch.appendingPathComponent("faults.json")
+        try Data("""
+        {"mappings": [
+          {"request": {"method": "GET", "url": "/reset"}, "response": {"fault": "CONNECTION_RESET_BY_PEER"}},
+          {"request": {"method": "GET", "url": "/empty"}, "response": {"fault": "EMPTY_RESPONSE"}},
+          {"request": {"method": "GET", "url": "/chunk"}, "response": {"status": 200, "fault": "MALFORMED_RESPONSE_CHUNK"}},
+          {"request": {"method": "GET", "url": "/random"}, "response": {"fault": "RANDOM_DATA_THEN_CLOSE"}}
+        ]}
+        """.utf8).write(to: file)
+        let dir = try Self.freshFolder()
+        let imported = try Self.importMappings(file, dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("imported 3 of 4 mappings"), "\(imported.output)")
+        #expect(imported.output.contains("in part: /response/fault: MALFORMED_RESPONSE_CHUNK served as truncated_body"), "\(imported.output)")
+        #expect(imported.output.contains("NOT IMPORTED: faults.json:/mappings/3/response/fault: a fault (RANDOM_DATA_THEN_CLOSE) stubd has no equal for"),
+                "\(imported.output)")
+        // A fault is a manifest route's `fault:`, never a convention file.
+        let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
+        for fault in ["connection_reset", "empty_response", "truncated_body"] { #expect(manifest.contains("fault: \(fault)"), "\(manifest)") }
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+
+        // On the wire, as docs/stubs-folder.md's table says curl sees each fault.
+        let serve = try ServeProcess(["--stubs", dir.path])
+        for (path, exit) in [("/reset", 56), ("/empty", 52), ("/chunk", 18)] as [(String, Int32)] {
+            let curl = try run("/usr/bin/curl", ["-s", "--max-time", "5", "-o", "/dev/null", serve.baseURL.absoluteString + path])
+            #expect(curl.status == exit, "\(path): curl exit \(curl.status)")
+        }
+    }
+
     @Test func badMappingsWriteNothingAndNameEveryProblem() throws {
         let dir = try Self.freshFolder()
         // A bodyFileName reaching out of __files/ and a base64Body that is not: both named, nothing written.

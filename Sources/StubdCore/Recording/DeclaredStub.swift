@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// A stub another tool declared (a WireMock mapping, a Postman example), as StubsRecorder writes
 /// it: conditions rather than one request seen on the wire. Unlike a RecordedExchange nothing is
@@ -23,6 +24,9 @@ package struct DeclaredStub: Sendable {
     package var responseHeaders: HTTPFields
     package var responseBody: Data
     package var delay: Duration?
+    /// A broken answer instead of this one (WireMock's `fault`): written as the route's `fault:`,
+    /// so always a manifest route, never a convention file.
+    package var fault: Fault?
     /// Lower wins, as in WireMock; nil for stubd's default.
     package var priority: Int?
     /// The route's `scenario:`, `whenState:` and `thenState:` (WireMock's scenarioName,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// An exchange with every secret replaced (not deleted, so matching still works), reduced to what
 /// a stub needs: the request's pattern and conditions, and the answer's status, headers and body.
@@ -28,6 +29,8 @@ struct ScrubbedExchange {
     var priority: Int? = nil
     /// A declared stub's scenario step: two routes of one request in two states are two routes, not a sequence.
     var scenario: ScenarioStep? = nil
+    /// A declared stub's fault (`response: { fault: … }`); nil for a recording, which saw an answer.
+    var fault: Fault? = nil
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {

@@ -89,7 +89,8 @@ package final class StubsRecorder: Sendable {
         var body: Data
         /// Not compared: the same answer, slower or faster, is the same answer (no sequence).
         var delay: Duration?
-        static func == (a: Answer, b: Answer) -> Bool { a.status == b.status && a.headers == b.headers && a.body == b.body }
+        var fault: Fault? = nil
+        static func == (a: Answer, b: Answer) -> Bool { a.status == b.status && a.headers == b.headers && a.body == b.body && a.fault == b.fault }
     }
 
     /// Refuses a folder it cannot write, or one that does not load (its problems listed).
@@ -165,6 +166,7 @@ package final class StubsRecorder: Sendable {
         scrubbed.requestContains = stub.requestContains
         scrubbed.priority = stub.priority
         scrubbed.scenario = stub.scenario
+        scrubbed.fault = stub.fault
         return write(scrubbed, answering: stub.sample, secretNames: stub.parameterNames)
     }
 
@@ -287,7 +289,7 @@ package final class StubsRecorder: Sendable {
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
         guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
-              s.requestContains == nil, s.priority == nil, s.scenario == nil, s.method.rawValue != "ANY",
+              s.requestContains == nil, s.priority == nil, s.scenario == nil, s.fault == nil, s.method.rawValue != "ANY",
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
         // The extension must serve the API's `Content-Type`, parameters included: a `.txt` would
@@ -310,7 +312,7 @@ package final class StubsRecorder: Sendable {
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
-        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, delay: s.delay)
+        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, delay: s.delay, fault: s.fault)
     }
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
@@ -329,6 +331,7 @@ package final class StubsRecorder: Sendable {
             if !a.headers.isEmpty { parts.append("headers: { " + a.headers.joined(separator: ", ") + " }") }
             if let file = a.file { parts.append("file: \(StubsRecorder.quoted(file))") }
             if let delay = a.delay { parts.append("delay: \(delay.shortDescription)") }
+            if let fault = a.fault { parts.append("fault: \(fault.rawValue)") }
             return "{ " + parts.joined(separator: ", ") + " }"
         }
         if let priority = s.priority { lines.append("    priority: \(priority)") }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// One WireMock stub mapping (a file of its own, or an item of a file's `{"mappings": [...]}`),
 /// translated into a DeclaredStub. Lenient where WireMock's own exports add keys (`id`, `uuid`,
@@ -220,8 +221,20 @@ struct WireMockMapping {
             partial.append("the body holds {{…}}: served as written (WireMock renders it only with response templating on)")
         }
         if json["postServeActions"] != nil || json["serveEventListeners"] != nil { partial.append("webhooks and post-serve actions: not run") }
-        if case .string(let fault)? = response["fault"] {
-            leftOut.append("\(at("/response/fault")): a fault (\(fault)) is not written by the import; add `response: { fault: … }` by hand (docs/stubs-folder.md)")
+        // WireMock's faults onto stubd's (docs/stubs-folder.md): the same break on the wire where
+        // stubd has one; a garbled chunk becomes a body cut short, the nearest a client sees.
+        var fault: Fault?
+        if let f = response["fault"] {
+            guard case .string(let name) = f else { throw ImportError("\(at("/response/fault")): must be a fault's name") }
+            switch name {
+            case "CONNECTION_RESET_BY_PEER": fault = .connectionReset
+            case "EMPTY_RESPONSE": fault = .emptyResponse
+            case "MALFORMED_RESPONSE_CHUNK":
+                fault = .truncatedBody
+                partial.append("/response/fault: MALFORMED_RESPONSE_CHUNK served as truncated_body, the nearest (the body is cut short, not sent as a garbled chunk)")
+            default:
+                leftOut.append("\(at("/response/fault")): a fault (\(name)) stubd has no equal for (it has connection_reset, empty_response, truncated_body, malformed_json, hang); add `response: { fault: … }` by hand (docs/stubs-folder.md)")
+            }
         }
         if response["proxyBaseUrl"] != nil { leftOut.append("\(at("/response/proxyBaseUrl")): a proxy, not an answer (stubd serve --proxy forwards)") }
         // stubd's scenarios (docs/scenarios.md) start in `Started` as WireMock's do; their names and
@@ -277,6 +290,7 @@ struct WireMockMapping {
                                         requestJSON: requestJSON, requestContains: requestContains, status: HTTPResponse.Status(code: status),
                                         responseHeaders: responseHeaders, responseBody: body, delay: delay, priority: priority, sample: sample)
         translation.stub?.scenario = scenario
+        translation.stub?.fault = fault
         translation.identity = ImportCandidate.identity(of: translation.stub!)
         return translation
     }
