@@ -1,6 +1,7 @@
 import HTTPTypes
 
 import StubdCore
+import StubdProtocol
 
 /// `/__stubd/...`: the admin API and the dashboard, behind `AdminAccess`; passes on every other request.
 struct AdminResponder: Responder {
@@ -14,7 +15,8 @@ struct AdminResponder: Responder {
             return .generated(DashboardPage.isPage(call) ? DashboardPage.secured(refusal) : refusal)
         }
         if DashboardPage.isPage(call) { return .generated(DashboardPage.answer(method: head.method, call: call)) }
-        if call == "events" {
+        let endpoint = AdminEndpoint(method: head.method, call: call)
+        if case .events? = endpoint {
             guard head.method == .get else {
                 return .generated(.problem(405, title: "Method not allowed", detail: "/__stubd/events takes GET (an EventSource)",
                                            headers: [.allow: "GET"]))
@@ -28,7 +30,8 @@ struct AdminResponder: Responder {
         let reply = engine.admin(method: head.method, call: call, query: head.query, body: head.body, session: session)
         if head.method != .get, head.method != .head {
             // Resetting the default session drops every named one.
-            engine.changes.note(call == "reset" && session.id.isEmpty ? "*" : session.id)
+            let resetsAll: Bool = if case .reset? = endpoint { session.id.isEmpty } else { false }
+            engine.changes.note(resetsAll ? "*" : session.id)
         }
         switch reply {
         case .response(let generated):
