@@ -43,12 +43,8 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
 /// `Expected 1 hit on GET /api/{key}/conditions/q/CA/{city}.json, but was 0 (2 unmatched requests; nearest: …)`.
 public func expectHits(_ server: any StubControl, _ route: String, _ expected: Int,
                        sourceLocation: SourceLocation = #_sourceLocation) async {
-    do {
-        if let message = try await StubFixture.hitMismatch(server, route, expected: expected) {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        }
-    } catch {
-        Issue.record(error, "expectHits(\(route))", sourceLocation: sourceLocation)
+    await recordMismatch("expectHits(\(route))", sourceLocation) {
+        try await StubFixture.hitMismatch(server, route, expected: expected)
     }
 }
 
@@ -56,12 +52,8 @@ public func expectHits(_ server: any StubControl, _ route: String, _ expected: I
 /// state it is in: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
 public func expectScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
                                 sourceLocation: SourceLocation = #_sourceLocation) async {
-    do {
-        if let message = try await server.scenario(scenario).stateMismatch(expected: expected) {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        }
-    } catch {
-        Issue.record(error, "expectScenarioState(\(scenario))", sourceLocation: sourceLocation)
+    await recordMismatch("expectScenarioState(\(scenario))", sourceLocation) {
+        try await server.scenario(scenario).stateMismatch(expected: expected)
     }
 }
 
@@ -69,12 +61,8 @@ public func expectScenarioState(_ server: any StubControl, _ scenario: String, _
 /// those it holds: `Expected 3 todos, was 2: {"id":1,"title":"a"}, {"id":2,"title":"b"}`.
 public func expectItemCount(_ server: any StubControl, _ resource: String, _ expected: Int,
                             sourceLocation: SourceLocation = #_sourceLocation) async {
-    do {
-        if let message = try await server.resource(resource).countMismatch(expected: expected) {
-            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        }
-    } catch {
-        Issue.record(error, "expectItemCount(\(resource))", sourceLocation: sourceLocation)
+    await recordMismatch("expectItemCount(\(resource))", sourceLocation) {
+        try await server.resource(resource).countMismatch(expected: expected)
     }
 }
 
@@ -98,11 +86,20 @@ public func confirmHits(_ server: any StubControl, _ route: String, count: Int, 
 /// names each one missed and how to reach it.
 public func expectStubsCovered(_ server: any StubControl, except: [String] = [],
                                sourceLocation: SourceLocation = #_sourceLocation) async {
+    await recordMismatch("expectStubsCovered", sourceLocation) {
+        try await server.coverage().uncoveredMessage(except: except)
+    }
+}
+
+/// The one way every `expect…` helper reports: the readable mismatch `check` returns as the issue,
+/// or, when asking the server failed, that error under the helper's `call`.
+func recordMismatch(_ call: @autoclosure () -> String, _ sourceLocation: SourceLocation,
+                    _ check: () async throws -> String?) async {
     do {
-        if let message = try await server.coverage().uncoveredMessage(except: except) {
+        if let message = try await check() {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
     } catch {
-        Issue.record(error, "expectStubsCovered", sourceLocation: sourceLocation)
+        Issue.record(error, Comment(rawValue: call()), sourceLocation: sourceLocation)
     }
 }

@@ -73,12 +73,8 @@ extension XCTestCase {
 /// `Expected 1 hit on GET /api/{key}/conditions/q/CA/{city}.json, but was 0 (2 unmatched requests; nearest: …)`.
 public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected: Int,
                           file: StaticString = #filePath, line: UInt = #line) async {
-    do {
-        if let message = try await StubFixture.hitMismatch(server, route, expected: expected) {
-            XCTFail(message, file: file, line: line)
-        }
-    } catch {
-        XCTFail("XCTAssertHits(\(route)): \(error)", file: file, line: line)
+    await failOnMismatch("XCTAssertHits(\(route))", file, line) {
+        try await StubFixture.hitMismatch(server, route, expected: expected)
     }
 }
 
@@ -86,10 +82,8 @@ public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected
 /// it is in and the states it has: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
 public func XCTAssertScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
                                    file: StaticString = #filePath, line: UInt = #line) async {
-    do {
-        if let message = try await server.scenario(scenario).stateMismatch(expected: expected) { XCTFail(message, file: file, line: line) }
-    } catch {
-        XCTFail("XCTAssertScenarioState(\(scenario)): \(error)", file: file, line: line)
+    await failOnMismatch("XCTAssertScenarioState(\(scenario))", file, line) {
+        try await server.scenario(scenario).stateMismatch(expected: expected)
     }
 }
 
@@ -97,10 +91,8 @@ public func XCTAssertScenarioState(_ server: any StubControl, _ scenario: String
 /// the items it holds: `Expected 3 todos, was 2: {"id":1,"title":"a"}, {"id":2,"title":"b"}`.
 public func XCTAssertItemCount(_ server: any StubControl, _ resource: String, _ expected: Int,
                                file: StaticString = #filePath, line: UInt = #line) async {
-    do {
-        if let message = try await server.resource(resource).countMismatch(expected: expected) { XCTFail(message, file: file, line: line) }
-    } catch {
-        XCTFail("XCTAssertItemCount(\(resource)): \(error)", file: file, line: line)
+    await failOnMismatch("XCTAssertItemCount(\(resource))", file, line) {
+        try await server.resource(resource).countMismatch(expected: expected)
     }
 }
 
@@ -111,11 +103,18 @@ public func XCTAssertItemCount(_ server: any StubControl, _ resource: String, _ 
 /// /api/{key}/conditions/…: send 11 requests within a minute, or set `used` with `PUT /__stubd/quotas/wunderground` …".
 public func XCTAssertStubsCovered(_ server: any StubControl, except: [String] = [],
                                   file: StaticString = #filePath, line: UInt = #line) async {
+    await failOnMismatch("XCTAssertStubsCovered", file, line) {
+        try await server.coverage().uncoveredMessage(except: except)
+    }
+}
+
+/// The one way every `XCTAssert…` helper fails: with the readable mismatch `check` returns, or, when
+/// asking the server failed, with `call: error`.
+func failOnMismatch(_ call: @autoclosure () -> String, _ file: StaticString, _ line: UInt,
+                    _ check: () async throws -> String?) async {
     do {
-        if let message = try await server.coverage().uncoveredMessage(except: except) {
-            XCTFail(message, file: file, line: line)
-        }
+        if let message = try await check() { XCTFail(message, file: file, line: line) }
     } catch {
-        XCTFail("XCTAssertStubsCovered: \(error)", file: file, line: line)
+        XCTFail("\(call()): \(error)", file: file, line: line)
     }
 }
