@@ -5,7 +5,7 @@ reads nothing: the server's RSS must not grow past its bound for that socket.
 
     python3 Benchmarks/websocket_sockets.py --stubd .build/release/stubd [--sockets 1000]
 """
-import argparse, base64, os, resource, socket, struct, sys, tempfile, time
+import argparse, base64, os, socket, struct, sys, time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from stubd_process import StubdProcess
@@ -23,17 +23,10 @@ MANIFEST = """routes:
 """
 
 
-def threads(pid):
-    with open(f"/proc/{pid}/status") as f:
-        return int(next(l for l in f if l.startswith("Threads")).split()[1])
-
-
-def handshake(port):
-    s = socket.create_connection(("127.0.0.1", port))
+def upgrade_request():
     key = base64.b64encode(os.urandom(16)).decode()
-    s.sendall((f"GET /feed HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-               f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-    return s
+    return (f"GET /feed HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode()
 
 
 def masked_text(payload):
@@ -49,33 +42,10 @@ def main():
     p.add_argument("--stubd", default=".build/release/stubd")
     p.add_argument("--sockets", type=int, default=1000)
     a = p.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, a.sockets + 256)), hard))
-    stubs = tempfile.mkdtemp(prefix="stubd-ws-")
-    with open(os.path.join(stubs, "stubd.yml"), "w") as f:
-        f.write(MANIFEST)
-    server = StubdProcess(a.stubd, stubs, "--max-connections", str(a.sockets + 50))
+    server = StubdProcess.serving(a.stubd, MANIFEST, a.sockets, prefix="stubd-ws-")
     try:
-        idle = (server.rss_mb(), threads(server.proc.pid))
-        socks, started = [], time.time()
-        for _ in range(a.sockets):
-            socks.append(handshake(server.port))
-        # Every socket has had its 101 and its first message.
-        for s in socks:
-            s.settimeout(10)
-            got = b""
-            while b"first" not in got:
-                chunk = s.recv(4096)
-                if not chunk:
-                    raise SystemExit("a socket closed early: " + got.decode(errors="replace"))
-                got += chunk
-        opened = time.time() - started
-        time.sleep(1)
-        held = (server.rss_mb(), threads(server.proc.pid))
-        print(f"{a.sockets} open WebSockets (each waiting an hour for its next message), opened in {opened:.2f} s")
-        print(f"  idle:  RSS {idle[0]:.1f} MB, {idle[1]} threads")
-        print(f"  held:  RSS {held[0]:.1f} MB, {held[1]} threads "
-              f"({(held[0] - idle[0]) * 1024 / a.sockets:.1f} KB per socket)")
+        socks = server.hold_open(a.sockets, upgrade_request, b"first",
+                                 "open WebSockets (each waiting an hour for its next message)", "socket")
         for s in socks:
             s.close()
         # Clients that never read: every message is answered, and the answers pile up until the
@@ -84,7 +54,8 @@ def main():
         time.sleep(1)
         for round in range(3):
             before = server.rss_mb()
-            s = handshake(server.port)
+            s = socket.create_connection(("127.0.0.1", server.port))
+            s.sendall(upgrade_request())
             s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
             frame = masked_text(b"x" * 100)
             sent, closed = 0, False
@@ -99,7 +70,7 @@ def main():
             time.sleep(0.5)
             print(f"  a client that reads nothing (#{round + 1}): sent {sent} messages ({sent * len(frame) / 1e6:.1f} MB), "
                   f"{'dropped by the server' if closed else 'still connected'}; RSS {before:.1f} -> {server.rss_mb():.1f} MB, "
-                  f"{threads(server.proc.pid)} threads")
+                  f"{server.threads()} threads")
     finally:
         server.stop()
 
