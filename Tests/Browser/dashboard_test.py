@@ -23,12 +23,10 @@ import sys
 import tempfile
 import time
 
-from browser_checks import check, curl, make_stubs, missing_module, program, stop, summary, wait_for
+from browser_checks import check, curl, make_stubs, missing_module, program, summary, wait_for
+from stubd_in_chromium import StubdInChromium
 
 try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 except ImportError as error:
@@ -66,24 +64,15 @@ def main():
     stubs = work / "Stubs"
     make_stubs(stubs, args.routes)
 
-    log = open(work / "serve.log", "w+")
-    server = subprocess.Popen([stubd, "serve", "--stubs", str(stubs), "--port", "0", "--no-watch"], stdout=log, stderr=subprocess.STDOUT)
+    served = StubdInChromium(stubd, stubs, work)
     driver = None
     try:
-        line, _ = wait_for(lambda: (log.seek(0), log.readline())[1], 30, 0.1)
-        if not line or "listening on" not in line:
-            log.seek(0)
-            print("stubd did not start:\n" + log.read())
+        base = served.base_url()
+        if not base:
             return 1
-        base = line.split("listening on ")[1].split(" ")[0]
         print("stubd at " + base + " with " + str(args.routes + 1) + " routes")
 
-        options = Options()
-        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"]:
-            options.add_argument(flag)
-        options.binary_location = program("chromium")
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        driver = webdriver.Chrome(service=Service(program("chromedriver")), options=options)
+        driver = served.open_chromium("--window-size=1280,900", browser_log=True)
         driver.set_script_timeout(10)
         js = driver.execute_script
 
@@ -266,10 +255,7 @@ def main():
         if driver:
             errors = [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
             check(not errors, "no console errors" + ("".join("\n    " + e["message"] for e in errors)))
-        if driver:
-            driver.quit()
-        stop(server)
-        log.close()
+        served.close()
         shutil.rmtree(work, ignore_errors=True)
     return summary(artifacts)
 

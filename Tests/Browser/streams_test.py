@@ -15,19 +15,12 @@ import argparse
 import json
 import os
 import pathlib
-import subprocess
 import sys
 import tempfile
 import urllib.request
 
-from browser_checks import check, failures, missing_module, program, stop, wait_for
-
-try:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-except ImportError as error:
-    raise missing_module(error)
+from browser_checks import check, failures, wait_for
+from stubd_in_chromium import StubdInChromium
 
 MANIFEST = """routes:
   - name: chat
@@ -77,21 +70,12 @@ def main():
     stubs.mkdir()
     (stubs / "stubd.yml").write_text(MANIFEST)
     (stubs / "index.html").write_text(PAGE)
-    log = open(work / "serve.log", "w+")
-    server = subprocess.Popen([stubd, "serve", "--stubs", str(stubs), "--port", "0", "--no-watch"], stdout=log, stderr=subprocess.STDOUT)
-    driver = None
+    served = StubdInChromium(stubd, stubs, work)
     try:
-        line, _ = wait_for(lambda: (log.seek(0), log.readline())[1], 30, 0.1)
-        if not line or "listening on" not in line:
-            log.seek(0)
-            print("stubd did not start:\n" + log.read())
+        base = served.base_url()
+        if not base:
             return 1
-        base = line.split("listening on ")[1].split(" ")[0]
-        options = Options()
-        for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]:
-            options.add_argument(flag)
-        options.binary_location = program("chromium")
-        driver = webdriver.Chrome(service=Service(program("chromedriver")), options=options)
+        driver = served.open_chromium()
         driver.get(base + "/index.html")
         got = lambda: driver.execute_script("return window.log")
         done, took = wait_for(lambda: (lambda l: l if l["close"] and len(l["sse"]) == 2 else None)(got()), 10)
@@ -104,9 +88,7 @@ def main():
         counts = {r["route"]: r["hits"] for r in hits["routes"]}
         check(counts.get("chat") == 1 and counts.get("feed") == 1, "one hit each for the socket and the stream: %s" % counts)
     finally:
-        if driver:
-            driver.quit()
-        stop(server)
+        served.close()
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
