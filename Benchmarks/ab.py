@@ -12,7 +12,9 @@ user's terminal or compose log has it) unless LOG_LEVEL says otherwise:
   - the plain 1 KB route (Benchmarks/Stubs/bench/payload.json), keep-alive, at 32 and at 128 connections;
   - one patterned route among 10,000 patterned stubs (`GET /api/{key}/item{i}/{id}.json`).
   - one route under a quota keyed by a path parameter (the weather API key), 10 patterned stubs.
-A and B are started once per shape, and measured in turn: A B A B … (ROUNDS pairs). Printed: the
+A and B are started once per shape, and measured in turn, the order flipped every round: A B, B A, A B …
+(ROUNDS pairs), so that neither always runs right after the other's run (whose log writer may still be
+busy) nor always first. Printed: the
 median req/s and p99 of each, the ratio of the medians, the median of the per-pair ratios, and each
 server's own CPU per request (user + system of its process over the run, /proc/PID/stat, as cpu.py
 counts it): on this 2-vCPU machine wrk and the server share the cores, so CPU per request is the
@@ -25,7 +27,7 @@ describes as an operation with its response schema:
     STUBD_A=.build/release/stubd FLAGS_B="--spec Benchmarks/bench-openapi.yaml" python3 Benchmarks/ab.py
 
 Environment: STUBD_A, STUBD_B (release binaries), FLAGS_A, FLAGS_B, DURATION (3s), ROUNDS (5),
-LOG_LEVEL (info), SHAPES (all; "plain" for the plain route at c32 only; "patterned" for the 10,000 patterned only;
+LOG_LEVEL (info), SHAPES (all; "plain" for the plain route at c32 only; "c128" for it at 128 connections only; "patterned" for the 10,000 patterned only;
 "quota" for the keyed quota only), PLAIN_PATH
 (/bench/payload.json; add a query such as `?units=metric` for the spec to check one).
 Loopback only; every process it starts is stopped before it exits.
@@ -93,7 +95,7 @@ def compare(label, stubs, path, connections):
         for name, binary in (("A", A), ("B", B)):  # in the try: B failing to start still stops A
             servers[name] = StubdProcess(binary, stubs, "--no-watch", *FLAGS[name], level=LOG_LEVEL)
         for r in range(1, ROUNDS + 1):
-            for name in ("A", "B"):
+            for name in ("A", "B") if r % 2 else ("B", "A"):
                 rows[name].append(wrk(servers[name].url + path, connections, servers[name].proc.pid))
                 rps, p99, cost = rows[name][-1]
                 print(f"  {label} round {r}/{ROUNDS} {name} {rps:>10,.0f} req/s  p99 {p99:.2f} ms  {cost:.2f} µs CPU/request", flush=True)
@@ -118,8 +120,8 @@ def main():
     table = ["| shape | A req/s | B req/s | B/A (medians) | B/A (per pair, median) | p99 A / B | CPU per request A / B | B/A CPU |",
              "|---|---|---|---|---|---|---|---|"]
     stubs = os.path.join(REPO, "Benchmarks", "Stubs")
-    if SHAPES not in ("all", "plain", "patterned", "quota"):
-        raise SystemExit(f"SHAPES={SHAPES}: one of all, plain, patterned, quota")
+    if SHAPES not in ("all", "plain", "c128", "patterned", "quota"):
+        raise SystemExit(f"SHAPES={SHAPES}: one of all, plain, c128, patterned, quota")
 
     def in_made_folder(label, make):
         folder, path = make()
@@ -130,7 +132,7 @@ def main():
 
     if SHAPES in ("all", "plain"):
         table.append(compare("plain 1 KB, c32", stubs, PLAIN, 32))
-    if SHAPES == "all":
+    if SHAPES in ("all", "c128"):
         table.append(compare("plain 1 KB, c128", stubs, PLAIN, 128))
     if SHAPES in ("all", "patterned"):
         in_made_folder(f"1 of {PATTERNED:,} patterned, c32", patterned_folder)

@@ -8,6 +8,7 @@
 # writer and the total move with how its thread batches lines.
 #
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 1
+#   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 128   # 128 open connections, used in turn
 #
 # Valgrind 3.19 cannot read Swift's DWARF 5 (the binary is copied without debug info) and crashes on
 # libdispatch's sigsuspend with a mask in read-only memory (a preloaded sigsuspend copies it).
@@ -25,16 +26,18 @@ VP=$!
 for _ in $(seq 1 600); do grep -q 'listening on' "$W/out" 2>/dev/null && break; sleep 0.1; done
 PORT=$(grep -o 'http://127.0.0.1:[0-9]*' "$W/out" | head -1 | sed 's/.*://')
 client() {
+    # CONNECTIONS keep-alive connections held open and used in turn, one request at a time: every
+    # request wakes the worker with all the others idle in its poll set, so what each open
+    # connection costs a request shows in the count, and no thread timing decides the batching.
     python3 - "$PORT" "$1" "$C" <<'PY'
-import http.client, sys, threading
+import http.client, sys
 port, n, conns = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-def run(k):
-    c = http.client.HTTPConnection("127.0.0.1", port)
-    for _ in range(k):
-        c.request("GET", "/bench/payload.json"); r = c.getresponse(); r.read()
-        assert r.status == 200, r.status
-threads = [threading.Thread(target=run, args=(n // conns,)) for _ in range(conns)]
-[t.start() for t in threads]; [t.join() for t in threads]
+cs = [http.client.HTTPConnection("127.0.0.1", port) for _ in range(conns)]
+for c in cs: c.connect()
+for i in range(n):
+    c = cs[i % conns]
+    c.request("GET", "/bench/payload.json"); r = c.getresponse(); r.read()
+    assert r.status == 200, r.status
 PY
 }
 client 200                     # warm: first-use work is not counted
