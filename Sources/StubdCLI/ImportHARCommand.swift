@@ -58,7 +58,7 @@ struct ImportHARCommand: ParsableCommand {
                 print("not imported: \(report.otherHosts.map(\.count).reduce(0, +)) requests to other hosts (\(report.otherHosts.map { "\($0.host) \($0.count)" }.joined(separator: ", "))); --host all takes every host")
             }
             let imported = report.count(.imported), unchanged = report.count(.alreadyThere), leftOut = report.count(.leftOut)
-            print("imported \(imported) of \(document.entries.count) requests from \(url.lastPathComponent) into \(stubs.stubs): "
+            print("imported \(imported) of \(document.count) requests from \(url.lastPathComponent) into \(stubs.stubs): "
                   + "\(report.routes.count) route\(report.routes.count == 1 ? "" : "s") written, \(unchanged) already answered, \(leftOut) not imported"
                   + "; the folder loads as stubd serve loads it")
         } catch {

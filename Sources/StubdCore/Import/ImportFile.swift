@@ -1,10 +1,10 @@
 import Foundation
 
-/// A file an import reads whole (a HAR, a Postman collection): refused by its size before a byte is
+/// A file an import reads whole (a Postman collection, a WireMock mapping; a HAR is streamed, see HARDocument): refused by its size before a byte is
 /// read, since the import holds it and what it parses to in memory, and named when it is a folder
 /// or cannot be read. One place, so every importer's --max-size and messages say the same.
 package enum ImportFile {
-    /// `--max-size`'s default: 256 MiB, about 900 MB at an import's peak (see HARDocument).
+    /// `--max-size`'s default: 256 MiB, a few times that at an import's peak (the file, then what it parses to).
     package static let defaultMaxBytes = 256 << 20
 
     /// `name`: the file as the user gave it; `kind`: what it should be ("a HAR file"), for the folder

@@ -86,11 +86,28 @@ package final class StubsRecorder: Sendable {
         var status: Int
         var headers: [String]
         var file: String?
-        var body: Data
+        /// Only while the answer is being written: a run keeps every answer's digest, not its bytes,
+        /// or importing a 1 GB HAR would hold every body it wrote (they are on disk by then).
+        var body: Data?
+        var bodyDigest: BodyDigest
         /// Not compared: the same answer, slower or faster, is the same answer (no sequence).
         var delay: Duration?
         var fault: Fault? = nil
-        static func == (a: Answer, b: Answer) -> Bool { a.status == b.status && a.headers == b.headers && a.body == b.body && a.fault == b.fault }
+        static func == (a: Answer, b: Answer) -> Bool {
+            a.status == b.status && a.headers == b.headers && a.bodyDigest == b.bodyDigest && a.fault == b.fault
+        }
+    }
+
+    /// A body's length and a hash of all its bytes (Data's own hash reads only the first 80).
+    struct BodyDigest: Equatable {
+        var count: Int
+        var hash: Int
+        init(_ data: Data) {
+            var hasher = Hasher()
+            data.withUnsafeBytes { hasher.combine(bytes: $0) }
+            count = data.count
+            hash = hasher.finalize()
+        }
     }
 
     /// Refuses a folder it cannot write, or one that does not load (its problems listed).
@@ -184,7 +201,7 @@ package final class StubsRecorder: Sendable {
             if answers.last == answer { return .skipped("same answer as before") }
             answers.append(answer)
             let saved = state
-            state.answers[key] = answers
+            state.answers[key] = answers.map { var kept = $0; kept.body = nil; return kept }
             var transaction = RecordingTransaction(root: root)
             do {
                 // A block recorded before for this request is replaced in place (mode all), not shadowed by a file.
@@ -200,19 +217,23 @@ package final class StubsRecorder: Sendable {
                         // A name the catalog reads otherwise than meant: the manifest says it literally.
                         transaction.rollback()
                         state = saved
-                        state.answers[key] = answers
+                        state.answers[key] = answers.map { var kept = $0; kept.body = nil; return kept }
                     }
                 }
                 var files: [String] = []
+                var firstBody: Data?
                 if let file = state.conventionFiles.removeValue(forKey: key) {
-                    // A second, different answer: a sequence, which only the manifest can say.
+                    // A second, different answer: a sequence, which only the manifest can say. The
+                    // first answer's body moves from its convention file to `__files/`.
+                    firstBody = FileManager.default.contents(atPath: root.appendingPathComponent(file).path)
                     transaction.remove(file)
                     state.release("file:" + file)
                 }
-                for a in answers where a.file != nil {
+                for (i, a) in answers.enumerated() where a.file != nil {
                     // Bodies of earlier answers are on disk already, unless the first went into a convention file.
-                    guard a == answer || answers.count == 2 else { continue }
-                    try transaction.write(a.body, to: "__files/" + a.file!)
+                    let body = i == answers.count - 1 ? a.body : (i == 0 ? firstBody : nil)
+                    guard let body else { continue }
+                    try transaction.write(body, to: "__files/" + a.file!)
                     files.append("__files/" + a.file!)
                 }
                 let block = routeBlock(scrubbed, key: key, answers: answers)
@@ -312,7 +333,8 @@ package final class StubsRecorder: Sendable {
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
-        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, delay: s.delay, fault: s.fault)
+        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, bodyDigest: BodyDigest(s.responseBody),
+                      delay: s.delay, fault: s.fault)
     }
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {

@@ -1,50 +1,65 @@
 import Foundation
 
-/// A HAR file read whole and checked entry by entry before anything is written: a truncated file, an
-/// entry that makes no sense or base64 that is not stops the import with nothing written.
-///
-/// Read whole, not streamed, so it is capped (`maxBytes`): the file is refused by its size before a
-/// byte is read. The import's peak memory is about 3.5 times the file (a 106 MB HAR of 5,000
-/// requests: 377 MB); a browser's HAR of a long session is tens of megabytes, and the default cap
-/// (256 MiB, about 900 MB at the peak) leaves room for ten times that.
+/// A HAR file read from disk one entry at a time (HARStreamReader), twice: `open` reads every entry
+/// and checks it (a truncated file, an entry that makes no sense or base64 that is not stops the
+/// import with nothing written) keeping only each entry's host, and `forEachEntry` reads them again
+/// for the import to write. Memory is the largest entry, not the file: a 1 GB capture imports
+/// (Benchmarks/RESULTS.md), and `maxEntryBytes` (--max-size) caps an entry, not the file.
 package struct HARDocument: Sendable {
     package static let defaultMaxBytes = ImportFile.defaultMaxBytes
 
-    package let entries: [HAREntry]
+    package let url: URL
+    /// The file as the user gave it, for messages.
+    package let name: String
+    package let maxEntryBytes: Int
+    /// How many entries `log.entries` holds.
+    package let count: Int
+    /// Each entry's `host` (`HAREntry.host`) and host name, in file order: what `--host` chooses from.
+    package let hosts: [(host: String, hostName: String)]
     /// `log.creator.name` and version, for the report (`mitmproxy 11.0.2`, `WebInspector 537.36`).
     package let creator: String
 
     /// `name`: the file as the user gave it, for messages (its path by default).
     package static func load(_ url: URL, name: String? = nil, maxBytes: Int = defaultMaxBytes) throws(ImportError) -> HARDocument {
         let name = name ?? url.path
-        let data = try ImportFile.read(url, name: name, kind: "a HAR file", maxBytes: maxBytes,
-                                       overSize: "; export fewer requests (a HAR viewer's filter, or --host at export), or raise --max-size if this machine has the memory")
-        return try parse(data, name: name)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ImportError("\(name): cannot read: no such file")
+        }
+        guard !isDirectory.boolValue else { throw ImportError("\(name) is a folder, not a HAR file") }
+        var reader = try HARStreamReader(url: url, name: name, maxEntryBytes: maxBytes)
+        var hosts: [(host: String, hostName: String)] = []
+        var problems: [String] = []
+        var count = 0
+        while let raw = try reader.next() {
+            count += 1
+            do {
+                let entry = try HARDocument.entry(raw, name: name)
+                hosts.append((entry.host, entry.hostName))
+            } catch {
+                problems += error.problems
+                hosts.append(("", ""))
+            }
+        }
+        guard problems.isEmpty else { throw ImportError.all(problems) }
+        return HARDocument(url: url, name: name, maxEntryBytes: maxBytes, count: count, hosts: hosts, creator: reader.creator)
     }
 
-    package static func parse(_ data: Data, name: String) throws(ImportError) -> HARDocument {
+    /// Reads the entries again, in order, once `load` found all of them sound.
+    package func forEachEntry(_ body: (HAREntry) throws(ImportError) -> Void) throws(ImportError) {
+        var reader = try HARStreamReader(url: url, name: name, maxEntryBytes: maxEntryBytes)
+        while let raw = try reader.next() { try body(HARDocument.entry(raw, name: name)) }
+    }
+
+    /// One entry's bytes as a HAREntry; a syntax error is named by the file's line (the entry's
+    /// first line plus the line inside it) and the entry's pointer.
+    static func entry(_ raw: HARStreamReader.RawEntry, name: String) throws(ImportError) -> HAREntry {
         let json: JSONValue
-        do { json = try JSONParser.parse(data) } catch {
+        do { json = try JSONParser.parse(Data(raw.bytes)) } catch {
+            let line = raw.line + error.line - 1
             let end = error.message.contains("JSON ends") ? " (is the file truncated? export it again)" : ""
-            throw ImportError("\(name):\(error.line):\(error.column): not JSON: \(error.message)\(end); nothing written")
+            throw ImportError("\(name):\(line):\(error.column): not JSON in /log/entries/\(raw.index): \(error.message)\(end)")
         }
-        guard case .object(let top) = json, case .object(let log)? = top["log"] else {
-            throw ImportError("\(name): not a HAR (no top-level \"log\" object); a HAR 1.2 file is {\"log\": {\"entries\": [...]}}")
-        }
-        guard case .array(let items)? = log["entries"] else { throw ImportError("\(name): /log/entries is missing or not a list") }
-        var entries: [HAREntry] = []
-        var problems: [String] = []
-        for (i, item) in items.enumerated() {
-            do { entries.append(try HAREntry(item, index: i)) } catch { problems += error.problems.map { "\(name): \($0)" } }
-        }
-        guard problems.isEmpty else {
-            throw ImportError.all(problems)
-        }
-        var creator = ""
-        if case .object(let c)? = log["creator"], case .string(let n)? = c["name"] {
-            creator = n
-            if case .string(let v)? = c["version"] { creator += " " + v }
-        }
-        return HARDocument(entries: entries, creator: creator)
+        do { return try HAREntry(json, index: raw.index) } catch { throw ImportError(error.problems.map { "\(name): \($0)" }) }
     }
 }

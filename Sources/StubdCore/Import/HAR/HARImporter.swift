@@ -6,7 +6,7 @@ import HTTPTypes
 /// writing): convention files where the path alone decides, `stubd.recorded.yml` routes where it does
 /// not, secrets scrubbed, a request answered differently twice written as a sequence.
 ///
-/// The whole file is read and checked before anything is written; after writing, the folder is
+/// The whole file is read and checked (an entry at a time, see HARDocument) before anything is written; after writing, the folder is
 /// loaded as `stubd serve` loads it and must answer every imported request, or the import is taken
 /// back whole.
 package struct HARImporter {
@@ -29,25 +29,27 @@ package struct HARImporter {
     }
 
     package func run(_ document: HARDocument, name: String) throws(ImportError) -> ImportReport {
-        guard !document.entries.isEmpty else { throw ImportError("\(name) holds no requests (/log/entries is empty); nothing written") }
-        let (chosen, prefixFor, others) = try choose(document.entries, name: name)
+        guard document.count > 0 else { throw ImportError("\(name) holds no requests (/log/entries is empty); nothing written") }
+        let (picks, prefixFor, others) = try choose(document.hosts, name: name)
         var report = ImportReport()
         report.otherHosts = others
 
         let writer = try StubsImport(root: root, rules: options.rules)
         let masker = SecretMasker(options.rules.secrets.map { ($0.value, $0.placeholder) })
         var answersPerRoute: [String: Int] = [:]
-        for entry in chosen {
+        // The file is read a second time, an entry at a time: `document` checked every entry already.
+        try document.forEachEntry { (entry: HAREntry) throws(ImportError) in
+            guard picks(entry) else { return }
             let prefix = prefixFor(entry)
             let target = masker.mask(prefix + entry.path) + (entry.query.isEmpty ? "" : "?" + entry.query.map { $0.name + ($0.value == nil ? "" : "=…") }.joined(separator: "&"))
             func row(_ kind: ImportRow.Kind, _ result: String) {
                 report.rows.append(ImportRow(source: "\(entry.index + 1)", method: entry.method.rawValue, target: target,
                                                 status: entry.status, kind: kind, result: result))
             }
-            if let leftOut = entry.leftOut { row(.leftOut, leftOut); continue }
+            if let leftOut = entry.leftOut { row(.leftOut, leftOut); return }
             if let prefix = prefix.nilIfEmpty, !HostScope.isHostFolderName(String(prefix.dropFirst())) {
                 row(.leftOut, "\(entry.host) is an address, not a host name, so it cannot have a host folder: import it alone with --host \(entry.host)")
-                continue
+                return
             }
             let exchange = self.exchange(entry, prefix: prefix)
             let (kind, place, routeName, files) = StubsImport.describe(writer.write(exchange, label: "\(exchange.method) \(masker.mask(exchange.path))"))
@@ -66,9 +68,9 @@ package struct HARImporter {
         return report
     }
 
-    /// The entries to import, the path prefix each gets (a host folder, or none), and the others' hosts.
-    private func choose(_ entries: [HAREntry], name: String) throws(ImportError)
-        -> ([HAREntry], (HAREntry) -> String, [(host: String, count: Int)]) {
+    /// Which entries to import, the path prefix each gets (a host folder, or none), and the others' hosts.
+    private func choose(_ entries: [(host: String, hostName: String)], name: String) throws(ImportError)
+        -> ((HAREntry) -> Bool, (HAREntry) -> String, [(host: String, count: Int)]) {
         var hosts: [(host: String, count: Int)] = []
         for entry in entries {
             if let i = hosts.firstIndex(where: { $0.host == entry.host }) { hosts[i].count += 1 } else { hosts.append((entry.host, 1)) }
@@ -80,9 +82,9 @@ package struct HARImporter {
                 throw ImportError("\(name) holds requests to \(hosts.count) hosts: \(listed). Pass --host NAME to import one at the top of the folder, "
                                      + "or --host all to import each into a folder named after it (answered in proxy mode, see docs/https-and-proxy.md); nothing written")
             }
-            return (entries, { _ in "" }, [])
+            return ({ _ in true }, { _ in "" }, [])
         case "all"?:
-            return (entries, { "/" + $0.hostName }, [])
+            return ({ _ in true }, { "/" + $0.hostName }, [])
         case let wanted?:
             // `api.example.com` takes any port; `127.0.0.1:8000` that port only.
             let picked = entries.filter { $0.host == wanted || $0.hostName == wanted }
@@ -93,7 +95,7 @@ package struct HARImporter {
             for entry in entries where !(entry.host == wanted || entry.hostName == wanted) {
                 if let i = others.firstIndex(where: { $0.host == entry.host }) { others[i].count += 1 } else { others.append((entry.host, 1)) }
             }
-            return (picked, { _ in "" }, others)
+            return ({ $0.host == wanted || $0.hostName == wanted }, { _ in "" }, others)
         }
     }
 
