@@ -9,19 +9,21 @@
 #
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 1
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 128   # 128 open connections, used in turn
+#   STUBS=/tmp/quota REQUEST_PATH=/api/K/x.json Benchmarks/instructions.sh …   # another folder and route
 #
 # Valgrind 3.19 cannot read Swift's DWARF 5 (the binary is copied without debug info) and crashes on
 # libdispatch's sigsuspend with a mask in read-only memory (a preloaded sigsuspend copies it).
 set -euo pipefail
 BIN=$1; N=${2:-3000}; C=${3:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
+STUBS=${STUBS:-$HERE/Stubs}; REQUEST_PATH=${REQUEST_PATH:-/bench/payload.json}
 W=$(mktemp -d /tmp/stubd-instructions.XXXX)
 trap 'kill $VP 2>/dev/null; rm -rf "$W"' EXIT
 objcopy --strip-debug "$BIN" "$W/stubd"
 printf '#define _GNU_SOURCE\n#include <signal.h>\n#include <unistd.h>\n#include <sys/syscall.h>\nint sigsuspend(const sigset_t *m){ sigset_t c=*m; return syscall(SYS_rt_sigsuspend,&c,8); }\n' > "$W/fix.c"
 gcc -shared -fPIC -O2 -o "$W/fix.so" "$W/fix.c"
 LD_PRELOAD="$W/fix.so" valgrind --tool=callgrind --callgrind-out-file="$W/cg.%p" --dump-instr=no \
-    "$W/stubd" serve --stubs "$HERE/Stubs" --port 0 --no-watch --log-level info >"$W/out" 2>"$W/err" &
+    "$W/stubd" serve --stubs "$STUBS" --port 0 --no-watch --log-level info >"$W/out" 2>"$W/err" &
 VP=$!
 for _ in $(seq 1 600); do grep -q 'listening on' "$W/out" 2>/dev/null && break; sleep 0.1; done
 PORT=$(grep -o 'http://127.0.0.1:[0-9]*' "$W/out" | head -1 | sed 's/.*://')
@@ -29,14 +31,14 @@ client() {
     # CONNECTIONS keep-alive connections held open and used in turn, one request at a time: every
     # request wakes the worker with all the others idle in its poll set, so what each open
     # connection costs a request shows in the count, and no thread timing decides the batching.
-    python3 - "$PORT" "$1" "$C" <<'PY'
+    python3 - "$PORT" "$1" "$C" "$REQUEST_PATH" <<'PY'
 import http.client, sys
-port, n, conns = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+port, n, conns, path = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 cs = [http.client.HTTPConnection("127.0.0.1", port) for _ in range(conns)]
 for c in cs: c.connect()
 for i in range(n):
     c = cs[i % conns]
-    c.request("GET", "/bench/payload.json"); r = c.getresponse(); r.read()
+    c.request("GET", path); r = c.getresponse(); r.read()
     assert r.status == 200, r.status
 PY
 }
@@ -48,7 +50,7 @@ sleep 0.5
 kill $VP; wait $VP 2>/dev/null || true
 callgrind_annotate --inclusive=yes --threshold=100 "$(ls "$W"/cg.*.1 | head -1)" 2>/dev/null | python3 -c "
 import re, sys
-want = {'handler': 'DaemonCallbacksO13accessHandler', 'completed': 'DaemonCallbacksO16requestCompleted',
+want = {'handler': 'DaemonCallbacksO13accessHandler', 'reused response': 'ConnectionStateC7variant', 'completed': 'DaemonCallbacksO16requestCompleted',
         'log writer': 'LogWriterC3run', 'process': 'PROGRAM TOTALS'}
 got = {}
 for line in sys.stdin:

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 import StubdCore
 import HTTPTypes
 
@@ -10,9 +11,8 @@ import HTTPTypes
 /// connection answers its requests one after another: when the next request arrives, the previous
 /// answer has been sent, and no other connection ever sees this response.
 ///
-/// A header value of the same length as the one it replaces (r=7 after r=8) is overwritten in place:
-/// libmicrohttpd 0.9.75 keeps each value in its own heap copy and writes out exactly `value_size`
-/// bytes of it, so this sends what delete-and-add would, without their six allocations.
+/// A changed header value is swapped through libmicrohttpd's API (`MHD_del_response_header`, then
+/// `MHD_add_response_header`): the strings it keeps are its own, never written by us.
 final class ConnectionState {
     /// The session named by the CONNECT that opened this tunnel (its proxy user name), if any.
     var tunnelSession: String?
@@ -38,21 +38,21 @@ final class ConnectionState {
 
     private enum Extra {
         case list(HTTPFields)
-        /// Which quota's `RateLimit-Policy` it carries, and the current `RateLimit` value: where
-        /// libmicrohttpd keeps it (looking it up by name cost as much as writing it), and its length.
-        case rateLimit(quota: ObjectIdentifier, value: UnsafeMutablePointer<CChar>, length: Int)
+        /// Which quota's `RateLimit-Policy` it carries (the same for every answer under that quota):
+        /// only `RateLimit` changes from one answer to the next.
+        case rateLimit(quota: ObjectIdentifier)
     }
 
     /// `prepared` with `headers` added, as a response the caller queues but does not destroy.
     func variant(of prepared: PreparedResponse, adding headers: ExtraHeaders) -> OpaquePointer {
         if let variant, base === prepared {
             if let advert = headers.rateLimit {
-                if case .rateLimit(let quota, let stored, let length) = extra, quota == advert.quotaIdentity {
-                    extra = replaceRateLimit(in: variant, with: advert, stored: stored, currentLength: length)
+                if case .rateLimit(let quota) = extra, quota == advert.quotaIdentity {
+                    Self.replaceRateLimit(in: variant, with: advert)
                     return variant
                 }
             } else if case .list(let current) = extra, Self.sameNames(current, headers.list) {
-                replaceValues(in: variant, current, headers.list)
+                Self.replaceValues(in: variant, current, headers.list)
                 extra = .list(headers.list)
                 return variant
             }
@@ -61,58 +61,40 @@ final class ConnectionState {
         let list = headers.list
         let fresh = prepared.variant(adding: list)
         (variant, base) = (fresh, prepared)
-        if let advert = headers.rateLimit, let value = list[.rateLimit],
-           let stored = MHD_get_response_header(fresh, "RateLimit") {
-            extra = .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: stored), length: value.utf8.count)
+        if let advert = headers.rateLimit {
+            extra = .rateLimit(quota: advert.quotaIdentity)
         } else {
             extra = .list(list)
         }
         return fresh
     }
 
-    /// Writes the new `RateLimit` value into `response`: over `stored` when it has the same length,
-    /// else as a new header.
-    private func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert,
-                                  stored: UnsafeMutablePointer<CChar>, currentLength: Int) -> Extra {
+    /// Sets `RateLimit` to the advert's value, formatted on the stack (no string for it).
+    private static func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: advert.maxValueLength + 1) { buffer in
             let value = buffer.baseAddress!
             let length = advert.writeValue(to: value)
             value[length] = 0
-            return value.withMemoryRebound(to: CChar.self, capacity: length + 1) { value in
-                if length == currentLength {
-                    stored.update(from: value, count: length)
-                    return .rateLimit(quota: advert.quotaIdentity, value: stored, length: length)
-                }
-                Self.setValue(in: response, name: "RateLimit", to: value, length: length, currentLength: currentLength)
-                guard let fresh = MHD_get_response_header(response, "RateLimit") else { return .list([:]) }
-                return .rateLimit(quota: advert.quotaIdentity, value: UnsafeMutablePointer(mutating: fresh), length: length)
-            }
+            value.withMemoryRebound(to: CChar.self, capacity: length + 1) { setValue(in: response, name: "RateLimit", to: $0) }
         }
     }
 
-    private func replaceValues(in response: OpaquePointer, _ current: HTTPFields, _ new: HTTPFields) {
+    private static func replaceValues(in response: OpaquePointer, _ current: HTTPFields, _ new: HTTPFields) {
         for i in new.indices where new[i].value != current[i].value {
             new[i].name.rawName.withCString { name in
-                new[i].value.withCString { value in
-                    Self.setValue(in: response, name: name, to: value, length: new[i].value.utf8.count,
-                                  currentLength: current[i].value.utf8.count)
-                }
+                new[i].value.withCString { value in setValue(in: response, name: name, to: value) }
             }
         }
     }
 
-    /// Replaces header `name`'s value (`length` bytes, zero-terminated): in place when the length
-    /// is the same, else by deleting and adding the header.
-    private static func setValue(in response: OpaquePointer, name: UnsafePointer<CChar>, to value: UnsafePointer<CChar>,
-                                 length: Int, currentLength: Int) {
+    /// Replaces header `name`'s value with `value` (zero-terminated) when it differs: libmicrohttpd
+    /// deletes the old header (found by name and value) and adds the new one.
+    private static func setValue(in response: OpaquePointer, name: UnsafePointer<CChar>, to value: UnsafePointer<CChar>) {
         guard let stored = MHD_get_response_header(response, name) else { return }
-        if length == currentLength {
-            UnsafeMutablePointer(mutating: stored).update(from: value, count: length)
-        } else {
-            // Deleting frees `stored`, which the call reads first to find the header.
-            MHD_del_response_header(response, name, stored)
-            MHD_add_response_header(response, name, value)
-        }
+        if strcmp(stored, value) == 0 { return }
+        // The call reads `stored` to find the header before it frees it.
+        MHD_del_response_header(response, name, stored)
+        MHD_add_response_header(response, name, value)
     }
 
     private static func sameNames(_ a: HTTPFields, _ b: HTTPFields) -> Bool {
