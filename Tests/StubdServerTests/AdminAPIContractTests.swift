@@ -102,9 +102,10 @@ import FoundationNetworking
         _ = try await stations.itemsJSON()
         await #expect(throws: StubdError.self) { try await stubd.resource("nope").count() }
 
-        // The example folder declares no scenario: the list is empty and setting one is a 404.
-        #expect(try await stubd.scenarios().scenarios.isEmpty)
-        #expect(try await stubd.resetScenarios().scenarios.isEmpty)
+        // The example folder's one scenario is the shop's checkout; an unknown one is a 404.
+        #expect(try await stubd.scenarios().scenarios.map(\.name) == ["checkout"])
+        try await stubd.scenario("checkout").set("paid")
+        #expect(try await stubd.resetScenarios().scenarios.map(\.state) == ["Started"])
         await #expect(throws: StubdError.self) { try await stubd.scenario("nope").set("paid") }
 
         _ = try await stubd.allHits()

@@ -35,6 +35,14 @@ enum Fixtures {
     static func service(_ server: any StubControl) -> WeatherService {
         WeatherService(baseURL: server.baseURL, apiKey: apiKey, session: urlSession)
     }
+
+    static func stations(_ server: any StubControl) -> StationService {
+        StationService(baseURL: server.baseURL, session: urlSession)
+    }
+
+    static func shop(_ server: any StubControl) -> StationShop {
+        StationShop(baseURL: server.baseURL, session: urlSession)
+    }
 }
 
 extension WeatherService {
@@ -43,5 +51,30 @@ extension WeatherService {
         try await awaitCompletion { done in
             fetchConditions(state: state, city: city, success: { done(.success($0)) }, failure: { done(.failure($0)) })
         }
+    }
+}
+
+/// The completion-block calls as values, each waited for with a deadline.
+extension StationService {
+    func register(_ station: Station) async throws -> Result<Station, WeatherError> {
+        try await awaitCompletion { done in register(station, completion: done) }
+    }
+
+    func stations() async throws -> Result<[Station], WeatherError> {
+        try await awaitCompletion { done in stations(completion: done) }
+    }
+}
+
+extension StationShop {
+    func addToCart(_ item: String) async throws -> Result<StationOrder, WeatherError> {
+        try await awaitCompletion { done in addToCart(item, completion: done) }
+    }
+
+    func pay() async throws -> Result<StationOrder, WeatherError> {
+        try await awaitCompletion { done in pay(completion: done) }
+    }
+
+    func order() async throws -> Result<StationOrder, WeatherError> {
+        try await awaitCompletion { done in order(completion: done) }
     }
 }
