@@ -220,6 +220,11 @@ public struct StubdClient: StubControl {
         try await send(ScenariosReport.Scenario.self, .setScenario(name), body: AdminCoding.encode(ScenarioSet(state: state)))
     }
 
+    /// Every resource of the catalog with how many items this session holds (`GET /__stubd/resources`).
+    public func resources() async throws -> ResourcesReport {
+        try await get(ResourcesReport.self, .resources)
+    }
+
     /// `GET /__stubd/resources/{name}`, or `PUT` with `items`: the session's items as a JSON array.
     func resourceItems(_ name: String, setting items: Data? = nil) async throws -> Data {
         let endpoint: AdminEndpoint = items == nil ? .resourceItems(name) : .replaceResourceItems(name)

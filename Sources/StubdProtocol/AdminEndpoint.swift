@@ -28,6 +28,8 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     case requests
     /// `POST /__stubd/reset`: the session back to its start.
     case reset
+    /// `GET /__stubd/resources`: each resource with how many items the session holds.
+    case resources
     /// `GET /__stubd/resources/{name}`: a stateful resource's items.
     case resourceItems(String)
     /// `PUT /__stubd/resources/{name}`: replaces them.
@@ -64,7 +66,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// Every call, with `{name}` and `{id}` standing for their values: the 404 for an unknown call lists them.
     public static let every: [AdminEndpoint] = [
         .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .setPreference, .clearPreference,
-        .requests, .reset, .resourceItems("{name}"), .replaceResourceItems("{name}"), .scenarios, .resetScenarios,
+        .requests, .reset, .resources, .resourceItems("{name}"), .replaceResourceItems("{name}"), .scenarios, .resetScenarios,
         .setScenario("{name}"), .runtimeStubs, .addStub,
         .removeStub(id: "{id}"), .quotas, .resetQuotas, .fillQuota("{name}"), .clock, .advanceClock, .setClock, .events,
         .dashboard(file: ""),
@@ -82,7 +84,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .setPreference, .replaceResourceItems, .setScenario, .fillQuota: .put
         case .clearPreference, .removeStub: .delete
         case .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .requests,
-             .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .events, .dashboard: .get
+             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .events, .dashboard: .get
         }
     }
 
@@ -99,6 +101,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .preference, .setPreference, .clearPreference: "prefer"
         case .requests: "requests"
         case .reset: "reset"
+        case .resources: "resources"
         case .resourceItems(let name), .replaceResourceItems(let name): "resources/" + name
         case .scenarios: "scenarios"
         case .resetScenarios: "scenarios/reset"
@@ -141,6 +144,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case (.delete, "prefer", nil): self = .clearPreference
         case (.get, "requests", nil): self = .requests
         case (.post, "reset", nil): self = .reset
+        case (.get, "resources", nil): self = .resources
         case (.get, "resources", let name?): self = .resourceItems(name)
         case (.put, "resources", let name?): self = .replaceResourceItems(name)
         case (.get, "scenarios", nil): self = .scenarios

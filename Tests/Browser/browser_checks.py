@@ -47,20 +47,37 @@ def wait_for(predicate, timeout, interval=0.05):
         time.sleep(interval)
 
 
-def make_stubs(folder, routes):
+def make_stubs(folder, routes, remembering=False):
+    """`routes` plain files, a `weather` route under a 5-a-minute quota on a virtual clock; with
+    `remembering`, a `todos` resource (one seed item) and a `checkout` scenario too. Returns how
+    many routes the folder serves."""
     (folder / "items").mkdir(parents=True)
     for i in range(routes):
         (folder / "items" / f"i{i:05d}.json").write_text('{"id": %d}' % i)
-    (folder / "stubd.yml").write_text("""routes:
+    manifest = """routes:
   - name: weather
     request: { path: /weather, query: { q: London } }
     response: { json: { temp: 21 } }
-quotas:
+"""
+    if remembering:
+        manifest += """  - name: pay
+    request: { method: POST, path: /pay }
+    response: { json: { paid: true } }
+    scenario: checkout
+    whenState: Started
+    thenState: paid
+resources:
+  - path: /todos
+    items: [{ id: 1, title: write the test }]
+"""
+    (folder / "stubd.yml").write_text(manifest + """quotas:
   - name: weatherquota
     routes: ["GET /weather"]
     limits: ["5/minute"]
 clock: { virtual: "2016-08-30T00:00:00Z" }
 """)
+    # The files, the weather route, and with state the pay route and the resource's six.
+    return routes + 1 + (7 if remembering else 0)
 
 
 def curl(base, path, *extra):

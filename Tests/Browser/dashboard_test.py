@@ -6,7 +6,7 @@ It checks what a user would: the page loads with no console error (CSP violation
 too); a request made with curl shows up as a hit count and a journal row without a reload,
 pushed over /__stubd/events (and nothing is polled meanwhile); an unmatched request shows its
 nearest route, and "copy as stub" gives YAML that `stubd check` accepts; the quota, clock and
-session views act; every action is reachable with Tab; at 200% zoom nothing scrolls sideways.
+session views act; the State view follows a resource's count and a scenario's state live, and sets one; every action is reachable with Tab; at 200% zoom nothing scrolls sideways.
 A screenshot of each view goes to the artifacts folder.
 
     .build/venv/bin/python Tests/Browser/dashboard_test.py --stubd .build/release/stubd [--artifacts DIR]
@@ -29,6 +29,7 @@ from stubd_in_chromium import StubdInChromium
 try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
 except ImportError as error:
     raise missing_module(error)
 
@@ -62,7 +63,7 @@ def main():
     artifacts.mkdir(parents=True, exist_ok=True)
     work = pathlib.Path(tempfile.mkdtemp(prefix="stubd-dashboard-"))
     stubs = work / "Stubs"
-    make_stubs(stubs, args.routes)
+    total = make_stubs(stubs, args.routes, remembering=True)
 
     served = StubdInChromium(stubd, stubs, work)
     driver = None
@@ -70,20 +71,20 @@ def main():
         base = served.base_url()
         if not base:
             return 1
-        print("stubd at " + base + " with " + str(args.routes + 1) + " routes")
+        print("stubd at " + base + " with " + str(total) + " routes")
 
         driver = served.open_chromium("--window-size=1280,900", browser_log=True)
         driver.set_script_timeout(10)
         js = driver.execute_script
 
         driver.get(base + "/__stubd/ui")
-        count, _ = wait_for(lambda: "%d routes" % (args.routes + 1) in driver.find_element(By.ID, "routes-count").text, 30)
-        check(bool(count), "the route list shows %d routes" % (args.routes + 1))
+        count, _ = wait_for(lambda: "%d routes" % total in driver.find_element(By.ID, "routes-count").text, 30)
+        check(bool(count), "the route list shows %d routes" % total)
         paint = js("const m = performance.getEntriesByName('stubd-routes-rendered')[0]; return m ? m.startTime : null")
         check(paint is not None and paint < args.first_paint_ms,
-              "first paint of %d routes: %s ms (bound %.0f ms)" % (args.routes + 1, None if paint is None else round(paint), args.first_paint_ms))
+              "first paint of %d routes: %s ms (bound %.0f ms)" % (total, None if paint is None else round(paint), args.first_paint_ms))
         rows = js("return document.querySelectorAll('#routes-list .row').length")
-        check(0 < rows < 200, "only the visible routes are in the DOM (%d rows of %d)" % (rows, args.routes + 1))
+        check(0 < rows < 200, "only the visible routes are in the DOM (%d rows of %d)" % (rows, total))
         live, _ = wait_for(lambda: driver.find_element(By.ID, "live").text == "live", 10)
         check(bool(live), "the event stream is open")
         driver.save_screenshot(str(artifacts / "routes.png"))
@@ -209,6 +210,29 @@ def main():
         check_columns_line_up(js, "requests", ["time", "status", "method", "path", "name", "took", "quota"])
         driver.save_screenshot(str(artifacts / "requests-429.png"))
 
+        # State: the session's scenarios and resources, live. An item created through the resource
+        # route and a state set through the admin API show up without a reload; the page's own
+        # button moves the scenario back.
+        driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="state"]').click()
+        scenario = lambda: driver.find_element(By.CSS_SELECTOR, '#scenarios .card[data-scenario="checkout"] .state').text
+        todos = lambda: driver.find_element(By.CSS_SELECTOR, '#resources dd[data-resource="todos"]').text
+        seen, _ = wait_for(lambda: scenario() == "Started" and todos() == "1 item at /todos", 5)
+        check(bool(seen), "state: checkout in Started, 1 todo: " + driver.find_element(By.ID, "view-state").text.replace("\n", " | ")[:300])
+        check(curl(base, "/todos", "--json", '{"title": "see it listed"}') == "201", "curl creates a todo (201)")
+        seen, took = wait_for(lambda: todos() == "2 items at /todos", args.live_seconds)
+        check(bool(seen), "the todos count reads 2 without a reload (after %.2f s): %s" % (took, todos()))
+        check(curl(base, "/__stubd/scenarios/checkout", "-X", "PUT", "--json", '{"state": "paid"}') == "200", "the admin API sets checkout to paid")
+        seen, took = wait_for(lambda: scenario() == "paid", args.live_seconds)
+        check(bool(seen), "the scenario reads paid without a reload (after %.2f s): %s" % (took, scenario()))
+        driver.save_screenshot(str(artifacts / "state.png"))
+        Select(driver.find_element(By.CSS_SELECTOR, '#scenarios select[data-scenario="checkout"]')).select_by_value("Started")
+        driver.find_element(By.XPATH, "//div[@id='scenarios']//button[. = 'Set checkout']").click()
+        seen, _ = wait_for(lambda: scenario() == "Started", 5)
+        check(bool(seen), "the page's Set button moves checkout back to Started: " + scenario())
+        held = json.loads(subprocess.run(["curl", "-s", base + "/__stubd/scenarios"], capture_output=True, text=True).stdout)["scenarios"]
+        check(held[0]["state"] == "Started", "the server holds it in Started: %s" % held)
+        check(js("return window.__noReload") == 1, "the page was not reloaded")
+
         # Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session.
         for link, session, view in [("#requests", "", "requests"), ("#quotas/t1", "t1", "quotas"), ("#routes/*all*", "*all*", "routes")]:
             driver.get("about:blank")
@@ -219,7 +243,7 @@ def main():
                   "opening %s shows %s for session %r (got %s for %r, hash %s)" % (link, view, session or "default", shown, picked, js("return location.hash")))
 
         # Keyboard: Tab reaches every action of each view.
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage", "server"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "state", "coverage", "server"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             if view == "requests":
@@ -241,7 +265,7 @@ def main():
 
         # 200% zoom: a 1280-pixel window shows 640 CSS pixels; the layout must not scroll sideways.
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 640, "height": 450, "deviceScaleFactor": 2, "mobile": False})
-        for view in ["routes", "requests", "quotas", "sessions", "clock", "coverage", "server"]:
+        for view in ["routes", "requests", "quotas", "sessions", "clock", "state", "coverage", "server"]:
             driver.find_element(By.CSS_SELECTOR, 'nav button[data-view="%s"]' % view).click()
             time.sleep(0.3)
             widths = js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")

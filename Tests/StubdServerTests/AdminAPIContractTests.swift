@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdClient
 import StubdCore
+import StubdProtocol
 import StubdTestSupport
 import Testing
 #if canImport(FoundationNetworking)
@@ -102,6 +103,8 @@ import FoundationNetworking
         _ = try await stations.itemsJSON()
         await #expect(throws: StubdError.self) { try await stubd.resource("nope").count() }
 
+        #expect(try await stubd.resources().resources == [ResourcesReport.Resource(name: "stations", path: "/data/3.0/stations", count: 1)])
+
         // The example folder's one scenario is the shop's checkout; an unknown one is a 404.
         #expect(try await stubd.scenarios().scenarios.map(\.name) == ["checkout"])
         try await stubd.scenario("checkout").set("paid")
@@ -142,6 +145,9 @@ import FoundationNetworking
         DashboardCall(source: "get coverage", method: "GET", call: "coverage", session: nil, body: nil),
         DashboardCall(source: "get health", method: "GET", call: "health", session: nil, body: nil),
         DashboardCall(source: "get contract", method: "GET", call: "contract", session: nil, body: nil),
+        DashboardCall(source: "get scenarios", method: "GET", call: "scenarios", session: nil, body: nil),
+        DashboardCall(source: "get resources", method: "GET", call: "resources", session: nil, body: nil),
+        DashboardCall(source: "post scenarios/", method: "PUT", call: "scenarios/checkout", session: nil, body: #"{"state":"paid"}"#),
         DashboardCall(source: "post quotas/", method: "PUT", call: "quotas/wunderground", session: nil, body: #"{"key":"KEY","used":{"minute":0,"day":0}}"#),
         DashboardCall(source: "post reset", method: "POST", call: "reset", session: nil, body: "{}"),
         DashboardCall(source: "post quotas/reset", method: "POST", call: "quotas/reset", session: nil, body: "{}"),

@@ -106,6 +106,44 @@ import Testing
         }
     }
 
+    /// The State view's two reads: each resource with the session's count (a new call) and each
+    /// scenario's state, per session; and, like every admin read, nothing another site may read:
+    /// no `Access-Control-Allow-Origin` for a page elsewhere, and a foreign Host refused.
+    @Test func theStateViewReadsEachSessionsResourceCountsAndScenarioStatesAndNothingCrossSite() async throws {
+        let manifest = """
+            routes:
+              - request: { method: POST, path: /pay }
+                response: { json: { paid: true } }
+                scenario: checkout
+                thenState: paid
+            resources:
+              - path: /todos
+                items: [{ id: 1, title: seed }]
+            """
+        try await withServer(try TempStubs(["stubd.yml": manifest]).url) { server in
+            let created = try curl(["-s", "-o", "/dev/null", "-w", "%{http_code}", "--json", #"{"title": "mine"}"#,
+                                    server.baseURL.absoluteString + "/__s/t1/todos"]).output
+            #expect(created == "201")
+            #expect(try curl(["-s", "-X", "POST", server.baseURL.absoluteString + "/__s/t1/pay"]).output.contains("paid"))
+
+            let mine = try DashboardTests.fetch(server, "/__stubd/resources?session=t1")
+            #expect(mine.head.hasPrefix("HTTP/1.1 200"), "\(mine.head)")
+            #expect(mine.body == #"{"resources":[{"count":2,"name":"todos","path":"/todos"}],"session":"t1"}"#, "\(mine.body)")
+            let theirs = try DashboardTests.fetch(server, "/__stubd/resources")
+            #expect(theirs.body.contains(#""count":1"#), "the default session still holds the seed: \(theirs.body)")
+            let states = try DashboardTests.fetch(server, "/__stubd/scenarios?session=t1")
+            #expect(states.body.contains(#""name":"checkout","state":"paid""#), "\(states.body)")
+            #expect(try DashboardTests.fetch(server, "/__stubd/scenarios").body.contains(#""state":"Started""#))
+
+            for call in ["resources", "scenarios"] {
+                let elsewhere = try DashboardTests.fetch(server, "/__stubd/" + call, ["Origin: http://evil.example"])
+                #expect(!elsewhere.head.lowercased().contains("access-control-allow-origin"), "a page elsewhere may not read \(call): \(elsewhere.head)")
+                let rebound = try DashboardTests.fetch(server, "/__stubd/" + call, ["Host: evil.example"])
+                #expect(rebound.head.hasPrefix("HTTP/1.1 403"), "\(rebound.head)")
+            }
+        }
+    }
+
     /// An open event stream on a raw socket: what arrives, read as it comes.
     final class EventStream {
         let fd: Int32

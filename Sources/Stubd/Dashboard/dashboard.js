@@ -380,6 +380,35 @@ async function loadClock() {
   if (!$("clock-time").value) $("clock-time").value = c.now;
 }
 
+// MARK: State (GET /__stubd/scenarios and /__stubd/resources): what the session's stubs remember.
+
+async function loadState() {
+  // State is per session: "all sessions" shows the default one's, and says so.
+  const session = state.all ? "" : state.session;
+  const [sc, rs] = await Promise.all([get("scenarios", session), get("resources", session)]);
+  $("state-scope").textContent = "(session " + (session || "default") + (state.all ? "; state is per session, pick one to see its own" : "") + ")";
+  // A state picked but not yet set survives a refresh, so a change elsewhere does not undo the choice.
+  const picked = {};
+  for (const select of document.querySelectorAll("#scenarios select[data-picked]")) picked[select.dataset.scenario] = select.value;
+  $("scenarios").replaceChildren(...(sc.scenarios.length ? sc.scenarios.map((s) => {
+    const select = el("select", { "data-scenario": s.name, "aria-label": "State to put " + s.name + " in" },
+      ...s.states.map((name) => el("option", { value: name, text: name })));
+    select.value = s.name in picked && s.states.includes(picked[s.name]) ? picked[s.name] : s.state;
+    if (select.value !== s.state) select.dataset.picked = "";
+    select.addEventListener("change", () => { select.dataset.picked = ""; });
+    const set = el("button", { type: "button", "data-write": "",
+      onclick: () => act(post("scenarios/" + encodeURIComponent(s.name), { state: select.value }, "PUT", session)) }, "Set " + s.name);
+    return el("div", { class: "card", "data-scenario": s.name }, el("h4", { text: s.name }),
+      el("div", { class: "standing" }, el("span", { text: "in state" }), el("strong", { class: "state", text: s.state }),
+        el("span", { class: "count", text: "(its states: " + s.states.join(", ") + ")" })),
+      el("div", { class: "toolbar" }, el("label", { class: "field" }, "Move to", select), set));
+  }) : [el("p", { text: "No scenarios: no route names one (scenario: in stubd.yml, docs/scenarios.md)." })]));
+  const dl = el("dl", { class: "facts" });
+  for (const r of rs.resources) dl.append(el("dt", { text: r.name }),
+    el("dd", { "data-resource": r.name, text: r.count + " item" + (r.count === 1 ? "" : "s") + " at " + r.path }));
+  $("resources").replaceChildren(rs.resources.length ? dl : el("p", { text: "No resources: stubd.yml declares none (resources:, docs/resources.md)." }));
+}
+
 // MARK: Coverage (GET /__stubd/coverage): the default session's report is the whole server's.
 
 let coverageList;
@@ -455,7 +484,7 @@ async function loadServer() {
     el("h3", { text: "Notices (" + c.notices.length + ")" }), c.notices.length ? list(c.notices) : el("p", { text: "None." }));
 }
 
-const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, coverage: loadCoverage, server: loadServer };
+const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, state: loadState, coverage: loadCoverage, server: loadServer };
 
 async function refresh(full) {
   if (state.refreshing) { state.again = true; return; }

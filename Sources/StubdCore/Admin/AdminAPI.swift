@@ -69,6 +69,8 @@ extension StubEngine {
         case .reset:
             reset(session)
             return .response(.document(200, ResetDone(session: session.id)))
+        case .resources:
+            return .response(.document(200, resourcesReport(session)))
         case .resourceItems(let name), .replaceResourceItems(let name):
             return .response(resourceItems(method: method, name: name, body: body, session: session))
         case .scenarios:

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 extension StubEngine {
     /// `GET /__stubd/resources/{name}`: the session's items, a JSON array; `PUT` sets them (a test
@@ -24,5 +25,12 @@ extension StubEngine {
             do throws(ResourceRefusal) { try store.replaceAll(items) } catch { return error.answer }
         }
         return .json(200, .array(store.allItems()))
+    }
+
+    /// `GET /__stubd/resources`: every resource with the number of items the session holds.
+    func resourcesReport(_ session: SessionState) -> ResourcesReport {
+        ResourcesReport(session: session.id, resources: catalog.resources.values.sorted { $0.name < $1.name }.map { resource in
+            ResourcesReport.Resource(name: resource.name, path: resource.pattern.text, count: session.resourceStore(for: resource).count)
+        })
     }
 }
