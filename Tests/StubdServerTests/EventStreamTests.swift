@@ -47,8 +47,7 @@ import Testing
     static let ticks = "id: 1\ndata: one\n\nevent: tick\nid: 2\ndata: two\ndata: lines\n\nid: 3\ndata: three\n\n"
 
     @Test func curlReadsTheEventsAsTheyComeDueAndTheStreamIsOneHit() throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let started = Date()
         let r = try curl(["-N", "-i", server.baseURL.absoluteString + "/ticks"])
@@ -81,8 +80,7 @@ import Testing
     }
 
     @Test func lastEventIDResumesAfterThatEvent() throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let url = server.baseURL.absoluteString + "/ticks"
         #expect(try curl(["-N", "-H", "Last-Event-ID: 2", url]).output == "id: 3\ndata: three\n\n")
@@ -92,8 +90,7 @@ import Testing
 
     /// curl's exit codes: 18, a chunked body cut before its last chunk; 28, its own timeout.
     @Test func aDroppedStreamIsCutAndAStalledOneHangs() throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let dropped = try curl(["-N", server.baseURL.absoluteString + "/dropped"])
         #expect(dropped.status == 18)
@@ -106,8 +103,7 @@ import Testing
     /// Delays on a virtual clock wait for the admin API to move it: an hour's delay comes at once
     /// when the clock is advanced by an hour, and not before. Read by a Python reader of the format.
     @Test func onAVirtualClockEventsComeWhenTheClockIsMoved() throws {
-        let folder = try TempStubs(Self.virtualStubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.virtualStubs)
         defer { withExtendedLifetime(server) {} }
         let script = #"""
             import http.client, json, sys, threading, time, urllib.request
@@ -166,8 +162,7 @@ import Testing
 
     /// URLSession's delegate sees each event as it comes: the first before the clock moves, the rest after.
     @Test func urlSessionReceivesEachEventWhenItIsDue() async throws {
-        let folder = try TempStubs(Self.virtualStubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.virtualStubs)
         defer { withExtendedLifetime(server) {} }
         let received = Received()
         let session = URLSession(configuration: .ephemeral, delegate: received, delegateQueue: nil)
@@ -209,7 +204,7 @@ import Testing
     /// `template: true`: each event rendered with the request, its number, the route's hit count and
     /// the time it is due on the session's clock.
     @Test func templatedEventsCarryTheRequestTheirNumberAndTheirTime() throws {
-        let folder = try TempStubs(["stubd.yml": """
+        let server = try ServeProcess(serving: ["stubd.yml": """
             clock: { virtual: "2026-01-01T00:00:00Z" }
             routes:
               - name: echo
@@ -220,7 +215,6 @@ import Testing
                     - { id: "{{eventNumber}}", data: "{{request.path.room}} {{request.query.q}} #{{eventNumber}} at {{now}}" }
                     - { id: "{{eventNumber}}", event: "{{request.path.room}}", data: "hits {{hits}} at {{now}}", delay: 90s }
             """])
-        let server = try ServeProcess(["--stubs", folder.url.path])
         defer { withExtendedLifetime(server) {} }
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/usr/bin/curl")

@@ -13,14 +13,9 @@ import Testing
     }
 
     @Test func wisesCollectionServedGivesEachSavedExample() throws {
-        let dir = try WireMockImportTests.freshFolder()
-        let imported = try Self.importCollection("wise-payouts.postman_collection.json", dir)
-        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
-        #expect(imported.output.contains("imported 2 of 33 examples and requests"), "\(imported.output)")
-        #expect(imported.output.contains("31 not imported"), "\(imported.output)")
-        #expect(imported.output.contains("NOT IMPORTED: no saved example answer"), "\(imported.output)")
-        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
-        #expect(check.status == 0, "\(check.output)\(check.error)")
+        let dir = try ImportedStubs("postman", Self.fixtures.appendingPathComponent("wise-payouts.postman_collection.json"),
+                                    saying: ["imported 2 of 33 examples and requests", "31 not imported",
+                                             "NOT IMPORTED: no saved example answer"]).stubs
 
         // The collection's own examples, read here with Foundation, requested from the server.
         let top = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.fixtures.appendingPathComponent("wise-payouts.postman_collection.json"))) as! [String: Any]
@@ -44,14 +39,9 @@ import Testing
     }
 
     @Test func examplesOfOneRequestParametersAndBaseURLPaths() throws {
-        let dir = try WireMockImportTests.freshFolder()
-        let imported = try Self.importCollection("orders.postman_collection.json", dir)
-        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
-        #expect(imported.output.contains("imported 4 of 5 examples and requests"), "\(imported.output)")
-        #expect(imported.output.contains("Orders / Cancel order"), "\(imported.output)")
-        #expect(imported.output.contains("(when asked for by x-mock-response-name)"), "\(imported.output)")
-        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
-        #expect(check.status == 0, "\(check.output)\(check.error)")
+        let dir = try ImportedStubs("postman", Self.fixtures.appendingPathComponent("orders.postman_collection.json"),
+                                    saying: ["imported 4 of 5 examples and requests", "Orders / Cancel order",
+                                             "(when asked for by x-mock-response-name)"]).stubs
 
         let serve = try ServeProcess(["--stubs", dir.path])
         let base = serve.baseURL.absoluteString

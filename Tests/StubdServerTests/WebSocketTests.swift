@@ -57,8 +57,7 @@ import Testing
     }
 
     @Test func pythonWebsocketsGetsTheTimelineTheRepliesAndTheClose() throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let out = try python(#"""
             import asyncio, sys, time, websockets
@@ -99,8 +98,7 @@ import Testing
     /// Scripted messages wait for the session's virtual clock: an hour's wait comes as soon as a test
     /// advances the clock by an hour, and not before; so does the scripted close.
     @Test func onAVirtualClockMessagesComeWhenTheClockIsMoved() throws {
-        let folder = try TempStubs(Self.virtualStubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.virtualStubs)
         defer { withExtendedLifetime(server) {} }
         let out = try python(#"""
             import asyncio, json, sys, time, urllib.request, websockets
@@ -142,8 +140,7 @@ import Testing
     /// What no library sends: each refusal is a close frame with its code, then the connection ends,
     /// and the server goes on serving.
     @Test func hostileFramesGetTheirCloseCodeAndTheServerGoesOn() throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let out = try python(#"""
             import base64, os, socket, struct, sys
@@ -222,8 +219,7 @@ extension WebSocketTests {
     }
 
     private func talkThroughURLSession() async throws {
-        let folder = try TempStubs(Self.stubs)
-        let server = try ServeProcess(["--stubs", folder.url.path])
+        let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }

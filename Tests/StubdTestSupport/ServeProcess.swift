@@ -36,6 +36,11 @@ public final class ServeProcess {
         baseURL = URL(string: address)!
     }
 
+    /// `stubd serve` of a fresh folder holding `files` (relative path → contents, as `TempStubs`).
+    public convenience init(serving files: [String: String], _ arguments: [String] = []) throws {
+        try self.init(["--stubs", try TempStubs(files).url.path] + arguments)
+    }
+
     public var port: UInt16 { UInt16(baseURL.port ?? 0) }
 
     /// Everything it has printed so far.
