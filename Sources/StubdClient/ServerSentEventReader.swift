@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// Reads a `text/event-stream` as it arrives (a URLSession delegate's `didReceive data`, a
 /// `bytes(for:)` loop on Apple platforms): feed it bytes, take the events they complete.
@@ -68,17 +69,9 @@ public struct ServerSentEventReader: Sendable {
             return Event(type: type.isEmpty ? "message" : type, data: data.joined(separator: "\n"), id: lastEventID)
         }
         if text.hasPrefix(":") { return nil }
-        let name: Substring
-        var value: Substring
-        if let colon = text.firstIndex(of: ":") {
-            name = text[..<colon]
-            value = text[text.index(after: colon)...]
-            if value.first == " " { value = value.dropFirst() }
-        } else {
-            name = Substring(text)
-            value = ""
-        }
-        switch name {
+        let field = EventStreamField(line: Substring(text))
+        let value = field.value
+        switch field.name {
         case "event": type = String(value)
         case "data": data.append(String(value)); hasData = true
         case "id": if !value.contains("\0") { lastEventID = String(value) }

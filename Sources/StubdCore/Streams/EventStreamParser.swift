@@ -65,16 +65,8 @@ package enum EventStreamParser {
                 started = true
                 continue
             }
-            let name: Substring
-            var value: Substring
-            if let colon = line.firstIndex(of: ":") {
-                name = line[..<colon]
-                value = line[line.index(after: colon)...]
-                if value.first == " " { value = value.dropFirst() }
-            } else {
-                name = line
-                value = ""
-            }
+            let field = EventStreamField(line: line)
+            let (name, value) = (field.name, field.value)
             let valueColumn = line.count - value.count + 1
             started = true
             switch name {
