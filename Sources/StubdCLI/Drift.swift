@@ -33,8 +33,10 @@ struct Drift: AsyncParsableCommand {
     @Flag(name: .long, help: "Also replay POST, PUT, PATCH and DELETE routes: each is sent twice, and may change data on the API each time.")
     var unsafe = false
 
-    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): each live answer is also held against its operation's response.", valueName: "file"))
-    var spec: String?
+    @Option(name: .long, help: ArgumentHelp("An OpenAPI 3.x or Swagger 2.0 spec (YAML or JSON, split across files or not): each live answer is also held against its operation's response. "
+                                            + "Repeat it for an API described by several specs: each answer is held against the spec that declares its operation "
+                                            + "(two specs declaring one operation are refused).", valueName: "file"))
+    var spec: [String] = []
 
     /// `--format`: a table for a person, JSON for a script.
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
@@ -102,7 +104,7 @@ struct Drift: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var settings = DriftRunner.Settings(target: try RecordingOptions.target(target))
-        settings.contract = try spec.map { try SpecOption.load($0, command: "stubd drift") }
+        settings.contracts = spec.isEmpty ? nil : try SpecOption.load(spec, command: "stubd drift")
         settings.secrets = secrets
         settings.includeHandWritten = all
         settings.unsafeMethods = unsafe

@@ -11,8 +11,12 @@ public struct HealthReport: Sendable, Equatable, Codable {
     /// The Stubs folder as the server sees it, and its fingerprint: the fixtures check that a
     /// daemon behind `STUBD_URL` serves the same folder as the test's `stubs:`.
     public let stubs: Stubs?
-    /// The OpenAPI spec the stubs are held to (`serve --spec`); nil when there is none.
+    /// The OpenAPI spec the stubs are held to (`serve --spec`); nil when there is none. With several,
+    /// all of them in one entry: `specs` lists each.
     public let spec: Spec?
+    /// Each spec given to `serve --spec`, in order, with its own version and operations; nil when
+    /// there is none (and from a server older than the field).
+    public let specs: [Spec]?
     /// Whether requests go on to a real API (`serve --proxy`, `stubd record`) and what was
     /// recorded; nil when nothing is forwarded.
     public let forwarding: Forwarding?
@@ -34,8 +38,8 @@ public struct HealthReport: Sendable, Equatable, Codable {
         }
     }
 
-    /// The OpenAPI spec `serve --spec` loaded; with several, all of them in one entry (`file`
-    /// `a.yaml and b.yaml`, `operations` added up: `GET /__stubd/contract` lists each).
+    /// An OpenAPI spec `serve --spec` loaded. As `spec`, with several, all of them in one entry (`file`
+    /// `a.yaml and b.yaml`, `operations` added up); in `specs`, one spec each.
     public struct Spec: Sendable, Equatable, Codable {
         /// The spec's file name, as given to `--spec`.
         public let file: String
@@ -67,12 +71,14 @@ public struct HealthReport: Sendable, Equatable, Codable {
     }
 
     /// The health document with the fields given; `status` is `ok` from a running server.
-    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil, forwarding: Forwarding? = nil) {
+    public init(status: String = "ok", version: String, routes: Int, stubs: Stubs?, spec: Spec? = nil, specs: [Spec]? = nil,
+                forwarding: Forwarding? = nil) {
         self.status = status
         self.version = version
         self.routes = routes
         self.stubs = stubs
         self.spec = spec
+        self.specs = specs
         self.forwarding = forwarding
     }
 }

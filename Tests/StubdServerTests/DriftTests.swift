@@ -272,6 +272,25 @@ import Testing
         #expect(try drift(folder, api).status == 0)
     }
 
+    /// `--spec` twice, the API's operations split between the two (/token, whose `ok` the API breaks,
+    /// in the first): each live answer is held against the spec declaring its operation, as with the
+    /// one spec. Before: `--spec` took one file, the last given won, and /token was held against none.
+    @Test func withTwoSpecsEachLiveAnswerIsHeldAgainstTheSpecDeclaringItsOperation() async throws {
+        let api = try API()
+        let folder = try await recordedFolder(from: api)
+        let parts = Self.spec.components(separatedBy: "\n  /") // the header, then items, profile, stats, token
+        let folderOfSpecs = try TempStubs(["items.yaml": parts[0] + "\n  /" + parts[1] + "\n  /" + parts[4],
+                                           "account.yaml": parts[0] + "\n  /" + parts[2] + "\n  /" + parts[3]]).url
+        let r = try drift(folder, api, ["--spec", folderOfSpecs.appendingPathComponent("items.yaml").path,
+                                        "--spec", folderOfSpecs.appendingPathComponent("account.yaml").path])
+        #expect(r.status == 1, "\(r.output)\(r.error)")
+        #expect(Self.findings(r.report) == ["volatile GET /token /nonce", "contract GET /token /ok"], "\(r.output)")
+        #expect(r.report["spec"] as? String == "items.yaml and account.yaml", "\(r.output)")
+        let routes = r.report["routes"] as? [[String: Any]] ?? []
+        let list = routes.first { ($0["request"] as? String ?? "").hasPrefix("GET /list") }
+        #expect((list?["problem"] as? String)?.contains("matches no operation in items.yaml or account.yaml") == true, "\(r.output)")
+    }
+
     @Test func withASpecChangedAnswersAreShapeDriftAndBreakTheSpecWhereItSaysSo() async throws {
         let api = try API()
         let folder = try await recordedFolder(from: api)

@@ -66,12 +66,17 @@ import Testing
         (try TempStubs(specs).url, try TempStubs(stubs).url)
     }
 
+    /// `stubd serve` of the stubs with both specs in force, and `more`.
+    static func serveBoth(_ more: [String] = []) throws -> ServeProcess {
+        let (specs, stubs) = try folders()
+        return try ServeProcess(["--stubs", stubs.path, "--spec", specs.appendingPathComponent("weather.yaml").path,
+                                 "--spec", specs.appendingPathComponent("orders.yaml").path] + more)
+    }
+
     /// Before: `--spec` took one file (the last given won), so a request to the other spec's paths
     /// was judged by no spec at all and an invalid one was served 200.
     @Test func eachRequestIsJudgedByTheSpecThatDeclaresItsOperationAndNamesIt() async throws {
-        let (specs, stubs) = try Self.folders()
-        let serve = try ServeProcess(["--stubs", stubs.path, "--spec", specs.appendingPathComponent("weather.yaml").path,
-                                      "--spec", specs.appendingPathComponent("orders.yaml").path, "--validate", "requests=strict"])
+        let serve = try Self.serveBoth(["--validate", "requests=strict"])
         let badWeather = try await get(serve.baseURL, "/weather/London?units=kelvin")
         #expect(badWeather.status == 422, "\(badWeather.text)")
         #expect(badWeather.json["title"] as? String == "The request does not keep to weather.yaml", "\(badWeather.text)")
@@ -90,9 +95,7 @@ import Testing
     /// `/things/mine` (orders.yaml) beside `/things/{id}` (weather.yaml): the more specific path's spec
     /// judges it, as within one spec. Before: only the last spec was read.
     @Test func aPathOnlyOverlappingAnotherSpecsIsTheMoreSpecificOnes() async throws {
-        let (specs, stubs) = try Self.folders()
-        let serve = try ServeProcess(["--stubs", stubs.path, "--spec", specs.appendingPathComponent("weather.yaml").path,
-                                      "--spec", specs.appendingPathComponent("orders.yaml").path, "--validate", "requests=strict"])
+        let serve = try Self.serveBoth(["--validate", "requests=strict"])
         let mine = try await get(serve.baseURL, "/things/mine?owner=me")
         #expect(mine.status == 200, "weather.yaml's /things/{id} would want an integer: \(mine.text)")
         let noOwner = try await get(serve.baseURL, "/things/mine")
@@ -105,9 +108,7 @@ import Testing
 
     /// Before: the report named one spec (the last given).
     @Test func theContractReportListsEverySpecWithItsOwnFindings() async throws {
-        let (specs, stubs) = try Self.folders()
-        let serve = try ServeProcess(["--stubs", stubs.path, "--spec", specs.appendingPathComponent("weather.yaml").path,
-                                      "--spec", specs.appendingPathComponent("orders.yaml").path])
+        let serve = try Self.serveBoth()
         let report = try await get(serve.baseURL, "/__stubd/contract").json
         let listed = try #require(report["specs"] as? [[String: Any]], "\(report)")
         #expect(listed.map { $0["file"] as? String } == ["weather.yaml", "orders.yaml"])
@@ -118,6 +119,19 @@ import Testing
         #expect(report["file"] as? String == "weather.yaml and orders.yaml", "\(report)")
         #expect((report["notices"] as? [String])?.contains { $0.hasPrefix("GET /free (") && $0.hasSuffix("matches no operation in weather.yaml or orders.yaml") } == true,
                 "\(report)")
+    }
+
+    /// Before: health named the specs as one entry (`weather.yaml and orders.yaml`, operations added up).
+    @Test func healthListsEachSpecApart() async throws {
+        let serve = try Self.serveBoth()
+        let report = try await get(serve.baseURL, "/__stubd/health").json
+        let listed = try #require(report["specs"] as? [[String: Any]], "\(report)")
+        #expect(listed.map { $0["file"] as? String } == ["weather.yaml", "orders.yaml"], "\(report)")
+        #expect(listed.map { $0["openapi"] as? String } == ["3.1.0", "3.0.3"], "\(report)")
+        #expect(listed.map { $0["operations"] as? Int } == [3, 2], "\(report)")
+        #expect((report["spec"] as? [String: Any])?["file"] as? String == "weather.yaml and orders.yaml", "\(report)")
+        let plain = try ServeProcess(serving: Self.stubs)
+        #expect(try await get(plain.baseURL, "/__stubd/health").json["specs"] == nil)
     }
 
     /// Two specs declaring one operation (Twilio's chat_v1 and messaging_v1 both have `GET /v1/Services`,

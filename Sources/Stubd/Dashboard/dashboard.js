@@ -478,10 +478,17 @@ async function loadServer() {
     return;
   }
   const c = await get("contract");
-  $("server-contract").replaceChildren(facts([["Spec", c.file + " (OpenAPI " + c.openapi + ")"], ["Operations", String(c.operations.length)],
+  // Several specs (serve --spec A --spec B): one line each, not their names run together.
+  const several = (c.specs || []).length > 1;
+  const each = several
+    ? [el("h3", { text: "Specs (" + c.specs.length + ")" }),
+      list(c.specs.map((s) => s.file + " (OpenAPI " + s.openapi + ", " + s.operations.length + " operation" + (s.operations.length === 1 ? "" : "s") + ")"))]
+    : [];
+  $("server-contract").replaceChildren(facts([several ? ["Specs", c.specs.length + ", each listed below"] : ["Spec", c.file + " (OpenAPI " + c.openapi + ")"],
+    ["Operations", String(c.operations.length)],
     ["Requests", c.requests === "strict" ? "strict: one that breaks the spec gets 422" : c.requests === "off" ? "not checked"
       : "report: served, and the problem shown under Requests"]]),
-    el("h3", { text: "Notices (" + c.notices.length + ")" }), c.notices.length ? list(c.notices) : el("p", { text: "None." }));
+    ...each, el("h3", { text: "Notices (" + c.notices.length + ")" }), c.notices.length ? list(c.notices) : el("p", { text: "None." }));
 }
 
 const loaders = { routes: () => loadRoutes(false), requests: loadRequests, quotas: loadQuotas, sessions: async () => {}, clock: loadClock, state: loadState, coverage: loadCoverage, server: loadServer };

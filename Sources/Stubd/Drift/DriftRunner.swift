@@ -22,8 +22,9 @@ package struct DriftRunner: Sendable {
         package var maxBodyBytes: Int = 10 << 20
         package var caFile: String?
         package var insecure = false
-        /// `--spec`: each live answer is also held against its operation's response in the spec.
-        package var contract: APIContract?
+        /// `--spec` (repeatable): each live answer is also held against its operation's response in
+        /// the spec that declares the operation.
+        package var contracts: ContractSet?
 
         package init(target: URL) { self.target = target }
     }
@@ -69,7 +70,7 @@ package struct DriftRunner: Sendable {
 
     package func run(catalog: StubCatalog) async -> DriftReport {
         var report = DriftReport(target: settings.target.absoluteString, folder: catalog.root.path)
-        report.spec = settings.contract?.specName
+        report.spec = settings.contracts?.names
         let masker = SecretMasker(settings.secrets.map { ($0.value, "<\($0.name)>") })
         let pace = Pace(rate: settings.rate, timeoutSeconds: settings.timeoutSeconds)
         var written = Set<String>()
@@ -147,9 +148,10 @@ package struct DriftRunner: Sendable {
     /// Where the live answer breaks the spec (secrets masked in what is shown), or why it was not held
     /// against it. Only the first live answer: the second is there to tell volatile values apart.
     private func contractFindings(_ live: DriftAnswer, method: HTTPRequest.Method, path: String, masker: SecretMasker) -> ([DriftFinding], String?) {
-        guard let contract = settings.contract else { return ([], nil) }
-        guard let (operation, _) = contract.operation(method: method, requestPath: path) else {
-            return ([], "matches no operation in \(contract.specName), so its live answer was not held against it")
+        guard let contracts = settings.contracts else { return ([], nil) }
+        guard let contract = contracts.contract(method: method, requestPath: path),
+              let (operation, _) = contract.operation(method: method, requestPath: path) else {
+            return ([], "matches no operation in \(contracts.namesEither), so its live answer was not held against it")
         }
         let names = Set(live.headers.map { $0.name.canonicalName })
         let violations = AnswerConformance.violations(status: live.status, headerNames: names, contentType: live.header(.contentType),

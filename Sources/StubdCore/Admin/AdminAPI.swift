@@ -304,6 +304,8 @@ extension StubEngine {
                                   stubs: fingerprint.map { HealthReport.Stubs(folder: catalog.root.path, fingerprint: $0) },
                                   spec: contracts.map { HealthReport.Spec(file: $0.names, openapi: $0.contracts.map(\.version).joined(separator: ", "),
                                                                           operations: $0.contracts.reduce(0) { $0 + $1.operations.count }) },
+                                  specs: contracts.map { $0.contracts.map { HealthReport.Spec(file: $0.specName, openapi: $0.version,
+                                                                                              operations: $0.operations.count) } },
                                   forwarding: forwarding.withLock { $0 }.map {
                                       HealthReport.Forwarding(mode: $0.mode, target: $0.target, recording: $0.recording,
                                                               recorded: recordedCount.load(ordering: .relaxed))

@@ -57,6 +57,11 @@ package struct ContractSet: Sendable {
         return best?.contract
     }
 
+    /// As `contract(method:path:)`, for a path as written (`/orders/42`): a live answer's in `stubd drift`.
+    package func contract(method: HTTPRequest.Method, requestPath: String) -> APIContract? {
+        contract(method: method, path: PathPattern.split(requestPath))
+    }
+
     /// As `contract(method:path:)`, for a request as received.
     package func contract(for request: RequestHead) -> APIContract? {
         contract(method: request.method, path: request.segments)
@@ -76,5 +81,10 @@ package struct ContractSet: Sendable {
     /// Every spec's file name, for a message that speaks of them all: `a.yaml`, `a.yaml and b.yaml`.
     package var names: String {
         contracts.map(\.specName).joined(separator: " and ")
+    }
+
+    /// As `names`, for a message that says none of them has something: `a.yaml or b.yaml`.
+    package var namesEither: String {
+        contracts.map(\.specName).joined(separator: " or ")
     }
 }
