@@ -156,8 +156,8 @@ final class LeafCertificates: @unchecked Sendable {
     static let certificateCallback: CertificateCallback = { session, _, _, _, _, chain, chainLength, key in
         guard let session, let chain, let chainLength, let key,
               let connection = gnutls_session_get_ptr(session),
-              let daemon = shim_connection_daemon(OpaquePointer(connection)),
-              let leaves = byDaemon.withLock({ $0[Int(bitPattern: UnsafeRawPointer(daemon))] }) else { return -1 }
+              case let daemon = Connection(OpaquePointer(connection)).daemonAddress, daemon != 0,
+              let leaves = byDaemon.withLock({ $0[Int(bitPattern: daemon)] }) else { return -1 }
         var name = [CChar](repeating: 0, count: 256)
         var size = name.count
         var type: UInt32 = 0

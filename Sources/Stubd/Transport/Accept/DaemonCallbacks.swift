@@ -10,15 +10,13 @@ enum DaemonCallbacks {
     // borrows it without a retain: both workers retaining one object write to one cache line.
     static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, conCls in
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef {
-            $0.handle(connection!, url!, method!, version, uploadData, uploadSize!, conCls!)
+            $0.handle(Connection(connection!), url!, method!, version, uploadData, uploadSize!, conCls!)
         }
     }
 
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
         // Its connection waits for the next head from now (see `HeadWatch`).
-        if let connection, let state = shim_socket_context(connection) {
-            Unmanaged<ConnectionState>.fromOpaque(state)._withUnsafeGuaranteedRef { if let head = $0.head { $0.heads?.waiting(head) } }
-        }
+        if let connection, let state = Connection(connection).state, let head = state.head { state.heads?.waiting(head) }
         guard let conCls, conCls.pointee != nil else { return }
         if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
         RequestSlot.release(conCls.pointee)
@@ -79,7 +77,7 @@ enum DaemonCallbacks {
         if code == .CONNECTION_NOTIFY_STARTED {
             budget.started()
             let state = ConnectionState()
-            watchHead(state, connection, budget)
+            if let connection { watchHead(state, Connection(connection), budget) }
             socketContext.pointee = Unmanaged.passRetained(state).toOpaque()
         } else {
             if let raw = socketContext.pointee {
@@ -92,11 +90,10 @@ enum DaemonCallbacks {
     }
 
     /// Puts a new connection in the watch for slow heads.
-    private static func watchHead(_ state: ConnectionState, _ connection: OpaquePointer?, _ budget: ConnectionBudget) {
-        guard let connection else { return }
-        let fd = shim_connection_fd(connection)
+    private static func watchHead(_ state: ConnectionState, _ connection: borrowing Connection, _ budget: ConnectionBudget) {
+        let fd = connection.fd
         guard fd >= 0 else { return }
-        state.head = budget.heads.began(fd: fd, connection: UInt(bitPattern: UnsafeRawPointer(connection)))
+        state.head = budget.heads.began(fd: fd, connection: connection.address)
         state.heads = budget.heads
     }
 
@@ -108,9 +105,10 @@ enum DaemonCallbacks {
         if code == .CONNECTION_NOTIFY_STARTED {
             handOff.budget.started()
             let state = ConnectionState()
-            watchHead(state, connection, handOff.budget)
-            if let connection {
-                let fd = shim_connection_fd(connection)
+            if let raw = connection {
+                let connection = Connection(raw)
+                watchHead(state, connection, handOff.budget)
+                let fd = connection.fd
                 state.tunnelSession = handOff.claimSession(fd: fd)
                 handOff.budget.handshakes.began(fd)
                 state.handshake = (handOff.budget.handshakes, fd)

@@ -58,9 +58,8 @@ final class WorkerMessages: Sendable {
         let answered: Int = heads.withWaiting { waiting in
             var answered = 0
             for entry in waiting {
-                guard let connection = OpaquePointer(bitPattern: entry.connection),
-                      UInt(bitPattern: shim_connection_daemon(connection).map { UnsafeRawPointer($0) }) == daemon,
-                      shim_connection_is_tls(connection) != 0 else { continue }
+                guard let connection = Connection(address: entry.connection),
+                      connection.daemonAddress == daemon, connection.isTLS else { continue }
                 var peeked = [UInt8](repeating: 0, count: 2048)
                 let n = recv(entry.fd, &peeked, peeked.count, Int32(MSG_PEEK | MSG_DONTWAIT))
                 guard n > 0 else { continue }
@@ -87,10 +86,9 @@ final class WorkerMessages: Sendable {
         let answered: [(status: Int, note: String)] = heads.withWaiting { waiting in
             var answered: [(Int, String)] = []
             for entry in waiting {
-                guard let connection = OpaquePointer(bitPattern: entry.connection),
-                      UInt(bitPattern: shim_connection_daemon(connection).map { UnsafeRawPointer($0) }) == daemon,
-                      MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") == nil,
-                      let raw = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { continue }
+                guard let connection = Connection(address: entry.connection),
+                      connection.daemonAddress == daemon, connection.header("Transfer-Encoding") == nil,
+                      let raw = connection.header("Content-Length") else { continue }
                 let value = String(cString: raw)
                 let digits = !value.isEmpty && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
                 guard !digits || UInt64(value) == nil else { continue }

@@ -7,11 +7,11 @@ extension RequestRouter {
     /// the connection becomes a TLS tunnel that stubd ends itself (see `TunnelHandOff`); any other
     /// host is refused, naming it. A refusal is queued on the first call, so libmicrohttpd closes the
     /// connection after it, as a proxy does after a failed CONNECT.
-    func connect(_ connection: OpaquePointer, authority: String,
+    func connect(_ connection: borrowing Connection, authority: String,
                  _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let context = RequestContext(phase: .answering)
         conCls.pointee = RequestSlot.tracked(context).raw
-        let authorization = MHD_lookup_connection_value(connection, .HEADER_KIND, "Proxy-Authorization").map { String(cString: $0) }
+        let authorization = connection.headerString("Proxy-Authorization")
         let session = AbsoluteForm.proxySession(authorization)
         let line = RequestLogLine(method: "CONNECT", path: authority, status: 0, session: session ?? "",
                                   latencyMicroseconds: 0, isAdmin: false)
@@ -23,8 +23,8 @@ extension RequestRouter {
         }
         let served: Bool
         if case .path = hosts.resolve(host: authority, path: "/", hostFolders: engine.catalog.hostFolders) { served = true } else { served = false }
-        if !served, passUnknownHosts, shim_connection_is_tls(connection) == 0 {
-            let via = MHD_lookup_connection_value(connection, .HEADER_KIND, "Via").map { String(cString: $0) } ?? ""
+        if !served, passUnknownHosts, !connection.isTLS {
+            let via = connection.headerString("Via") ?? ""
             if via.contains(loop.token) {
                 return send(.generated(loop.refusal("CONNECT \(authority.prefix(260)) has passed through this stubd already (its Via header carries \(loop.token))")),
                             context, connection, line: line)
@@ -36,7 +36,7 @@ extension RequestRouter {
                 detail: "this server was started without TLS, so it cannot answer CONNECT \(authority.prefix(260)): start it with StubServer.Options.tls set (stubd serve sets it), or point the client at it as a plain-HTTP proxy")),
                 context, connection, line: line)
         }
-        guard shim_connection_is_tls(connection) == 0 else {
+        guard !connection.isTLS else {
             // The tunnel's 200 would go out in plain text inside the TLS stream.
             return send(.generated(.problem(501, title: "CONNECT over TLS",
                 detail: "stubd answers CONNECT on its plain port only: give the client an http:// proxy URL (HTTPS_PROXY=http://127.0.0.1:PORT), not https://")),
@@ -62,8 +62,8 @@ extension RequestRouter {
 
     /// `--proxy-unknown pass`: the CONNECT's socket goes to a `BlindTunnel` to the real host; the
     /// log line comes when the tunnel ends. libmicrohttpd closes its own descriptor when this returns NO.
-    private func passTunnel(_ connection: OpaquePointer, authority: String, context: RequestContext, line: RequestLogLine) -> MHD_Result {
-        let fd = shim_connection_fd(connection)
+    private func passTunnel(_ connection: borrowing Connection, authority: String, context: RequestContext, line: RequestLogLine) -> MHD_Result {
+        let fd = connection.fd
         let client = fd >= 0 ? dup(fd) : -1
         guard client >= 0 else {
             return send(.drop(reset: false), context, connection, line: line, note: "pass-through: the connection has no socket")
@@ -82,7 +82,7 @@ extension RequestRouter {
     /// that host over plain HTTP, through the forwarding `serve --proxy` uses (its bounds, no
     /// recording), and counts as a forwarded hit of its session.
     func passThrough(_ head: RequestHead, to authority: String, session: String?, _ context: RequestContext,
-                     _ connection: OpaquePointer, line: RequestLogLine) -> MHD_Result {
+                     _ connection: borrowing Connection, line: RequestLogLine) -> MHD_Result {
         guard let target = URL(string: "http://\(authority)") else {
             return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
         }

@@ -43,10 +43,10 @@ final class TunnelHandOff: Sendable {
 
     /// Moves `connection`'s socket into a TLS worker after telling the client the tunnel is open. On
     /// success the caller must close the plain connection (return `MHD_NO`) without writing to it.
-    func take(_ connection: OpaquePointer, session: String?) -> Result<Void, Failure> {
+    func take(_ connection: borrowing Connection, session: String?) -> Result<Void, Failure> {
         let workers = daemons.withLock { $0 }
         guard !workers.isEmpty else { return .failure(.socket("the TLS workers have not started")) }
-        let fd = shim_connection_fd(connection)
+        let fd = connection.fd
         guard fd >= 0 else { return .failure(.socket("the connection has no socket")) }
         guard budget.admit() else { return .failure(.full) }
         let tunnel = dup(fd)

@@ -26,7 +26,7 @@ struct IncomingRequest {
     }
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
-    static func read(_ connection: OpaquePointer, method methodText: String, rawPath: String, body: Data,
+    static func read(_ connection: borrowing Connection, method methodText: String, rawPath: String, body: Data,
                      catalog: StubCatalog, hosts: HostScope) -> Result<IncomingRequest, Refusal> {
         let hostFolders = catalog.hostFolders
         guard let method = HTTPRequest.Method(methodText) else {
@@ -37,15 +37,15 @@ struct IncomingRequest {
         }
         var headers = HTTPFields()
         // Room for all of them at once: appending one by one grew the storage per header.
-        headers.reserveCapacity(Int(MHD_get_connection_values(connection, .HEADER_KIND, nil, nil)))
-        _ = withUnsafeMutablePointer(to: &headers) { MHD_get_connection_values(connection, .HEADER_KIND, headerCollector, $0) }
+        headers.reserveCapacity(Int(connection.values(.HEADER_KIND, nil, nil)))
+        _ = withUnsafeMutablePointer(to: &headers) { connection.values(.HEADER_KIND, headerCollector, $0) }
         var query: [QueryItem] = []
-        _ = withUnsafeMutablePointer(to: &query) { MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, queryCollector, $0) }
+        _ = withUnsafeMutablePointer(to: &query) { connection.values(.GET_ARGUMENT_KIND, queryCollector, $0) }
 
         // Which host the request is for picks the part of the folder that answers it (see HostScope).
         var path = rawPath
         var session = headers.firstValue(of: .stubdSession)
-        let connectionState = shim_socket_context(connection).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
+        let connectionState = connection.state
         connectionState?.requestArrived()
         if let absolute = AbsoluteForm(rawPath) {
             // `GET http://host/path`: a client whose proxy setting points at stubd.
@@ -78,7 +78,7 @@ struct IncomingRequest {
             return .failure(.refused(problem, line))
         }
         let head = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
-                               clientAddress: catalog.usesClientAddress ? describeAddress(shim_client_address(connection)) : "")
+                               clientAddress: catalog.usesClientAddress ? describeAddress(connection.clientAddress) : "")
         return .success(IncomingRequest(head: head, target: target, logLine: line, catalog: catalog))
     }
 }

@@ -22,7 +22,8 @@ final class RequestContext: @unchecked Sendable {
     var pending: Pending?
     /// Kept from the first pass for the request log line written after a delay.
     var logLine: RequestLogLine?
-    var connection: OpaquePointer?
+    /// Its connection while suspended, for the resume.
+    var connection: ConnectionHandle?
     /// The connection's socket while suspended, so a client that went away can be noticed.
     var socket: Int32 = -1
     /// Shared because a timer, a waiter, a forward and `stop()` may each try to resume it.

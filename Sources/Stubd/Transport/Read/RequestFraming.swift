@@ -56,14 +56,14 @@ struct RequestFraming {
 
     /// Reads the head libmicrohttpd parsed (`version` as the request line gave it). Requests with
     /// neither header nor a fold cost one pass over the header list and no allocation.
-    static func problem(in connection: OpaquePointer, version: UnsafePointer<CChar>?) -> Problem? {
+    static func problem(in connection: borrowing Connection, version: UnsafePointer<CChar>?) -> Problem? {
         var scan = Scan()
-        _ = withUnsafeMutablePointer(to: &scan) { MHD_get_connection_values_n(connection, .HEADER_KIND, scanHeader, $0) }
+        _ = withUnsafeMutablePointer(to: &scan) { connection.valuesWithLengths(.HEADER_KIND, scanHeader, $0) }
         // HTTP/1.1 and later 1.x (HTTP/1.0 may leave Host out).
         if scan.hosts != 1, let version, version[5] == 0x31, version[6] == 0x2E, version[7] != 0x30 { return .hostCount(scan.hosts) }
         var framing = RequestFraming()
         if scan.sawLengthOrEncoding {
-            _ = withUnsafeMutablePointer(to: &framing) { MHD_get_connection_values_n(connection, .HEADER_KIND, collectFraming, $0) }
+            _ = withUnsafeMutablePointer(to: &framing) { connection.valuesWithLengths(.HEADER_KIND, collectFraming, $0) }
         }
         framing.folded = scan.folded.map { String(cString: $0) }
         return framing.problem

@@ -10,6 +10,6 @@ struct HeldAnswer {
     let context: RequestContext
     /// Begins the wait, with the connection suspended already.
     let start: (_ resume: @escaping @Sendable () -> Void) -> Void
-    /// The answer when the connection could not be suspended (the server is stopping).
-    let now: () -> MHD_Result
+    /// The answer when the connection could not be suspended (the server is stopping), on it.
+    let now: (borrowing Connection) -> MHD_Result
 }

@@ -8,8 +8,8 @@ import StubdCore
 /// entry were counted when it matched.
 extension RequestRouter {
     func eventStream(_ stream: EventStream, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String,
-                     _ connection: OpaquePointer) -> (response: Response, note: String?) {
-        let lastID = MHD_lookup_connection_value(connection, .HEADER_KIND, "Last-Event-ID").map { String(cString: $0) }
+                     _ connection: borrowing Connection) -> (response: Response, note: String?) {
+        let lastID = connection.headerString("Last-Event-ID")
         let first = stream.firstIndex(resumingAfter: lastID)
         let body = EventStreamBody(stream: stream, from: first, clock: engine.session(session).clock)
         let resumed = first > 0 ? ", resumed after id \(lastID ?? "")" : ""

@@ -5,7 +5,7 @@ import Synchronization
 
 /// `GET /__stubd/hits/wait`: a long-poll for hits, held with the connection suspended.
 extension RequestRouter {
-    func waitForHits(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+    func waitForHits(_ context: RequestContext, _ connection: borrowing Connection, session: SessionState,
                              query: String, count: Int, timeout: Double) -> MHD_Result {
         context.pending = .hitsWait(session: session, query: query, count: count, waiterID: nil)
         return write(.held(HeldAnswer(context: context, start: { [self] resume in
@@ -16,13 +16,13 @@ extension RequestRouter {
             schedule(after: UInt64(timeout * 1e9)) { [self] in
                 if engine.cancelWait(session: session, id: id) { resume() }
             }
-        }, now: { [self] in
+        }, now: { [self] connection in
             context.pending = nil
             return finishWait(context, connection, session: session, query: query, count: count)
         })), connection)
     }
 
-    func finishWait(_ context: RequestContext, _ connection: OpaquePointer, session: SessionState,
+    func finishWait(_ context: RequestContext, _ connection: borrowing Connection, session: SessionState,
                     query: String, count: Int) -> MHD_Result {
         let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/hits/wait", status: 0, session: session.id,
                                                      latencyMicroseconds: 0, isAdmin: true)

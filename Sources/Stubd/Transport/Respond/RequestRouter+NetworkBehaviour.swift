@@ -6,7 +6,7 @@ import StubdCore
 /// `fault` or `throttle`d, as `NetworkBehaviour` decides. The only place these happen.
 extension RequestRouter {
     /// Sends a stub's answer, first holding the connection suspended if its behaviour says so.
-    func deliverStub(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer,
+    func deliverStub(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: borrowing Connection,
                      line: RequestLogLine) -> MHD_Result {
         context.logLine = line
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
@@ -15,7 +15,7 @@ extension RequestRouter {
         context.pending = pending(answer, during: hold)
         return write(.held(HeldAnswer(context: context, start: { [self] resume in
             schedule(after: hold.nanoseconds) { resume() }
-        }, now: { [self] in
+        }, now: { [self] connection in
             // Stopping: a hang closes, a delayed answer goes at once.
             hold == .hang ? write(.drop(reset: false), connection) : send(Response(answer), context, connection, line: line)
         })), connection)
@@ -37,12 +37,17 @@ extension RequestRouter {
     }
 
     /// Sends an answer whose hold is over (or had none), as its behaviour has it go out.
-    func deliver(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+    func deliver(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
         let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
         guard case .canned(let canned, let extra) = answer else { return send(Response(answer), context, connection, line: line) }
-        let (response, note) = canned.events.map { eventStream($0, canned, extra, session: line.session, connection) }
-            ?? canned.webSocket.map { webSocket($0, canned, extra, session: line.session, connection, method: line.method) }
-            ?? NetworkBehaviour.response(for: canned, extra)
+        let (response, note): (Response, String?)
+        if let events = canned.events {
+            (response, note) = eventStream(events, canned, extra, session: line.session, connection)
+        } else if let script = canned.webSocket {
+            (response, note) = webSocket(script, canned, extra, session: line.session, connection, method: line.method)
+        } else {
+            (response, note) = NetworkBehaviour.response(for: canned, extra)
+        }
         // A throttled body goes on long after this: the line's time is until its head was queued.
         return send(response, context, connection, line: line, note: note)
     }

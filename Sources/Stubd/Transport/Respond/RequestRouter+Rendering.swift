@@ -6,7 +6,7 @@ extension RequestRouter {
     /// Renders on a Dispatch thread with the connection suspended, so the requests behind this one
     /// on the worker are answered meanwhile (a 71 MB render held them 1.6 s); then the rendered
     /// answer's hold and delivery apply as to any stub's (`release`, `deliver`).
-    func renderOffWorker(_ job: DeferredRender, _ context: RequestContext, _ connection: OpaquePointer,
+    func renderOffWorker(_ job: DeferredRender, _ context: RequestContext, _ connection: borrowing Connection,
                          line: RequestLogLine) -> MHD_Result {
         context.logLine = line
         return write(.held(HeldAnswer(context: context, start: { [self] _ in
@@ -14,6 +14,6 @@ extension RequestRouter {
             DispatchQueue.global().async { [self] in
                 release(context, rendered: engine.render(job).answer)
             }
-        }, now: { [self] in deliver(engine.render(job).answer, context, connection) })), connection)
+        }, now: { [self] connection in deliver(engine.render(job).answer, context, connection) })), connection)
     }
 }

@@ -17,13 +17,13 @@ extension RequestRouter {
 
     /// Checks for a stop, suspends and registers under one lock, so `stop()` can neither miss this
     /// connection nor resume it before it is suspended (MHD aborts on either).
-    func suspend(_ context: RequestContext, _ connection: OpaquePointer) -> Bool {
+    func suspend(_ context: RequestContext, _ connection: ConnectionHandle) -> Bool {
         suspended.withLock { state in
             if state.stopping { return false }
             guard context.lifecycle.move({ $0.suspend() }) else { return false }
             context.connection = connection
-            if context.socket < 0 { context.socket = shim_connection_fd(connection) }
-            MHD_suspend_connection(connection)
+            if context.socket < 0 { context.socket = connection.fd }
+            connection.suspend()
             state.items[ObjectIdentifier(context)] = context
             return true
         }
@@ -36,7 +36,7 @@ extension RequestRouter {
         suspended.withLock { state in
             guard context.lifecycle.move({ $0.resume() }) else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))
-            if let connection = context.connection { MHD_resume_connection(connection) }
+            context.connection?.resume()
         }
     }
 
@@ -56,7 +56,7 @@ extension RequestRouter {
     }
 
     /// Goes on with a request whose connection was resumed: what it was waiting for is now due.
-    func finish(_ pending: RequestContext.Pending, _ context: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+    func finish(_ pending: RequestContext.Pending, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
         switch pending {
         case .answer(let answer):
             return deliver(answer, context, connection)

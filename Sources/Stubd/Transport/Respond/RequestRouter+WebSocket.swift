@@ -8,10 +8,9 @@ import StubdCore
 /// quota and journal entry were counted when it matched.
 extension RequestRouter {
     func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String,
-                   _ connection: OpaquePointer, method: String) -> (response: Response, note: String?) {
-        func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) } }
-        switch WebSocketHandshake.accept(method: method, upgrade: header("Upgrade"), connection: header("Connection"),
-                                         key: header("Sec-WebSocket-Key"), version: header("Sec-WebSocket-Version")) {
+                   _ connection: borrowing Connection, method: String) -> (response: Response, note: String?) {
+        switch WebSocketHandshake.accept(method: method, upgrade: connection.headerString("Upgrade"), connection: connection.headerString("Connection"),
+                                         key: connection.headerString("Sec-WebSocket-Key"), version: connection.headerString("Sec-WebSocket-Version")) {
         case .refuse(let refusal):
             return (.generated(refusal), "not a WebSocket handshake")
         case .accept(let accept):

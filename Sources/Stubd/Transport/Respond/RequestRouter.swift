@@ -93,7 +93,7 @@ final class RequestRouter: @unchecked Sendable {
     }
 
     /// libmicrohttpd's calls for one request, read by what its slot holds (see `RequestSlot`).
-    func handle(_ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
+    func handle(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                 _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         let context: RequestContext
         switch RequestSlot(conCls.pointee) {
@@ -123,7 +123,7 @@ final class RequestRouter: @unchecked Sendable {
             // First call: headers only. Queueing now would make 0.9.75 close the connection after
             // the answer (it treats it as an early reply), so only set up and come back.
             active.add(1, ordering: .relaxed)
-            let declared = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length")
+            let declared = connection.header("Content-Length")
             if let problem = RequestFraming.problem(in: connection, version: version) {
                 // Answered now, which makes libmicrohttpd close after the answer: nothing after this
                 // head can be trusted to be the next request.
@@ -133,7 +133,7 @@ final class RequestRouter: @unchecked Sendable {
                                           session: "", latencyMicroseconds: 0, isAdmin: false)
                 return send(.generated(.problem(HTTPResponse.Status(code: problem.status), title: problem.title, detail: problem.detail)), context, connection, line: line)
             } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16)
-                        || (DeclaredLength.exceeds(declared, maxBodyBytes) && MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect") != nil) {
+                        || (DeclaredLength.exceeds(declared, maxBodyBytes) && connection.header("Expect") != nil) {
                 // Far past the limit (up to 2^64), or waiting for a `100 Continue` before it sends: answered
                 // before reading a byte of it. Queueing now makes libmicrohttpd close after the answer (and
                 // send no 100); a client already sending may see a reset rather than the 413, so a body
@@ -185,7 +185,7 @@ final class RequestRouter: @unchecked Sendable {
 
     /// Reads the request, asks the chain for a reply and sends it.
     func answer(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-                _ connection: OpaquePointer,
+                _ connection: borrowing Connection,
                 _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
@@ -210,7 +210,7 @@ final class RequestRouter: @unchecked Sendable {
     /// Puts a reply on the wire: at once, held for a stub's behaviour, rendered off the worker,
     /// waited for (a long-poll) or forwarded.
     private func put(_ reply: Reply, for request: IncomingRequest, _ existing: RequestContext?,
-                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: OpaquePointer) -> MHD_Result {
+                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: borrowing Connection) -> MHD_Result {
         var line = request.logLine
         switch reply {
         case .now(let response):
@@ -248,15 +248,15 @@ final class RequestRouter: @unchecked Sendable {
 
     /// Writes a response as it is (no behaviour applies here), then the log line (a request
     /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
-    func send(_ response: Response, _ context: RequestContext?, _ connection: OpaquePointer,
+    func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
               line: RequestLogLine, note: String? = nil) -> MHD_Result {
-        let writer = ResponseWriter(connection: connection, router: self)
-        guard let context else { return writer.write(response) }
-        return writer.write(response, finishing: line, note: note, started: context.started)
+        let writer = ResponseWriter(router: self)
+        guard let context else { return writer.write(response, on: connection) }
+        return writer.write(response, on: connection, finishing: line, note: note, started: context.started)
     }
 
     /// Writes a response through the one writer, without a log line.
-    func write(_ response: Response, _ connection: OpaquePointer) -> MHD_Result {
-        ResponseWriter(connection: connection, router: self).write(response)
+    func write(_ response: Response, _ connection: borrowing Connection) -> MHD_Result {
+        ResponseWriter(router: self).write(response, on: connection)
     }
 }

@@ -9,15 +9,15 @@ import StubdCore
 /// The header rules therefore live here and in libmicrohttpd: it writes Date, Content-Length (or
 /// chunked framing) and Connection itself and drops the body of an answer to HEAD.
 struct ResponseWriter {
-    let connection: OpaquePointer
     /// For a stream's pauses (suspension is the router's, which `stop()` resumes) and the log.
     unowned(unsafe) let router: RequestRouter
 
     /// Writes `response`, then the request's line: its status, `note` (what became of it: a fault,
     /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
     /// long after this: the line's time is until its head was queued.
-    func write(_ response: Response, finishing line: RequestLogLine, note: String? = nil, started: UInt64) -> MHD_Result {
-        let result = write(response)
+    func write(_ response: Response, on connection: borrowing Connection, finishing line: RequestLogLine, note: String? = nil,
+               started: UInt64) -> MHD_Result {
+        let result = write(response, on: connection)
         // A held answer's line is written when it is finished.
         if case .held = response { return result }
         router.log.write(line, status: response.status, note: note, started: started)
@@ -26,24 +26,24 @@ struct ResponseWriter {
 
     /// Writes `response` with no log line: one whose line is written when it ends (a forwarded
     /// download, a held answer) or not at all (a `hang`'s close, a request without a context: the log is off).
-    func write(_ response: Response) -> MHD_Result {
+    func write(_ response: Response, on connection: borrowing Connection) -> MHD_Result {
         switch response {
         case let .canned(canned, extra):
             // The plain route's answer: kept here, the rest out of line, so this inlines into the caller.
             if extra.isEmpty {
-                return MHD_queue_response(connection, UInt32(canned.status.code), canned.prepared.response)
+                return connection.queue(canned.prepared.response, status: canned.status.code)
             }
-            return queue(canned, adding: extra)
+            return queue(canned, adding: extra, on: connection)
         case .generated(let generated):
-            return queue(generated)
+            return queue(generated, on: connection)
         case let .stream(status, headers, length, body):
-            return queue(status, headers, length, body)
+            return queue(status, headers, length, body, on: connection)
         case let .upgrade(headers, upgraded):
-            return upgrade(headers, upgraded)
+            return upgrade(headers, upgraded, on: connection)
         case .drop(let reset):
             if reset {
                 // SO_LINGER with a zero timeout turns the close into an RST.
-                let fd = shim_connection_fd(connection)
+                let fd = connection.fd
                 if fd >= 0 { Sockets.resetOnClose(fd) }
             }
             return .NO
@@ -51,66 +51,66 @@ struct ResponseWriter {
             // NO makes libmicrohttpd close its side; the socket lives on in whoever took it.
             return .NO
         case .held(let held):
-            return hold(held)
+            return hold(held, on: connection)
         }
     }
 
     /// Suspends the connection (registered so `stop()` resumes it), then starts the wait, whose end
     /// resumes it once; or, when the server is stopping, answers now.
     @inline(never)
-    private func hold(_ held: HeldAnswer) -> MHD_Result {
-        guard router.suspend(held.context, connection) else { return held.now() }
+    private func hold(_ held: HeldAnswer, on connection: borrowing Connection) -> MHD_Result {
+        guard router.suspend(held.context, connection.handle) else { return held.now(connection) }
         let context = held.context
         held.start { [suspended = router.suspended] in RequestRouter.resume(context, in: suspended) }
         return .YES
     }
 
     @inline(never)
-    private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders) -> MHD_Result {
+    private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> MHD_Result {
         let prepared = canned.prepared
-        if let state = shim_socket_context(connection) {
+        if let state = connection.state {
             // The connection keeps the response for its next request (see ConnectionState).
-            let r = Unmanaged<ConnectionState>.fromOpaque(state).takeUnretainedValue().variant(of: prepared, adding: extra)
-            return MHD_queue_response(connection, UInt32(canned.status.code), r)
+            return connection.queue(state.variant(of: prepared, adding: extra), status: canned.status.code)
         }
-        return queueOnce(prepared.variant(adding: extra.list), status: canned.status)
+        return queueOnce(prepared.variant(adding: extra.list), status: canned.status, on: connection)
     }
 
     @inline(never)
-    private func queue(_ generated: GeneratedResponse) -> MHD_Result {
+    private func queue(_ generated: GeneratedResponse, on connection: borrowing Connection) -> MHD_Result {
         let r = generated.body.withUnsafeBytes { raw in
             MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
         }
         add(generated.headers, to: r)
-        return queueOnce(r, status: generated.status)
+        return queueOnce(r, status: generated.status, on: connection)
     }
 
     @inline(never)
-    private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream) -> MHD_Result {
-        let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection, router: router))).toOpaque()
+    private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream,
+                       on connection: borrowing Connection) -> MHD_Result {
+        let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection.handle, router: router))).toOpaque()
         // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
         let r = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
         add(headers, to: r)
-        return queueOnce(r, status: status)
+        return queueOnce(r, status: status, on: connection)
     }
 
     /// A 101 whose socket `upgraded` takes once it is sent. libmicrohttpd has no release callback for
     /// an upgrade response: the handler takes the box back when it runs; a client gone before the
     /// 101 went out leaves the box behind.
     @inline(never)
-    private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection) -> MHD_Result {
+    private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection, on connection: borrowing Connection) -> MHD_Result {
         let box = Unmanaged.passRetained(UpgradeBox(upgraded)).toOpaque()
         guard let r = MHD_create_response_for_upgrade(UpgradeBox.handler, box) else {
             Unmanaged<UpgradeBox>.fromOpaque(box).release()
             return .NO
         }
         add(headers, to: r)
-        return queueOnce(r, status: .switchingProtocols)
+        return queueOnce(r, status: .switchingProtocols, on: connection)
     }
 
     /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent.
-    private func queueOnce(_ r: OpaquePointer, status: HTTPResponse.Status) -> MHD_Result {
-        let result = MHD_queue_response(connection, UInt32(status.code), r)
+    private func queueOnce(_ r: OpaquePointer, status: HTTPResponse.Status, on connection: borrowing Connection) -> MHD_Result {
+        let result = connection.queue(r, status: status.code)
         MHD_destroy_response(r)
         return result
     }

@@ -5,10 +5,10 @@ import CMicroHTTPD
 /// other suspension, so `stop()` resumes it; each returns nil or false when the server is stopping
 /// (then the stream should end or send what it has).
 struct StreamPause {
-    fileprivate let connection: OpaquePointer
+    fileprivate let connection: ConnectionHandle
     fileprivate unowned(unsafe) let router: RequestRouter
 
-    init(connection: OpaquePointer, router: RequestRouter) {
+    init(connection: ConnectionHandle, router: RequestRouter) {
         self.connection = connection
         self.router = router
     }
@@ -25,7 +25,7 @@ struct StreamPause {
     /// True when the client closed or reset the connection (a stream resumed by the departure
     /// watch, or about to pause again, has nobody to send to: it should cut).
     var clientHasLeft: Bool {
-        let fd = shim_connection_fd(connection)
+        let fd = connection.fd
         return fd >= 0 && Sockets.peerHasLeft(fd)
     }
 

@@ -1,0 +1,92 @@
+import CMicroHTTPD
+import Foundation
+
+/// One libmicrohttpd connection, as a request's handler call sees it: read its head, queue an
+/// answer, suspend it. The only type that holds libmicrohttpd's connection pointer; the C entry
+/// points wrap it as it arrives. Non-copyable, so it cannot outlive the call it was given to:
+/// what has to reach the connection later (a held answer's resume, a stream's pause) keeps a
+/// `ConnectionHandle`, which can do only that.
+struct Connection: ~Copyable {
+    fileprivate let raw: OpaquePointer
+
+    /// For the C entry points: libmicrohttpd's pointer, wrapped where it arrives.
+    init(_ raw: OpaquePointer) { self.raw = raw }
+
+    /// A connection the watch for slow heads remembers by its address (`address`), or nil for 0.
+    init?(address: UInt) {
+        guard let raw = OpaquePointer(bitPattern: address) else { return nil }
+        self.raw = raw
+    }
+
+    /// Its identity, for tables that outlive a call (the watch for slow heads).
+    var address: UInt { UInt(bitPattern: UnsafeRawPointer(raw)) }
+
+    /// What the suspension, resumption and a stream's pause need later, from any thread.
+    var handle: ConnectionHandle { ConnectionHandle(raw: raw) }
+
+    // MARK: The head
+
+    /// A request header's value as libmicrohttpd keeps it (the first, if it came more than once).
+    func header(_ name: UnsafePointer<CChar>) -> UnsafePointer<CChar>? {
+        MHD_lookup_connection_value(raw, .HEADER_KIND, name)
+    }
+
+    /// A request header's value as a string.
+    func headerString(_ name: String) -> String? {
+        MHD_lookup_connection_value(raw, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Calls `iterator` with each value of `kind` (headers, query arguments); returns how many there
+    /// are (with a nil iterator, only counts).
+    func values(_ kind: MHD_ValueKind, _ iterator: MHD_KeyValueIterator?, _ cls: UnsafeMutableRawPointer?) -> Int32 {
+        MHD_get_connection_values(raw, kind, iterator, cls)
+    }
+
+    /// As `values`, with each key's and value's length.
+    func valuesWithLengths(_ kind: MHD_ValueKind, _ iterator: MHD_KeyValueIteratorN?, _ cls: UnsafeMutableRawPointer?) -> Int32 {
+        MHD_get_connection_values_n(raw, kind, iterator, cls)
+    }
+
+    // MARK: The connection
+
+    /// Its socket, or -1.
+    var fd: Int32 { shim_connection_fd(raw) }
+
+    /// Whether it speaks TLS (a TLS worker's connection).
+    var isTLS: Bool { shim_connection_is_tls(raw) != 0 }
+
+    /// The client's address, as libmicrohttpd accepted it.
+    var clientAddress: UnsafePointer<sockaddr>? { shim_client_address(raw) }
+
+    /// The worker daemon it belongs to, by address.
+    var daemonAddress: UInt { UInt(bitPattern: shim_connection_daemon(raw).map { UnsafeRawPointer($0) }) }
+
+    /// Our per-connection state (`DaemonCallbacks.connectionNotice` made it), if any.
+    var state: ConnectionState? {
+        shim_socket_context(raw).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    // MARK: Answering
+
+    /// Queues `response` (libmicrohttpd's, which the caller still owns) with `status`.
+    @inline(__always)
+    func queue(_ response: OpaquePointer, status: Int) -> MHD_Result {
+        MHD_queue_response(raw, UInt32(status), response)
+    }
+}
+
+/// A connection as the code that answers it later keeps it (a held answer's end, a stream's pause,
+/// `stop()`): copyable and sendable, so a closure can hold it, and it can only suspend the
+/// connection, resume it, and tell its socket. libmicrohttpd's rules still hold: suspend on the
+/// connection's own thread (inside its handler or a stream's read), resume at most once, from any
+/// thread; `RequestRouter.suspend`/`resume` keep that, under one lock.
+struct ConnectionHandle: @unchecked Sendable {
+    fileprivate let raw: OpaquePointer
+
+    func suspend() { MHD_suspend_connection(raw) }
+
+    func resume() { MHD_resume_connection(raw) }
+
+    /// Its socket, or -1.
+    var fd: Int32 { shim_connection_fd(raw) }
+}
