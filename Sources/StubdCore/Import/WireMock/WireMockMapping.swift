@@ -222,7 +222,8 @@ struct WireMockMapping {
         }
         if json["postServeActions"] != nil || json["serveEventListeners"] != nil { partial.append("webhooks and post-serve actions: not run") }
         // WireMock's faults onto stubd's (docs/stubs-folder.md): the same break on the wire where
-        // stubd has one; a garbled chunk becomes a body cut short, the nearest a client sees.
+        // stubd has one; a garbled chunk becomes a body cut short, and garbage then a close becomes
+        // a close before any byte: the nearest a client sees (no HTTP answer, the connection gone).
         var fault: Fault?
         if let f = response["fault"] {
             guard case .string(let name) = f else { throw ImportError("\(at("/response/fault")): must be a fault's name") }
@@ -232,6 +233,9 @@ struct WireMockMapping {
             case "MALFORMED_RESPONSE_CHUNK":
                 fault = .truncatedBody
                 partial.append("/response/fault: MALFORMED_RESPONSE_CHUNK served as truncated_body, the nearest (the body is cut short, not sent as a garbled chunk)")
+            case "RANDOM_DATA_THEN_CLOSE":
+                fault = .emptyResponse
+                partial.append("/response/fault: RANDOM_DATA_THEN_CLOSE served as empty_response, the nearest (the connection closes with no answer, but no garbage comes first: curl exits 52, not 8)")
             default:
                 leftOut.append("\(at("/response/fault")): a fault (\(name)) stubd has no equal for (it has connection_reset, empty_response, truncated_body, malformed_json, hang); add `response: { fault: … }` by hand (docs/stubs-folder.md)")
             }
