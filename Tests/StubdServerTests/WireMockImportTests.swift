@@ -182,6 +182,43 @@ import Testing
         }
     }
 
+    /// WireMock's scenario moving `Unpaid` → `Paid`, where no mapping answers in `Paid`: the folder's
+    /// check took `Paid` for a misspelt `Unpaid` and the import was taken back; now it imports whole.
+    @Test func aScenarioEndStateSpeltLikeAnotherImportsWhole() throws {
+        let scratch = try TempStubs([:]).url
+        let file = scratch.appendingPathComponent("order.json")
+        try Data("""
+        {"mappings": [
+          {"scenarioName": "order", "requiredScenarioState": "Started", "newScenarioState": "Unpaid",
+           "request": {"method": "POST", "url": "/order"}, "response": {"status": 201, "jsonBody": {"id": 1}}},
+          {"scenarioName": "order", "requiredScenarioState": "Unpaid",
+           "request": {"method": "GET", "url": "/order"}, "response": {"status": 200, "jsonBody": {"paid": false}}},
+          {"scenarioName": "order", "requiredScenarioState": "Unpaid", "newScenarioState": "Paid",
+           "request": {"method": "POST", "url": "/pay"}, "response": {"status": 200, "jsonBody": {"paid": true}}}
+        ]}
+        """.utf8).write(to: file)
+        let dir = try Self.freshFolder()
+        let imported = try Self.importMappings(file, dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("imported 3 of 3 mappings"), "\(imported.output)")
+        let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
+        #expect(manifest.contains("scenarios:\n  \"order\": [\"Paid\"]\n"), "\(manifest)")
+        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path])
+        #expect(check.status == 0, "\(check.output)\(check.error)")
+        // Importing again changes nothing: the declaration is kept with the routes.
+        let again = try Self.importMappings(file, dir)
+        #expect(again.status == 0, "\(again.output)\(again.error)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8) == manifest)
+
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let base = serve.baseURL.absoluteString
+        #expect(try Self.request("POST", base + "/order").status == 201)
+        #expect(String(decoding: try Self.request("GET", base + "/order").body, as: UTF8.self).contains("false"))
+        #expect(try Self.request("POST", base + "/pay").status == 200)
+        // Paid: no mapping answers in it, as in WireMock.
+        #expect(try Self.request("POST", base + "/pay").status == 404)
+    }
+
     @Test func badMappingsWriteNothingAndNameEveryProblem() throws {
         let dir = try Self.freshFolder()
         // A bodyFileName reaching out of __files/ and a base64Body that is not: both named, nothing written.

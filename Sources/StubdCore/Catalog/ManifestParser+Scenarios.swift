@@ -85,8 +85,10 @@ extension ManifestParser {
                     hint: Self.nearest(to: when, in: into).map { "did you mean '\($0)'?" }
                         ?? "states it enters: \(listed); give the route that leads here thenState: \(when), or, if only a test sets it, declare it: scenarios: { \(name): [\(when)] }")
             }
-            // `item-2` beside `item-1` is two states, not a typo: names that differ in digits only are left alone.
+            // `item-2` beside `item-1` is two states, not a typo: names that differ in digits only are
+            // left alone, and so is a state `scenarios:` declares (an end state named on purpose).
             if let then = mention.step.thenState, let wanted = answered[name], !wanted.contains(then),
+               declaredScenarioStates[name]?.states.contains(then) != true,
                let near = Self.nearest(to: then, in: wanted), near.filter({ !$0.isNumber }) != then.filter({ !$0.isNumber }) {
                 add(mention.then, "scenario '\(name)' moves into state '\(then)', which no route answers in",
                     hint: "did you mean '\(near)'? An end state no route answers in is allowed, but not spelt like one they answer in")

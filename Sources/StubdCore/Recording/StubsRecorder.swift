@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import Yams
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
 /// the request needs nothing more (`data/2.5/weather.json`), otherwise a route in
@@ -57,6 +58,8 @@ package final class StubsRecorder: Sendable {
         /// written route must not take another's requests, or the folder would no longer load.
         var takenBy: [RouteIdentity: String] = [:]
         var identityOf: [String: RouteIdentity] = [:]
+        /// `scenarios:` of `stubd.recorded.yml`: states an import declares (`declare(scenario:states:)`).
+        var declaredScenarios: [String: Set<String>] = [:]
 
         /// Records that `owner`'s route takes `identity`'s requests, or throws naming who takes them already.
         mutating func claim(_ identity: RouteIdentity, by owner: String) throws(RecorderError) {
@@ -141,6 +144,7 @@ package final class StubsRecorder: Sendable {
         let routes = before?.routes ?? []
         state.withLock { state in
             state.blocks = StubsRecorder.blocks(of: existing)
+            state.declaredScenarios = StubsRecorder.declaredScenarios(of: existing)
             for route in routes where state.takenBy[RouteIdentity(route)] == nil {
                 try? state.claim(RouteIdentity(route), by: StubsRecorder.owner(of: route))
             }
@@ -239,7 +243,7 @@ package final class StubsRecorder: Sendable {
                 let block = routeBlock(scrubbed, key: key, answers: answers)
                 if let i = state.blocks.firstIndex(where: { $0.key == key }) { state.blocks[i].text = block }
                 else { state.blocks.append((key, block)) }
-                if !defersManifest { try transaction.write(manifest(state.blocks), to: StubsRecorder.manifestName) }
+                if !defersManifest { try transaction.write(manifest(state.blocks, scenarios: state.declaredScenarios), to: StubsRecorder.manifestName) }
                 files.append(StubsRecorder.manifestName)
                 let route = try checkedBlock(block, answering: request)
                 // Routes of one request in several scenario states take the same requests on purpose
@@ -257,10 +261,18 @@ package final class StubsRecorder: Sendable {
     /// With `defersManifest`: writes `stubd.recorded.yml` as the routes recorded so far make it
     /// (nothing when no route went there).
     package func writeManifest() throws(RecorderError) {
-        let blocks = state.withLock { $0.blocks }
+        let (blocks, scenarios) = state.withLock { ($0.blocks, $0.declaredScenarios) }
         guard !blocks.isEmpty else { return }
         var transaction = RecordingTransaction(root: root)
-        try transaction.write(manifest(blocks), to: StubsRecorder.manifestName)
+        try transaction.write(manifest(blocks, scenarios: scenarios), to: StubsRecorder.manifestName)
+    }
+
+    /// Declares states of a scenario in `stubd.recorded.yml`'s `scenarios:`: an import's end state
+    /// spelt like one its routes answer in (WireMock's `Unpaid` → `Paid`) is what the mappings
+    /// say, not a typo, and the folder's check accepts a declared state.
+    package func declare(scenario: String, states: Set<String>) {
+        guard !states.isEmpty else { return }
+        state.withLock { $0.declaredScenarios[scenario, default: []].formUnion(states) }
     }
 
     // MARK: Checks
@@ -373,15 +385,29 @@ package final class StubsRecorder: Sendable {
 
     // MARK: Files
 
-    private func manifest(_ blocks: [(key: String, text: String)]) -> Data {
+    private func manifest(_ blocks: [(key: String, text: String)], scenarios: [String: Set<String>]) -> Data {
         let header = """
         # stubd.recorded.yml: routes written by `stubd record` (and `stubd serve --record-missing`).
         # stubd loads it after stubd.yml. Recording again rewrites the blocks it owns (one per
         # "# stubd record:" line); edit them freely, or move them into stubd.yml.
-        routes:
 
         """
-        return Data((header + blocks.map(\.text).joined(separator: "\n")).utf8)
+        // States an import declared (see `declare`): kept when recording again, as the blocks are.
+        let declared = scenarios.isEmpty ? "" : "scenarios:\n" + scenarios.keys.sorted().map { name in
+            "  \(StubsRecorder.quoted(name)): [" + scenarios[name]!.sorted().map(StubsRecorder.quoted).joined(separator: ", ") + "]\n"
+        }.joined()
+        return Data((header + declared + "routes:\n" + blocks.map(\.text).joined(separator: "\n")).utf8)
+    }
+
+    /// The `scenarios:` of a `stubd.recorded.yml` written before, or none.
+    static func declaredScenarios(of text: String) -> [String: Set<String>] {
+        guard text.contains("\nscenarios:"), let top = (try? Yams.load(yaml: text)) as? [String: Any],
+              let scenarios = top["scenarios"] as? [String: Any] else { return [:] }
+        var out: [String: Set<String>] = [:]
+        for (name, states) in scenarios {
+            out[name] = Set(((states as? [Any]) ?? []).map { "\($0)" })
+        }
+        return out
     }
 
     static func blocks(of text: String) -> [(key: String, text: String)] {

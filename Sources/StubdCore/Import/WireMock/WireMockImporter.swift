@@ -44,6 +44,17 @@ package struct WireMockImporter {
 
         var report = ImportReport(sourceTitle: "MAPPING")
         let writer = try StubsImport(root: root)
+        // A state a mapping moves into that none answers in (an end state) may be spelt like one
+        // they answer in (`Unpaid` → `Paid`): the folder's check would take it for a typo and the
+        // import would be taken back. It is what the mappings say: declared, so it loads as meant.
+        var answered: [String: Set<String>] = [:], endStates: [String: Set<String>] = [:]
+        for c in translations { if let step = c.stub?.scenario, let when = step.whenState { answered[step.name, default: []].insert(when) } }
+        for c in translations {
+            if let step = c.stub?.scenario, let then = step.thenState, then != ScenarioStep.started, answered[step.name]?.contains(then) != true {
+                endStates[step.name, default: []].insert(then)
+            }
+        }
+        for (name, states) in endStates { writer.recorder.declare(scenario: name, states: states) }
         // WireMock answers two mappings alike with one of them.
         writer.write(translations, into: &report) { first in "the same request as \(first), which is imported (WireMock answers one of the two)" }
         try writer.finish(input: "mappings")
