@@ -9,7 +9,7 @@ import Testing
     /// A HAR of `count` GETs to 127.0.0.1:8000, written a piece at a time; `body(i)` is entry i's
     /// answer, sent as base64 (binary) when `binary`.
     static func writeHAR(_ url: URL, count: Int, binary: Bool = false, path: (Int) -> String, body: (Int) -> Data) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let file = try FileHandle(forWritingTo: url)
         defer { try? file.close() }
         file.write(Data(#"{"log": {"version": "1.2", "creator": {"name": "HARStreamingTests", "version": "1"}, "entries": ["#.utf8))
