@@ -8,8 +8,8 @@ extension StubServer: StubControl {
     private var client: StubdClient { StubdClient(baseURL: baseURL, adminToken: adminToken) }
 
     public func session(_ id: String) -> any StubControl { client.session(id) }
-    public func hits(_ route: String) async throws -> Int { try await client.hits(route) }
-    public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
+    public func hits(_ route: RouteReference) async throws -> Int { try await client.hits(route) }
+    public func waitForHits(_ route: RouteReference, count: Int, timeout: Duration) async throws -> Int {
         try await client.waitForHits(route, count: count, timeout: timeout)
     }
     public func reset() async throws { try await client.reset() }

@@ -8,10 +8,10 @@ public protocol StubControl: Sendable {
     /// A view of the same server whose hits, sequences, quotas, runtime stubs and clock are isolated.
     func session(_ id: String) -> any StubControl
     /// Hits on a route name, a route pattern (`GET /api/{key}/**`) or a concrete path (`GET /api/KEY/x.json`).
-    func hits(_ route: String) async throws -> Int
+    func hits(_ route: RouteReference) async throws -> Int
     /// Returns as soon as the route has `count` hits (the server holds the request; nothing polls);
     /// throws `StubdError.waitTimedOut` with the count so far and the nearest unmatched requests.
-    func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int
+    func waitForHits(_ route: RouteReference, count: Int, timeout: Duration) async throws -> Int
     /// Hits, sequences, quotas, journal, runtime stubs and clock back to the start.
     func reset() async throws
     /// Adds a route at run time; returns its id.
@@ -45,5 +45,18 @@ extension StubControl {
     public func requireRequestsKeepToContract() async throws {
         let problems = try await contractProblems()
         if !problems.isEmpty { throw StubdError.brokenContract(problems) }
+    }
+}
+
+extension StubControl {
+    /// `hits(_:)` for a reference held as text (`let route = "GET /api/\(key)/x.json"`): read here,
+    /// once; one that cannot be read (`GET a/b`) throws ``RouteReferenceError`` before anything is sent.
+    public func hits(_ route: String) async throws -> Int {
+        try await hits(RouteReference(parsing: route))
+    }
+
+    /// `waitForHits(_:count:timeout:)` for a reference held as text, read here, once.
+    public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
+        try await waitForHits(RouteReference(parsing: route), count: count, timeout: timeout)
     }
 }

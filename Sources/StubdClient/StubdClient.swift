@@ -52,24 +52,27 @@ public struct StubdClient: StubControl {
     // MARK: StubControl
 
     /// Hits in this session on a route name, a pattern or a concrete path (`GET /__stubd/hits?route=`);
-    /// a name no route has throws ``StubdError/unknownRoute(route:nearest:)`` with the nearest names.
-    public func hits(_ route: String) async throws -> Int {
-        try await get(HitCount.self, .hits, query: ["route": route], route: route).hits
+    /// a name no route has throws ``StubdError/unknownRoute(route:nearest:)`` with the nearest names,
+    /// and a reference that cannot be read (`GET a/b`) throws ``RouteReferenceError`` before anything is sent.
+    public func hits(_ route: RouteReference) async throws -> Int {
+        _ = try route.target
+        return try await get(HitCount.self, .hits, query: ["route": route.text], route: route.text).hits
     }
 
     /// Returns the count once `route` has `count` hits: the server holds the call (`GET /__stubd/hits/wait`)
     /// for up to `timeout`, then it throws ``StubdError/waitTimedOut(route:expected:actual:unmatched:nearest:)``.
-    public func waitForHits(_ route: String, count: Int, timeout: Duration) async throws -> Int {
+    public func waitForHits(_ route: RouteReference, count: Int, timeout: Duration) async throws -> Int {
+        _ = try route.target
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let reply = try await fetch(.waitForHits, query: ["route": route, "count": String(count), "timeout": String(seconds)],
+        let reply = try await fetch(.waitForHits, query: ["route": route.text, "count": String(count), "timeout": String(seconds)],
                                     requestTimeout: seconds + 10)
         // 408 is the long-poll's "not yet": the same document, with the count so far.
         guard reply.status == 408 else {
-            return try decode(HitWait.self, reply, call: AdminEndpoint.waitForHits, route: route).hits
+            return try decode(HitWait.self, reply, call: AdminEndpoint.waitForHits, route: route.text).hits
         }
         let wait = try AdminCoding.decode(HitWait.self, from: reply.body)
         let report = try await unmatchedReport()
-        throw StubdError.waitTimedOut(route: route, expected: count, actual: wait.hits, unmatched: report.count, nearest: report.nearest)
+        throw StubdError.waitTimedOut(route: route.text, expected: count, actual: wait.hits, unmatched: report.count, nearest: report.nearest)
     }
 
     /// Puts this session back to its start (`POST /__stubd/reset`): hits, sequences, quotas, journal,

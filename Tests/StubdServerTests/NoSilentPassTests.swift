@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdClient
+import StubdProtocol
 import StubdTestSupport
 import Testing
 
@@ -46,6 +47,29 @@ import Testing
         try await withServer(exampleStubs) { server in
             let hits = try await server.hits(target)
             #expect(hits == 0)
+        }
+    }
+
+    /// A route reference that reads as a method and a path but is neither is refused where it enters,
+    /// saying what to write, instead of being taken for a name that names nothing (a 404 "did you mean").
+    @Test(arguments: [("GET a/b", "a path starts with '/'"), ("FETCH /a", "unknown method 'FETCH'"),
+                      ("GET /api/**/x", "bad path pattern")])
+    func aMalformedRouteReferenceIsRefusedWhereItEnters(target: String, says: String) async throws {
+        try await withServer(exampleStubs) { server in
+            let encoded = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            for call in ["hits?route=\(encoded)", "hits/wait?route=\(encoded)&count=1&timeout=5"] {
+                let r = try await get(server.baseURL, "/__stubd/" + call)
+                #expect(r.status == 400, "\(call) → \(r.status) \(r.text)")
+                #expect(r.text.contains("Bad route reference") && r.text.contains("'\(target)'") && r.text.contains(says), "\(r.text)")
+            }
+            if target.contains("**") { return } // the pattern's rules are the server's: the client sends it and gets the 400
+            let refused: @Sendable (any Error) -> Bool = { error in
+                guard let error = error as? RouteReferenceError else { return false }
+                return error.text == target && error.description.contains(says)
+            }
+            await #expect(performing: { _ = try await server.hits(target) }, throws: refused)
+            await #expect(performing: { _ = try await server.hits(RouteReference(stringLiteral: target)) }, throws: refused)
+            await #expect(performing: { _ = try await server.waitForHits(target, count: 1, timeout: .seconds(5)) }, throws: refused)
         }
     }
 }

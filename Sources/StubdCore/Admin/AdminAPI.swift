@@ -30,19 +30,25 @@ extension StubEngine {
         case .routes:
             return .response(.document(200, RoutesReport(routes: catalog.routes.map { describe($0) })))
         case .hits:
-            return .response(hits(session, route: q("route"), path: q("path")))
+            guard let text = q("route") ?? q("path") else { return .response(hitsReport(session)) }
+            let query: RouteQuery
+            do { query = try RouteQuery(RouteReference(parsing: text)) } catch { return .response(badReference(error)) }
+            if let unknown = unknownHitTarget(query, in: session) { return .response(unknown) }
+            return .response(.document(200, HitCount(route: query.text, hits: session.hits(for: query))))
         case .waitForHits:
-            guard let target = q("route") ?? q("path") else {
+            guard let text = q("route") ?? q("path") else {
                 return .response(.problem(400, title: "Missing route", detail: "hits/wait needs ?route=NAME_OR_PATTERN (or ?path=GET%20/concrete) and ?count=N"))
             }
-            if let unknown = unknownHitTarget(target, in: session) { return .response(unknown) }
+            let query: RouteQuery
+            do { query = try RouteQuery(RouteReference(parsing: text)) } catch { return .response(badReference(error)) }
+            if let unknown = unknownHitTarget(query, in: session) { return .response(unknown) }
             guard let count = Int(q("count") ?? "1"), count >= 0 else {
                 return .response(.problem(400, title: "Bad count", detail: "count must be a whole number ≥ 0, got '\(q("count") ?? "")'"))
             }
             guard let timeout = Double(q("timeout") ?? "2"), timeout >= 0, timeout <= 300 else {
                 return .response(.problem(400, title: "Bad timeout", detail: "timeout is seconds between 0 and 300, got '\(q("timeout") ?? "")'"))
             }
-            return .waitForHits(session: session, query: target, count: count, timeout: timeout)
+            return .waitForHits(session: session, query: query, count: count, timeout: timeout)
         case .contract:
             guard let contracts else {
                 return .response(.problem(404, title: "No spec loaded",
@@ -173,14 +179,14 @@ extension StubEngine {
     }
 
     /// The answer to a finished long-poll: 200 when the count was reached, 408 with the count so far.
-    package func hitsWaitResult(session: SessionState, query: String, count: Int) -> GeneratedResponse {
+    package func hitsWaitResult(session: SessionState, query: RouteQuery, count: Int) -> GeneratedResponse {
         let hits = session.hits(for: query)
-        return .document(hits >= count ? 200 : 408, HitWait(route: query, hits: hits, expected: count,
+        return .document(hits >= count ? 200 : 408, HitWait(route: query.text, hits: hits, expected: count,
                                                             unmatched: session.unmatched.load(ordering: .relaxed)))
     }
 
     /// Registers a long-poll; nil when the count is already reached (answer at once).
-    package func waitForHits(session: SessionState, query: String, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
+    package func waitForHits(session: SessionState, query: RouteQuery, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
         session.waiters.add(query: query, count: count, current: { session.hits(for: query) }, fire: fire)
     }
 
@@ -197,11 +203,14 @@ extension StubEngine {
         return try AdminCoding.decode(type, from: body)
     }
 
-    private func hits(_ session: SessionState, route: String?, path: String?) -> GeneratedResponse {
-        if let target = route ?? path {
-            if let unknown = unknownHitTarget(target, in: session) { return unknown }
-            return .document(200, HitCount(route: target, hits: session.hits(for: target)))
-        }
+    /// The 400 for a `?route=` that reads as a method and a path but is neither, naming it.
+    private func badReference(_ error: RouteReferenceError) -> GeneratedResponse {
+        .problem(400, title: "Bad route reference", detail: error.description
+                     + " (a route name, a signature such as 'GET /api/{key}/**', or a concrete path such as 'GET /api/KEY/x.json')")
+    }
+
+    /// Every route's and path's hits in `session` (`GET /__stubd/hits` without `?route=`).
+    private func hitsReport(_ session: SessionState) -> GeneratedResponse {
         let counts = session.routeCounts()
         let routes = catalog.routes.map { r in
             HitsReport.RouteHits(route: r.key, signature: r.signature, hits: counts[r.key] ?? 0, source: r.source.description)

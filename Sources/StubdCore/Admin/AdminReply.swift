@@ -3,5 +3,5 @@ package enum AdminReply: Sendable {
     case response(GeneratedResponse)
     /// Hold the connection until `session` has `count` hits on `query`, or `timeout` seconds pass;
     /// then answer with `StubEngine.hitsWaitResult`.
-    case waitForHits(session: SessionState, query: String, count: Int, timeout: Double)
+    case waitForHits(session: SessionState, query: RouteQuery, count: Int, timeout: Double)
 }

@@ -9,27 +9,26 @@ import StubdProtocol
 /// when it covers some route's path; a concrete path (`GET /api/KEY/…`, or `/…` for any method)
 /// when some route's path matches it.
 struct HitTarget {
-    let text: String
+    let query: RouteQuery
+    var text: String { query.text }
 
     /// Nil when the target names something in `routes`; otherwise the nearest names, best first.
     func nearestIfUnknown(in routes: [Route]) -> [String]? {
         if routes.contains(where: { $0.key == text || $0.name == text || $0.signature == text }) { return nil }
-        if case .success(let query) = RouteQuery.parse(text) {
-            switch query.target {
-            case .name:
-                break
-            case let .pattern(method, pattern):
-                // Covering a route is what a quota's pattern does too: one test of it, on a sample path.
-                let selector = RouteSelector(text: text, method: method, pattern: pattern, routeName: nil)
-                if routes.contains(where: selector.covers) { return nil }
-            case let .concrete(method, path):
-                let segments = PathPattern.split(path)
-                let accepts: (Route) -> Bool = { route in
-                    if case .only(let name) = method { return route.method.accepts(name) }
-                    return true
-                }
-                if routes.contains(where: { accepts($0) && $0.pattern.match(segments) != nil }) { return nil }
+        switch query.target {
+        case .name:
+            break
+        case let .pattern(method, pattern):
+            // Covering a route is what a quota's pattern does too: one test of it, on a sample path.
+            let selector = RouteSelector(text: text, method: method, pattern: pattern, routeName: nil)
+            if routes.contains(where: selector.covers) { return nil }
+        case let .concrete(method, path):
+            let segments = PathPattern.split(path)
+            let accepts: (Route) -> Bool = { route in
+                if case .only(let name) = method { return route.method.accepts(name) }
+                return true
             }
+            if routes.contains(where: { accepts($0) && $0.pattern.match(segments) != nil }) { return nil }
         }
         return nearest(in: routes)
     }
@@ -50,9 +49,10 @@ struct HitTarget {
 
 extension StubEngine {
     /// The 404 for a hit target that names nothing in `session` (its catalog and runtime stubs); nil when it names something.
-    func unknownHitTarget(_ target: String, in session: SessionState) -> GeneratedResponse? {
+    func unknownHitTarget(_ query: RouteQuery, in session: SessionState) -> GeneratedResponse? {
         let routes = catalog.routes + session.runtimeStubs().map(\.route)
-        guard let nearest = HitTarget(text: target).nearestIfUnknown(in: routes) else { return nil }
+        guard let nearest = HitTarget(query: query).nearestIfUnknown(in: routes) else { return nil }
+        let target = query.text
         let hint = nearest.isEmpty ? "the catalog has no routes" : "nearest: " + nearest.map { "'\($0)'" }.joined(separator: ", ")
         return .problem(Problem(title: Problem.noSuchRoute, status: 404,
                                 detail: "'\(target)' names no route in this session's catalog (a route name, a signature such as "

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// Turns every regular file under the stubs root into a route: `Stubs/a/{id}.GET.json` → `GET /a/{id}.json`.
 struct ConventionScanner {
     /// As a file name spells them (`users.POST.json`); each is an HTTP method token.
-    static let methods: Set<String> = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
+    static let methods = RouteReference.methods
     /// Never served as stubs: the manifest, and the recorder's own (`stubd.recorded.yml`).
     static let manifestNames = Set(ManifestFile.names + [ManifestFile.recorded])
     static let conventionPriority = 10

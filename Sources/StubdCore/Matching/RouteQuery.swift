@@ -1,17 +1,15 @@
-import Foundation
 import HTTPTypes
 import StubdProtocol
 
-/// What a "METHOD /path" text names, read by one set of rules wherever one is written: hit counts
-/// (`/__stubd/hits?route=`, `StubControl.hits`), long-polls (`hits/wait`), hit-target checks and
-/// quota selectors (`routes:` in the manifest).
+/// A `RouteReference` as the engine counts it: the path normalized like a request's, a pattern
+/// compiled. Made once where a reference enters (hit counts `/__stubd/hits?route=`, long-polls
+/// `hits/wait`, quota selectors `routes:` in the manifest) and carried typed from there: counting
+/// hits or waking a long-poll never reads the text again.
 ///
-/// - `/a/b` or `GET /a/b`: a concrete path (any method without one), normalized like a request's;
+/// - `/a/b` or `GET /a/b`: a concrete path (any method without one);
 /// - `GET /api/{key}/**`: a pattern, when the path has `{` or `**`;
-/// - anything else: a route name (callers look names and signatures up exactly before parsing).
-///
-/// The method is upper-cased; `ANY` means any method. Words are separated by spaces or tabs.
-package struct RouteQuery: Sendable {
+/// - anything else: a route name (callers look names and signatures up exactly first, by `text`).
+package struct RouteQuery: Sendable, ExpressibleByStringLiteral {
     package enum Target: Sendable {
         case name(String)
         case concrete(method: MethodMatch, path: String)
@@ -27,32 +25,37 @@ package struct RouteQuery: Sendable {
     package let text: String
     package let target: Target
 
-    /// Parses `text`; a method or pattern that cannot be read is a `Problem` (the manifest reports
-    /// it; a hit count treats it as naming nothing).
+    /// Compiles `reference`; a method or pattern that cannot be read is an error naming it.
+    package init(_ reference: RouteReference) throws(RouteReferenceError) {
+        text = reference.text
+        switch try reference.target {
+        case .name(let name):
+            target = .name(name)
+        case let .path(methodName, path):
+            let method: MethodMatch = methodName.map { .only($0) } ?? .any
+            if !path.contains("{"), !path.contains("**") {
+                target = .concrete(method: method, path: RequestHead.normalize(path))
+            } else {
+                do { target = .pattern(method: method, pattern: try PathPattern(parsing: path)) } catch {
+                    throw RouteReferenceError(text: reference.text, problem: .badPattern(error.description))
+                }
+            }
+        }
+    }
+
+    /// A literal in a test; a malformed one is a bug there.
+    package init(stringLiteral value: String) {
+        do { try self.init(RouteReference(parsing: value)) } catch { fatalError(error.description) }
+    }
+
+    /// Parses `text` (the manifest's selectors, which report a `Problem` at the line).
     package static func parse(_ text: String) -> Result<RouteQuery, Problem> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let methodText: String
-        let pathText: Substring
-        if trimmed.hasPrefix("/") {
-            (methodText, pathText) = ("ANY", Substring(trimmed))
-        } else if let gap = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }),
-                  case let rest = trimmed[gap...].drop(while: { $0 == " " || $0 == "\t" }),
-                  case let word = trimmed[..<gap].uppercased(), rest.hasPrefix("/") || word == "ANY" || ConventionScanner.methods.contains(word) {
-            // A known method followed by something else is a path written without its '/', not a name.
-            guard rest.hasPrefix("/") else { return .failure(.badPattern("a path starts with '/': write \"\(word) /\(rest)\"")) }
-            (methodText, pathText) = (word, rest)
-        } else {
-            return .success(RouteQuery(text: text, target: .name(text)))
-        }
-        guard methodText == "ANY" || ConventionScanner.methods.contains(methodText) else { return .failure(.unknownMethod(methodText)) }
-        let method: MethodMatch = methodText == "ANY" ? .any : .only(HTTPRequest.Method(methodText)!)
-        if !pathText.contains("{"), !pathText.contains("**") {
-            return .success(RouteQuery(text: text, target: .concrete(method: method, path: RequestHead.normalize(String(pathText)))))
-        }
-        do {
-            return .success(RouteQuery(text: text, target: .pattern(method: method, pattern: try PathPattern(parsing: String(pathText)))))
-        } catch {
-            return .failure(.badPattern(error.description))
+        do { return .success(try RouteQuery(RouteReference(parsing: text))) } catch {
+            switch error.problem {
+            case .unknownMethod(let method): return .failure(.unknownMethod(method))
+            case let .pathWithoutSlash(method, path): return .failure(.badPattern("a path starts with '/': write \"\(method) /\(path)\""))
+            case .badPattern(let why): return .failure(.badPattern(why))
+            }
         }
     }
 

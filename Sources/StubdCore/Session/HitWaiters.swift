@@ -22,21 +22,17 @@ final class HitWaiters: Sendable {
         case concrete(method: MethodMatch, path: String)
         case pattern(MethodMatch, PathPattern)
 
-        init(_ target: String) {
-            switch RouteQuery.parse(target) {
-            case .success(let query):
-                switch query.target {
-                case .name: self = .none
-                case let .concrete(method, path): self = .concrete(method: method, path: path)
-                case let .pattern(method, pattern): self = .pattern(method, pattern)
-                }
-            case .failure:
-                self = .none
+        init(_ query: RouteQuery) {
+            switch query.target {
+            case .name: self = .none
+            case let .concrete(method, path): self = .concrete(method: method, path: path)
+            case let .pattern(method, pattern): self = .pattern(method, pattern)
             }
         }
     }
 
     private struct Group {
+        let query: RouteQuery
         let paths: Paths
         /// Hits counted since the last exact count; may run ahead of it, never behind.
         var count: Int
@@ -44,8 +40,9 @@ final class HitWaiters: Sendable {
         /// The lowest count any waiter wants: kept, not searched for, as every hit compares with it.
         private(set) var smallestWanted = Int.max
 
-        init(paths: Paths, count: Int) {
-            self.paths = paths
+        init(query: RouteQuery, count: Int) {
+            self.query = query
+            self.paths = Paths(query)
             self.count = count
         }
 
@@ -95,17 +92,18 @@ final class HitWaiters: Sendable {
     var hasPending: Bool { pending.load(ordering: .relaxed) > 0 }
     var pendingCount: Int { pending.load(ordering: .relaxed) }
 
-    /// Registers a waiter on `target`, unless `current` already satisfies it (then nil: answer at once).
-    func add(query target: String, count: Int, current: () -> Int, fire: @escaping @Sendable () -> Void) -> Int? {
-        index.withLock { index in
+    /// Registers a waiter on `query`, unless `current` already satisfies it (then nil: answer at once).
+    /// Waiters on the same text share a group.
+    func add(query: RouteQuery, count: Int, current: () -> Int, fire: @escaping @Sendable () -> Void) -> Int? {
+        let target = query.text
+        return index.withLock { index in
             // Counted under the lock, so a hit between the count and the registration cannot be missed.
             let now = current()
             if now >= count { return nil }
             let id = nextID.add(1, ordering: .relaxed).oldValue
             if index.groups[target] == nil {
-                let paths = Paths(target)
-                index.groups[target] = Group(paths: paths, count: now)
-                switch paths {
+                index.groups[target] = Group(query: query, count: now)
+                switch index.groups[target]!.paths {
                 case .concrete(_, let path): index.byPath[path, default: []].insert(target)
                 case .pattern: index.patterns.insert(target)
                 case .none: break
@@ -134,7 +132,7 @@ final class HitWaiters: Sendable {
     /// Counts a hit of `route` (nil: a request passed on to the real API) by `request` toward the
     /// groups it can move, and fires the waiters whose count is reached; `exact` recounts a target
     /// before any fires.
-    func notify(route: Route?, request: RequestHead, exact: (String) -> Int) {
+    func notify(route: Route?, request: RequestHead, exact: (RouteQuery) -> Int) {
         let ready: [Waiter] = index.withLock { index in
             var moved: [String] = []
             if let route, index.groups[route.key] != nil { moved.append(route.key) }
@@ -159,7 +157,7 @@ final class HitWaiters: Sendable {
             for target in moved {
                 index.groups[target]!.count += 1
                 guard index.groups[target]!.count >= index.groups[target]!.smallestWanted else { continue }
-                let hits = exact(target)
+                let hits = exact(index.groups[target]!.query)
                 index.groups[target]!.count = hits
                 let reached = index.groups[target]!.remove { hits >= $0.count }
                 for waiter in reached { index.targets.removeValue(forKey: waiter.id) }

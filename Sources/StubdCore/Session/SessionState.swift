@@ -125,10 +125,9 @@ package final class SessionState: Sendable {
 
     /// Hits of a route key (name or `GET /pattern`), or of concrete paths: `GET /a/b` exactly,
     /// or every path a pattern such as `GET /api/{key}/**` covers.
-    package func hits(for query: String) -> Int {
-        if let c = routeCounters.withLock({ $0[query] }) { return c.count }
-        guard case .success(let parsed) = RouteQuery.parse(query) else { return 0 }
-        switch parsed.target {
+    package func hits(for query: RouteQuery) -> Int {
+        if let c = routeCounters.withLock({ $0[query.text] }) { return c.count }
+        switch query.target {
         case .name:
             return 0
         case let .concrete(method, path):

@@ -10,7 +10,7 @@ final class RequestContext: @unchecked Sendable {
         /// Send this after the delay.
         case answer(Outcome.Answer)
         /// A long-poll for hits; answer with the count reached by then.
-        case hitsWait(session: SessionState, query: String, count: Int, waiterID: Int?)
+        case hitsWait(session: SessionState, query: RouteQuery, count: Int, waiterID: Int?)
         /// Written as it is, its log line written elsewhere or not at all (a forwarded answer too
         /// large to hold, sent as it arrives; a `hang`'s close).
         case response(Response)

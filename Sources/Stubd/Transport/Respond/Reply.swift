@@ -7,7 +7,7 @@ enum Reply {
     /// A stub's answer: its network behaviours (delay, fault, throttle, hang) apply.
     case stub(Outcome)
     /// `GET /__stubd/hits/wait`: held until the count is reached or the time is up.
-    case waitForHits(session: SessionState, query: String, count: Int, timeout: Double)
+    case waitForHits(session: SessionState, query: RouteQuery, count: Int, timeout: Double)
     /// Passed on to the real API.
     case forward(SessionState, ForwardingResponder)
 

@@ -6,7 +6,7 @@ import Synchronization
 /// `GET /__stubd/hits/wait`: a long-poll for hits, held with the connection suspended.
 extension RequestRouter {
     func waitForHits(_ context: RequestContext, _ connection: borrowing Connection, session: SessionState,
-                             query: String, count: Int, timeout: Double) -> MHD_Result {
+                             query: RouteQuery, count: Int, timeout: Double) -> MHD_Result {
         context.pending = .hitsWait(session: session, query: query, count: count, waiterID: nil)
         return write(.held(HeldAnswer(context: context, start: { [self] resume in
             let id = engine.waitForHits(session: session, query: query, count: count) { resume() }
@@ -23,7 +23,7 @@ extension RequestRouter {
     }
 
     func finishWait(_ context: RequestContext, _ connection: borrowing Connection, session: SessionState,
-                    query: String, count: Int) -> MHD_Result {
+                    query: RouteQuery, count: Int) -> MHD_Result {
         let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/hits/wait", status: 0, session: session.id,
                                                      latencyMicroseconds: 0, isAdmin: true)
         return send(.generated(engine.hitsWaitResult(session: session, query: query, count: count)), context, connection, line: line)
