@@ -9,29 +9,25 @@ import Synchronization
 /// ever take their own, so they never wait on each other; a publisher takes them all in turn.
 /// (A single atomic pointer cannot be read and retained safely while another thread releases it.)
 package final class PublishedValue<Value: Sendable>: Sendable {
-    private final class Stripe: Sendable {
-        let slot: Locked<Value>
-        init(_ value: Value) { slot = Locked(value) }
-    }
-
-    private let stripes: [Stripe]
+    private let copies: ThreadStriped<Value>
     /// One publisher at a time, so every stripe ends with the same value.
     private let publishing = Locked(())
 
     package init(_ value: Value) {
-        stripes = (0..<ThreadStripe.count).map { _ in Stripe(value) }
+        copies = ThreadStriped { value }
     }
 
     package var value: Value {
-        stripes[ThreadStripe.current].slot.withLock { $0 }
+        copies.withCurrent { $0 }
     }
 
     /// Replaces the value for every later reader; returns the one it replaced.
     @discardableResult
     package func publish(_ value: Value) -> Value {
         publishing.withLock { _ in
-            let previous = stripes[0].slot.withLock { $0 }
-            for stripe in stripes { stripe.slot.withLock { $0 = value } }
+            // Every copy holds the same value: any one is the previous.
+            let previous = copies.withCurrent { $0 }
+            copies.forEach { $0 = value }
             return previous
         }
     }

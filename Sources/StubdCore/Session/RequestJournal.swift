@@ -11,21 +11,17 @@ package final class RequestJournal: Sendable {
         /// Where the next entry goes once the ring is full.
         var next = 0
     }
-    private final class Stripe: Sendable {
-        let ring = Locked(Ring())
-    }
-    private let stripes: [Stripe]
+    private let rings = ThreadStriped { Ring() }
     private let sequence = Atomic<Int>(0)
     package let capacity: Int
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
-        stripes = (0..<ThreadStripe.count).map { _ in Stripe() }
     }
 
     func append(_ entry: JournalEntry) {
         let n = sequence.add(1, ordering: .relaxed).oldValue
-        stripes[ThreadStripe.current].ring.withLock { r in
+        rings.withCurrent { r in
             if r.items.count < capacity {
                 r.items.append((n, entry))
             } else {
@@ -38,7 +34,7 @@ package final class RequestJournal: Sendable {
     /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
     package func recent(limit: Int) -> (entries: [JournalEntry], total: Int) {
         var all: [(sequence: Int, entry: JournalEntry)] = []
-        for stripe in stripes { stripe.ring.withLock { r in all.append(contentsOf: r.items) } }
+        rings.forEach { r in all.append(contentsOf: r.items) }
         all.sort { $0.sequence < $1.sequence }
         let keep = min(max(0, limit), capacity)
         return (all.suffix(keep).map(\.entry), sequence.load(ordering: .relaxed))
@@ -48,7 +44,7 @@ package final class RequestJournal: Sendable {
     package var total: Int { sequence.load(ordering: .relaxed) }
 
     func reset() {
-        for stripe in stripes { stripe.ring.withLock { $0 = Ring() } }
+        rings.forEach { $0 = Ring() }
         sequence.store(0, ordering: .relaxed)
     }
 }

@@ -22,9 +22,9 @@ package final class SessionState: Sendable {
     private let routeCounters = Locked<[String: HitCounter]>([:])
     /// Each route's counter, ledgers and cells, found by route index without building a key; one
     /// cache per worker thread (see `ThreadStripe`), emptied when a new catalog comes into force.
-    private let routeStates: [RouteStateStripe] = (0..<ThreadStripe.count).map { _ in RouteStateStripe() }
+    private let routeStates = ThreadStriped { RouteStateCache() }
     /// "GET /concrete/path" → hits, one table per worker thread (see `ThreadStripe`); a count is the sum.
-    private let pathCounts: [PathCountStripe] = (0..<ThreadStripe.count).map { _ in PathCountStripe() }
+    private let pathCounts = ThreadStriped { PathCounts() }
     let unmatched = Atomic<Int>(0)
     /// "GET /path" → requests passed on to the real API. One lock is enough: each took a round trip.
     private let forwardedCounts = Locked<[String: Int]>([:])
@@ -80,10 +80,9 @@ package final class SessionState: Sendable {
 
     /// This session's state for `route`, a route of the catalog with `generation` (or a runtime stub).
     func state(for route: Route, generation: UInt64) -> RouteState {
-        let stripe = routeStates[ThreadStripe.current]
-        if let known = stripe.cache.withLock({ $0.generation == generation ? $0.states[route.index] : nil }) { return known }
+        if let known = routeStates.withCurrent({ $0.generation == generation ? $0.states[route.index] : nil }) { return known }
         let fresh = makeState(for: route)
-        stripe.cache.withLock { cache in
+        routeStates.withCurrent { cache in
             if cache.generation != generation {
                 // A request still on the previous catalog must not empty the cache of the new one.
                 guard generation > cache.generation else { return }
@@ -112,14 +111,14 @@ package final class SessionState: Sendable {
     func recordHit(_ route: Route, _ state: RouteState, _ request: RequestHead) {
         state.counter.increment()
         // Keyed by the path the request already carries, then the method: no string is built per request.
-        pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
+        pathCounts.withCurrent { $0.add(path: request.normalizedPath, method: request.method) }
         if waiters.hasPending { waiters.notify(route: route, request: request) { hits(for: $0) } }
     }
 
     /// A request passed on to the real API: counted by its path (no route answered it).
     func recordForwardedHit(_ request: RequestHead) {
         forwardedCounts.withLock { $0["\(request.method) \(request.normalizedPath)", default: 0] += 1 }
-        pathCounts[ThreadStripe.current].table.withLock { $0.add(path: request.normalizedPath, method: request.method) }
+        pathCounts.withCurrent { $0.add(path: request.normalizedPath, method: request.method) }
         if waiters.hasPending { waiters.notify(route: nil, request: request) { hits(for: $0) } }
     }
 
@@ -149,15 +148,13 @@ package final class SessionState: Sendable {
 
     /// Adds up `count(table)` over every worker's table of path → method → hits.
     private func sumOfPathCounts(_ count: ([String: [HTTPRequest.Method: Int]]) -> Int) -> Int {
-        pathCounts.reduce(0) { sum, stripe in sum + stripe.table.withLock { count($0.table) } }
+        pathCounts.reduce(0) { sum, counts in sum + count(counts.table) }
     }
 
     package func allPathCounts() -> [String: Int] {
         var all: [String: Int] = [:]
-        for stripe in pathCounts {
-            stripe.table.withLock { table in
-                for (path, methods) in table.table { for (method, n) in methods { all["\(method) \(path)", default: 0] += n } }
-            }
+        pathCounts.forEach { counts in
+            for (path, methods) in counts.table { for (method, n) in methods { all["\(method) \(path)", default: 0] += n } }
         }
         return all
     }
@@ -251,7 +248,7 @@ package final class SessionState: Sendable {
             if let name = route.name { r.byName[name] = nil }
             r.matcher.remove(route)
             runtimeCount.store(r.byID.count, ordering: .relaxed)
-            for stripe in routeStates { stripe.cache.withLock { _ = $0.states.removeValue(forKey: route.index) } }
+            routeStates.forEach { _ = $0.states.removeValue(forKey: route.index) }
             return true
         }
     }
@@ -284,8 +281,8 @@ package final class SessionState: Sendable {
     /// resources' items and scenarios' states.
     func reset() {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
-        for stripe in routeStates { stripe.cache.withLock { $0 = RouteStateCache(generation: $0.generation) } }
-        for stripe in pathCounts { stripe.table.withLock { $0 = PathCounts() } }
+        routeStates.forEach { $0 = RouteStateCache(generation: $0.generation) }
+        pathCounts.forEach { $0 = PathCounts() }
         forwardedCounts.withLock { $0 = [:] }
         unmatched.store(0, ordering: .relaxed)
         served.withLock { $0 = [:] }

@@ -36,10 +36,7 @@ enum TemplateClock {
 
     /// One table per worker thread (see `ThreadStripe`), so workers never wait on each other; each
     /// used under its lock (Foundation's formatters are not documented as thread-safe).
-    private final class Stripe: Sendable {
-        let writers = Locked<[String: Writer]>([:])
-    }
-    private static let stripes: [Stripe] = (0..<ThreadStripe.count).map { _ in Stripe() }
+    private static let writers = ThreadStriped<[String: Writer]> { [:] }
 
     static func render(_ now: Date, offset: String?, format: String?, timezone: String?) -> String {
         if format == "epoch" || format == "unix", offset == nil {
@@ -47,7 +44,7 @@ enum TemplateClock {
             return format == "epoch" ? String(Int64((seconds * 1000).rounded(.down))) : String(Int64(seconds.rounded(.down)))
         }
         let key = (format ?? "") + "\u{0}" + (timezone ?? "")
-        return stripes[ThreadStripe.current].writers.withLock { table in
+        return writers.withCurrent { table in
             let writer: Writer
             if let known = table[key] { writer = known } else {
                 let zone = timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!

@@ -1,5 +1,0 @@
-import StubdProtocol
-
-final class RouteStateStripe: Sendable {
-    let cache = Locked(RouteStateCache())
-}
