@@ -236,6 +236,21 @@ public struct StubdClient: StubControl {
         return reply.body
     }
 
+    /// The session's WebSocket routes with their open sockets and message counts (`GET /__stubd/websockets`).
+    public func webSockets() async throws -> WebSocketsReport {
+        try await get(WebSocketsReport.self, .webSockets)
+    }
+
+    /// `GET /__stubd/websockets/{name}/messages?after=N`: what the app sent on the route.
+    func webSocketMessages(_ name: String, after: Int) async throws -> WebSocketMessagesReport {
+        try await get(WebSocketMessagesReport.self, .webSocketMessages(name), query: after > 0 ? ["after": String(after)] : [:])
+    }
+
+    /// `POST /__stubd/websockets/{name}/messages`: how many open sockets got `push`.
+    func pushWebSocketMessage(_ name: String, _ push: WebSocketPush) async throws -> WebSocketPushed {
+        try await send(WebSocketPushed.self, .pushWebSocketMessage(name), body: AdminCoding.encode(push))
+    }
+
     private struct Reply {
         let status: Int
         let body: Data

@@ -58,6 +58,12 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     case advanceClock
     /// `POST /__stubd/clock/set`.
     case setClock
+    /// `GET /__stubd/websockets`: the session's WebSocket routes, their open sockets and message counts.
+    case webSockets
+    /// `GET /__stubd/websockets/{name}/messages`: what the app sent on a WebSocket route (`?after=N`).
+    case webSocketMessages(String)
+    /// `POST /__stubd/websockets/{name}/messages`: a message to every socket of the route open in the session.
+    case pushWebSocketMessage(String)
     /// `GET /__stubd/events`: the dashboard's event stream.
     case events
     /// `GET /__stubd/ui` and the files under it ("" for the page).
@@ -68,7 +74,8 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .setPreference, .clearPreference,
         .requests, .reset, .resources, .resourceItems("{name}"), .replaceResourceItems("{name}"), .scenarios, .resetScenarios,
         .setScenario("{name}"), .runtimeStubs, .addStub,
-        .removeStub(id: "{id}"), .quotas, .resetQuotas, .fillQuota("{name}"), .clock, .advanceClock, .setClock, .events,
+        .removeStub(id: "{id}"), .quotas, .resetQuotas, .fillQuota("{name}"), .clock, .advanceClock, .setClock,
+        .webSockets, .webSocketMessages("{name}"), .pushWebSocketMessage("{name}"), .events,
         .dashboard(file: ""),
     ]
 
@@ -80,11 +87,11 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     /// The method the call is made with.
     public var method: HTTPRequest.Method {
         switch self {
-        case .reset, .resetScenarios, .addStub, .resetQuotas, .advanceClock, .setClock: .post
+        case .reset, .resetScenarios, .addStub, .resetQuotas, .advanceClock, .setClock, .pushWebSocketMessage: .post
         case .setPreference, .replaceResourceItems, .setScenario, .fillQuota: .put
         case .clearPreference, .removeStub: .delete
         case .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .requests,
-             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .events, .dashboard: .get
+             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .webSockets, .webSocketMessages, .events, .dashboard: .get
         }
     }
 
@@ -114,6 +121,8 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .clock: "clock"
         case .advanceClock: "clock/advance"
         case .setClock: "clock/set"
+        case .webSockets: "websockets"
+        case .webSocketMessages(let name), .pushWebSocketMessage(let name): "websockets/" + name + "/messages"
         case .events: "events"
         case .dashboard(let file): file.isEmpty ? "ui" : "ui/" + file
         }
@@ -127,6 +136,16 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     public init?(method: HTTPRequest.Method, call: String) {
         if call == "events" { self = .events; return }
         if call == "ui" || call.hasPrefix("ui/") { self = .dashboard(file: String(call.dropFirst(3))); return }
+        // A WebSocket route's name may be its signature, slashes and all (`GET /rooms/lobby`): the name
+        // is everything between `websockets/` and `/messages`.
+        if call.hasPrefix("websockets/"), call.hasSuffix("/messages"), call.count > "websockets//messages".count {
+            let name = String(call.dropFirst("websockets/".count).dropLast("/messages".count))
+            switch method {
+            case .get: self = .webSocketMessages(name); return
+            case .post: self = .pushWebSocketMessage(name); return
+            default: return nil
+            }
+        }
         // Empty segments are skipped: `hits/` and `hits` are the same call.
         let parts = call.split(separator: "/").map(String.init)
         guard let first = parts.first, parts.count <= 2 else { return nil }
@@ -159,6 +178,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case (.get, "clock", nil): self = .clock
         case (.post, "clock", "advance"): self = .advanceClock
         case (.post, "clock", "set"): self = .setClock
+        case (.get, "websockets", nil): self = .webSockets
         default: return nil
         }
     }

@@ -111,6 +111,11 @@ import FoundationNetworking
         #expect(try await stubd.resetScenarios().scenarios.map(\.state) == ["Started"])
         await #expect(throws: StubdError.self) { try await stubd.scenario("nope").set("paid") }
 
+        // The example folder has no WebSocket route: the listing is empty, and a name is a 404.
+        #expect(try await stubd.webSockets().webSockets.isEmpty)
+        await #expect(throws: StubdError.self) { try await stubd.webSockets("chat").received() }
+        await #expect(throws: StubdError.self) { try await stubd.webSockets("chat").send("hello") }
+
         _ = try await stubd.allHits()
         _ = try await stubd.forwardedHits()
         _ = try await stubd.coverage()

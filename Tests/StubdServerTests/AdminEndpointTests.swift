@@ -12,7 +12,7 @@ import Testing
     /// Each call parses back from the method and path it is made with: what the client sends is what
     /// the server routes.
     @Test func everyCallIsTheOneItsMethodAndPathMake() {
-        let concrete: [AdminEndpoint] = AdminEndpoint.every + [.resourceItems("todos"), .setScenario("cart"), .removeStub(id: "s1"), .fillQuota("daily"),
+        let concrete: [AdminEndpoint] = AdminEndpoint.every + [.resourceItems("todos"), .webSocketMessages("GET /rooms/lobby"), .pushWebSocketMessage("chat"), .setScenario("cart"), .removeStub(id: "s1"), .fillQuota("daily"),
                                                                .dashboard(file: "dashboard.js")]
         for endpoint in concrete {
             #expect(AdminEndpoint(method: endpoint.method, call: endpoint.path) == endpoint, "\(endpoint)")

@@ -17,7 +17,7 @@ import Darwin
 /// connection's serial queue, so its state needs no lock. Memory is bounded: at most one frame of
 /// the client's (`maxMessageBytes`) and `maxPendingOutputBytes` of ours; a client that does not
 /// read past that is dropped.
-final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
+final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked Sendable {
     /// Unsent bytes a client may leave with us before it is dropped (it is not reading).
     static let maxPendingOutputBytes = 1 << 20
     /// How long the server waits for the client's close after sending its own.
@@ -32,7 +32,13 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
     private let script: WebSocketScript
     /// The session's clock when it is virtual: scripted messages are due by its time.
     private let virtualClock: SessionClock?
+    /// The session's clock, which times what the app sent.
+    private let clock: SessionClock
     private let registry: WebSocketRegistry
+    /// The session's streams, where this socket is open (so a test can push to it) and its messages are counted.
+    private let traffic: StreamTraffic
+    /// The route's key, under which `traffic` counts this socket.
+    private let route: String
     /// Serial, on the shared non-overcommitting pool: a thousand sockets waking at once share a few
     /// threads instead of each getting one (a queue of its own on the overcommitting pool did: 76
     /// threads for 1,000 sockets, Benchmarks/websocket_sockets.py).
@@ -61,10 +67,13 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
     private var armedDue: Double?
     private var opened = 0.0
 
-    init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry) {
+    init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry, traffic: StreamTraffic, route: String) {
         self.script = script
         virtualClock = clock.isVirtual ? clock : nil
+        self.clock = clock
         self.registry = registry
+        self.traffic = traffic
+        self.route = route
         decoder = WebSocketFrameDecoder(maxFrameBytes: script.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessageBytes: script.maxMessageBytes)
     }
@@ -74,6 +83,8 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
         // stays valid (and registered with dispatch) until our sources are cancelled.
         let own = dup(socket)
         registry.add(self)
+        // Before the queue starts the socket: a push from now on runs after the start, in order.
+        traffic.opened(self, route: route)
         let handleAddress = UInt(bitPattern: handle)
         queue.async { [self] in
             self.handle = OpaquePointer(bitPattern: handleAddress)
@@ -95,6 +106,14 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
             if let close = script.close { schedule(after: close.after, .close(close)) }
             if !extra.isEmpty { received(extra[...]) }
             runDue()
+        }
+    }
+
+    /// A test's message (`POST /__stubd/websockets/{name}/messages`), sent now unless the socket is closing.
+    func push(_ payload: WebSocketPayload) {
+        queue.async { [self] in
+            guard state == .open else { return }
+            sendMessage(payload)
         }
     }
 
@@ -157,12 +176,21 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
             ignoringInput = true
             finishWhenFlushed = true
             flush()
-        case .text, .binary:
+        case .text(let text):
+            traffic.received(.text(text), at: clock.now(), route: route)
+            answer(message)
+        case .binary(let bytes):
+            traffic.received(.binary(bytes), at: clock.now(), route: route)
+            answer(message)
+        }
+    }
+
+    /// The script's reply to a data message, if one matches.
+    private func answer(_ message: WebSocketMessage) {
             guard state == .open, let reply = script.reply(to: message) else { return }
             for send in reply.send { schedule(after: send.after, from: now(), .send(send.payload)) }
             if let close = reply.close { schedule(after: close.after, from: now(), .close(close)) }
             runDue()
-        }
     }
 
     // MARK: The script's timeline
@@ -187,7 +215,7 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
         while let first = timeline.first, first.due <= time, state == .open {
             timeline.removeFirst()
             switch first.action {
-            case .send(let payload): enqueue(payload.frame)
+            case .send(let payload): sendMessage(payload)
             case .close(let close):
                 enqueue(.close(close.code, reason: close.reason))
                 state = .closing
@@ -242,6 +270,18 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
     }
 
     // MARK: Writing
+
+    /// A data message, counted as sent on the route.
+    private func sendMessage(_ payload: WebSocketPayload) {
+        enqueue(payload.frame)
+        guard state != .finished else { return }
+        traffic.sent({
+            switch payload {
+            case .text(let text): text
+            case .binary(let bytes): "binary, \(bytes.count) bytes"
+            }
+        }(), route: route)
+    }
 
     private func enqueue(_ frame: WebSocketFrame) {
         guard state != .finished else { return }
@@ -326,6 +366,7 @@ final class WebSocketConnection: UpgradedConnection, @unchecked Sendable {
         writeSource = nil
         if let handle { _ = shim_upgrade_close(handle) }
         handle = nil
+        traffic.closed(self, route: route)
         registry.remove(self)
     }
 }

@@ -172,6 +172,15 @@ extension StubEngine {
             }
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
+        case .webSockets:
+            return .response(.document(200, webSocketsReport(session)))
+        case .webSocketMessages(let name):
+            guard let after = Int(q("after") ?? "0"), after >= 0 else {
+                return .response(.problem(400, title: "Bad after", detail: "after is the index of the last message already read, a whole number ≥ 0, got '\(q("after") ?? "")'"))
+            }
+            return .response(webSocketMessages(name, after: after, in: session))
+        case .pushWebSocketMessage(let name):
+            return .response(pushWebSocketMessage(name, body: body, in: session))
         case .events, .dashboard:
             // The transport's AdminResponder answers these before the engine is asked.
             return .response(.problem(404, title: "No such admin call", detail: "\(endpoint) is the dashboard's, answered by the server itself"))

@@ -10,6 +10,8 @@ package final class SessionState: Sendable {
     package let id: String
     package let clock: SessionClock
     package let journal: RequestJournal
+    /// The session's open WebSockets and what its streams carried (kept as long as the journal keeps requests).
+    package let streams: StreamTraffic
     let waiters = HitWaiters()
     /// Long-polls (`/__stubd/hits/wait`) registered and not yet answered: a test waits for its poll
     /// to be pending before it sends the hits, instead of sleeping and hoping.
@@ -65,6 +67,7 @@ package final class SessionState: Sendable {
         self.takesShortcuts = takesShortcuts
         self.clock = SessionClock(clock)
         self.journal = RequestJournal(capacity: journalCapacity)
+        streams = StreamTraffic(capacity: journalCapacity)
         seed = FNV1a(id.utf8).value
     }
 
@@ -295,6 +298,7 @@ package final class SessionState: Sendable {
         setPreferred(nil)
         resourceStores.withLock { $0 = [:] }
         scenarios.reset()
+        streams.reset()
         waiters.fireAll()
     }
 

@@ -7,7 +7,7 @@ import StubdCore
 /// `101` whose socket a `WebSocketConnection` takes over. The connection is one request: its hit,
 /// quota and journal entry were counted when it matched.
 extension RequestRouter {
-    func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String,
+    func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String, route: String?,
                    _ connection: borrowing Connection, method: String) -> (response: Response, note: String?) {
         switch WebSocketHandshake.accept(method: method, upgrade: connection.headerString("Upgrade"), connection: connection.headerString("Connection"),
                                          key: connection.headerString("Sec-WebSocket-Key"), version: connection.headerString("Sec-WebSocket-Version")) {
@@ -19,7 +19,9 @@ extension RequestRouter {
             headers[.upgrade] = "websocket"
             headers[.connection] = "Upgrade"
             headers[HTTPField.Name("Sec-WebSocket-Accept")!] = accept
-            let socket = WebSocketConnection(script: script, clock: engine.session(session).clock, registry: webSockets)
+            let state = engine.session(session)
+            let socket = WebSocketConnection(script: script, clock: state.clock, registry: webSockets, traffic: state.streams,
+                                             route: route ?? "")
             return (.upgrade(headers: headers, connection: socket), "websocket")
         }
     }

@@ -228,6 +228,9 @@ final class RequestRouter: @unchecked Sendable {
                 line.route = outcome.route?.key
                 line.quota = outcome.quotaNote
                 if let problems = outcome.contractProblems { line.note = RequestLog.contractNote(problems) }
+            } else if case .canned(let canned, _) = outcome.answer, canned.events != nil || canned.webSocket != nil {
+                // A stream counts what it carries under its route (`StreamTraffic`), log or no log.
+                line.route = outcome.route?.key
             }
             if let job = outcome.deferred {
                 return renderOffWorker(job, context(existing, conCls), connection, line: line)

@@ -23,11 +23,18 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
     private var sentOfFrame = 0
     private var stalled = false
     private var alarm: Int?
+    /// The session's streams, where each event sent is counted under `route` (a test waits for them).
+    private let traffic: StreamTraffic
+    private let route: String
+    private var closed = false
 
     var blockSize: Int { 16 * 1024 }
 
-    init(stream: EventStream, from first: Int, clock: SessionClock) {
+    init(stream: EventStream, from first: Int, clock: SessionClock, traffic: StreamTraffic, route: String) {
         self.stream = stream
+        self.traffic = traffic
+        self.route = route
+        traffic.streamOpened(route: route)
         self.first = first
         next = first
         end = first + stream.sendable(from: first)
@@ -54,6 +61,7 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
             guard sentOfFrame == frame.count else { break }
             sentOfFrame = 0
             next += 1
+            traffic.sent(String(decoding: frame, as: UTF8.self).split(separator: "\n").joined(separator: " "), route: route)
         }
         if written > 0 { return .bytes(written) }
         if next == end {
@@ -93,5 +101,7 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
     /// The stream is over or the client left: an alarm still set on the virtual clock goes.
     func close() {
         if let alarm { virtualClock?.cancelAlarm(alarm) }
+        if !closed { traffic.streamClosed(route: route) }
+        closed = true
     }
 }

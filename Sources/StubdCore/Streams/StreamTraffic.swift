@@ -1,0 +1,173 @@
+import Foundation
+import StubdProtocol
+
+/// What a session's streams carry, by route key: the WebSockets open now (so a test can push to
+/// them), what the app sent on them, and how many messages or events the server sent, which a test
+/// can wait for (`GET /__stubd/streams/wait`). Bounded: at most `capacity` kept messages a route,
+/// each cut to `maxKeptBytes`.
+package final class StreamTraffic: Sendable {
+    /// What a count counts.
+    package enum Measure: String, Sendable, CaseIterable {
+        /// Sockets (or event streams) of the route open now.
+        case open
+        /// Messages or events the server sent.
+        case sent
+        /// Messages the app sent on a WebSocket.
+        case received
+    }
+
+    /// One message the app sent.
+    package struct Message: Sendable {
+        package let index: Int
+        package let time: Date
+        package let payload: WebSocketPayload
+        package let truncated: Bool
+    }
+
+    package struct Route: Sendable {
+        package var open: [ObjectIdentifier: any WebSocketPeer] = [:]
+        /// Event streams open now (they take no push).
+        package var openStreams = 0
+        package var received: [Message] = []
+        package var receivedTotal = 0
+        package var sent = 0
+        /// What the server sent last, described for a failure message (`"tick"`, `event: score {"a":1}`).
+        package var recentSent: [String] = []
+
+        package func count(_ measure: Measure) -> Int {
+            switch measure {
+            case .open: open.count + openStreams
+            case .sent: sent
+            case .received: receivedTotal
+            }
+        }
+    }
+
+    private struct Waiter {
+        let id: Int
+        let route: String
+        let measure: Measure
+        let count: Int
+        let fire: @Sendable () -> Void
+    }
+
+    private struct State {
+        var routes: [String: Route] = [:]
+        var waiters: [Waiter] = []
+        var nextID = 1
+    }
+
+    /// Bytes of a message kept for reading back; the rest is dropped and the message marked `truncated`.
+    package static let maxKeptBytes = 64 * 1024
+    /// Sent messages described for failure messages, per route.
+    static let recentKept = 5
+    private let state = Locked(State())
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    /// The route's traffic so far (empty when nothing happened on it).
+    package func route(_ key: String) -> Route { state.withLock { $0.routes[key] ?? Route() } }
+
+    // MARK: What the transport reports
+
+    package func opened(_ peer: any WebSocketPeer, route key: String) {
+        change(key) { $0.open[ObjectIdentifier(peer)] = peer }
+    }
+
+    package func closed(_ peer: any WebSocketPeer, route key: String) {
+        change(key) { $0.open[ObjectIdentifier(peer)] = nil }
+    }
+
+    package func streamOpened(route key: String) { change(key) { $0.openStreams += 1 } }
+    package func streamClosed(route key: String) { change(key) { $0.openStreams = max(0, $0.openStreams - 1) } }
+
+    /// The app sent `payload` at `time`.
+    package func received(_ payload: WebSocketPayload, at time: Date, route key: String) {
+        var kept = payload
+        var truncated = false
+        switch payload {
+        case .text(let text) where text.utf8.count > StreamTraffic.maxKeptBytes:
+            kept = .text(String(decoding: text.utf8.prefix(StreamTraffic.maxKeptBytes), as: UTF8.self))
+            truncated = true
+        case .binary(let bytes) where bytes.count > StreamTraffic.maxKeptBytes:
+            kept = .binary(Array(bytes.prefix(StreamTraffic.maxKeptBytes)))
+            truncated = true
+        default:
+            break
+        }
+        let capacity = self.capacity
+        change(key) { route in
+            route.receivedTotal += 1
+            route.received.append(Message(index: route.receivedTotal, time: time, payload: kept, truncated: truncated))
+            if route.received.count > capacity { route.received.removeFirst(route.received.count - capacity) }
+        }
+    }
+
+    /// The server sent a message or an event, described as `description`.
+    package func sent(_ description: @autoclosure () -> String, route key: String) {
+        let text = description()
+        change(key) { route in
+            route.sent += 1
+            route.recentSent.append(text.count > 120 ? String(text.prefix(119)) + "…" : text)
+            if route.recentSent.count > StreamTraffic.recentKept { route.recentSent.removeFirst() }
+        }
+    }
+
+    /// Every open socket of the route, for a push.
+    package func peers(route key: String) -> [any WebSocketPeer] {
+        state.withLock { Array(($0.routes[key]?.open ?? [:]).values) }
+    }
+
+    // MARK: Waiting
+
+    /// Registers `fire` for when `route` reaches `count` of `measure`; nil when it has already (answer at once).
+    package func wait(route key: String, measure: Measure, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
+        state.withLock { state in
+            if (state.routes[key] ?? Route()).count(measure) >= count { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.waiters.append(Waiter(id: id, route: key, measure: measure, count: count, fire: fire))
+            return id
+        }
+    }
+
+    /// Drops a wait whose timeout came first; false when it fired already.
+    @discardableResult
+    package func cancelWait(_ id: Int) -> Bool {
+        state.withLock { state in
+            guard let at = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            state.waiters.remove(at: at)
+            return true
+        }
+    }
+
+    /// Counts and kept messages back to nothing (a session reset); sockets open stay open, and pushable.
+    func reset() {
+        let waiting: [Waiter] = state.withLock { state in
+            for key in state.routes.keys {
+                let open = state.routes[key]!.open, streams = state.routes[key]!.openStreams
+                state.routes[key] = Route(open: open, openStreams: streams)
+            }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiting { waiter.fire() }
+    }
+
+    /// Changes a route's traffic, then fires the waits that reached their count.
+    private func change(_ key: String, _ body: (inout Route) -> Void) {
+        let ready: [Waiter] = state.withLock { state in
+            body(&state.routes[key, default: Route()])
+            guard !state.waiters.isEmpty, let route = state.routes[key] else { return [] }
+            var ready: [Waiter] = []
+            state.waiters.removeAll { waiter in
+                guard waiter.route == key, route.count(waiter.measure) >= waiter.count else { return false }
+                ready.append(waiter)
+                return true
+            }
+            return ready
+        }
+        for waiter in ready { waiter.fire() }
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import StubdClient
+import StubdProtocol
+import StubdTestSupport
+import Testing
+
+/// A test pushes messages to the app's open WebSockets and reads what the app sent
+/// (`/__stubd/websockets`, `server.webSockets("chat")`), per session, through `stubd serve` with
+/// Python's `websockets` as the app.
+@Suite struct WebSocketPushTests {
+    static let stubs: [String: String] = [
+        "stubd.yml": """
+            routes:
+              - name: chat
+                request: { path: /chat }
+                response:
+                  websocket:
+                    messages: [{ text: welcome }]
+                    replies: [{ match: { text: ping }, send: { text: pong } }]
+              - request: { path: /plain }
+                response: { json: { ok: true } }
+            """,
+        "rooms/lobby.ws": "messages: [{ text: lobby }]\n",
+    ]
+
+    /// Admin calls from Python, with the sockets: a push reaches each socket of the route open in the
+    /// session and no other session's; what the app sent is listed in order with its time; with no
+    /// socket open a push is a 409, and a name that is no WebSocket route a 404 naming those there are.
+    @Test func aPushReachesTheSessionsOpenSocketsAndWhatTheAppSentIsListed() throws {
+        try requirePython(modules: "websockets")
+        let folder = try TempStubs(Self.stubs)
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let r = try run(testPython, ["-c", #"""
+            import asyncio, base64, json, sys, urllib.request, urllib.error, websockets
+            port = int(sys.argv[1])
+            base = f"http://127.0.0.1:{port}"
+            def admin(method, path, body=None):
+                req = urllib.request.Request(base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+                                             headers={"Content-Type": "application/json"})
+                try:
+                    with urllib.request.urlopen(req, timeout=5) as r: return r.status, json.loads(r.read())
+                except urllib.error.HTTPError as e:
+                    return e.code, json.loads(e.read())
+            async def call(*a): return await asyncio.to_thread(admin, *a)
+            async def main():
+                a1 = await websockets.connect(f"ws://127.0.0.1:{port}/__s/a/chat")
+                a2 = await websockets.connect(f"ws://127.0.0.1:{port}/__s/a/chat")
+                b = await websockets.connect(f"ws://127.0.0.1:{port}/__s/b/chat")
+                for ws in (a1, a2, b): assert await ws.recv() == "welcome"
+                status, listing = await call("GET", "/__s/a/__stubd/websockets")
+                assert status == 200 and listing["session"] == "a", listing
+                chat = [w for w in listing["webSockets"] if w["route"] == "chat"][0]
+                assert chat["open"] == 2 and chat["signature"] == "GET /chat", chat
+                assert [w["route"] for w in listing["webSockets"]] == ["chat", "GET /rooms/lobby.ws"], listing
+                status, pushed = await call("POST", "/__s/a/__stubd/websockets/chat/messages", {"text": "to a"})
+                assert status == 200 and pushed == {"route": "chat", "session": "a", "sockets": 2}, (status, pushed)
+                assert await a1.recv() == "to a" and await a2.recv() == "to a"
+                status, _ = await call("POST", "/__s/a/__stubd/websockets/chat/messages", {"binary": base64.b64encode(b"\x00\x01").decode()})
+                assert status == 200 and await a1.recv() == b"\x00\x01" and await a2.recv() == b"\x00\x01"
+                # Session b's socket got neither: the next thing it hears is its own push.
+                status, pushed = await call("POST", "/__s/b/__stubd/websockets/GET%20/chat/messages", {"text": "to b"})
+                assert status == 200 and pushed["sockets"] == 1, pushed
+                assert await b.recv() == "to b"
+                # One socket's messages come in order; the pong says both were read before a2 sends.
+                await a1.send("hello from the app"); await a1.send("ping"); assert await a1.recv() == "pong"
+                await a2.send(b"\x07")
+                for _ in range(100):
+                    status, got = await call("GET", "/__s/a/__stubd/websockets/chat/messages")
+                    if got["total"] == 3: break
+                    await asyncio.sleep(0.02)
+                assert status == 200 and got["total"] == 3, got
+                assert [(m["index"], m.get("text"), m.get("binary")) for m in got["messages"]] == \
+                    [(1, "hello from the app", None), (2, "ping", None), (3, None, "Bw==")], got
+                assert got["messages"][0]["time"].endswith("Z"), got
+                status, later = await call("GET", "/__s/a/__stubd/websockets/chat/messages?after=2")
+                assert [m["index"] for m in later["messages"]] == [3], later
+                status, other = await call("GET", "/__s/b/__stubd/websockets/chat/messages")
+                assert other["total"] == 0 and other["messages"] == [], other
+                status, listing = await call("GET", "/__s/a/__stubd/websockets")
+                chat = [w for w in listing["webSockets"] if w["route"] == "chat"][0]
+                assert chat["received"] == 3 and chat["sent"] == 7, chat   # welcome and the two pushes on two sockets, and the pong
+                for ws in (a1, a2, b): await ws.close()
+                for _ in range(100):
+                    status, listing = await call("GET", "/__s/a/__stubd/websockets")
+                    if listing["webSockets"][0]["open"] == 0: break
+                    await asyncio.sleep(0.02)
+                status, refused = await call("POST", "/__s/a/__stubd/websockets/chat/messages", {"text": "anyone?"})
+                assert status == 409 and "no WebSocket of 'chat' is open" in refused["detail"] and "/__s/a/chat" in refused["detail"], refused
+                status, refused = await call("POST", "/__stubd/websockets/chta/messages", {"text": "x"})
+                assert status == 404 and "WebSocket routes: chat, GET /rooms/lobby.ws" in refused["detail"], refused
+                status, refused = await call("POST", "/__stubd/websockets/chat/messages", {"txt": "x"})
+                assert status == 400, refused
+                print("ok")
+            asyncio.run(main())
+            """#, String(server.port)])
+        #expect(r.output + r.error == "ok\n")
+    }
+
+    /// The Swift client: `webSockets("chat")` in a session sends text, JSON and bytes to the app's
+    /// socket and reads back what the app answered, with a route named by its path too.
+    @Test func theSwiftClientPushesToASessionsSocketAndReadsWhatTheAppSent() async throws {
+        try requirePython(modules: "websockets")
+        let folder = try TempStubs(Self.stubs)
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let app = Process()
+        app.executableURL = URL(fileURLWithPath: testPython)
+        app.arguments = ["-c", #"""
+            import asyncio, sys, websockets
+            async def main(port):
+                async with websockets.connect(f"ws://127.0.0.1:{port}/__s/t1/chat") as ws:
+                    assert await ws.recv() == "welcome"
+                    print("open", flush=True)
+                    for _ in range(3):
+                        got = await ws.recv()
+                        await ws.send("got " + (got if isinstance(got, str) else got.hex()))
+                    print("done", flush=True)
+            asyncio.run(main(int(sys.argv[1])))
+            """#, String(server.port)]
+        let out = Pipe()
+        app.standardOutput = out
+        app.standardError = out
+        try app.run()
+        defer { if app.isRunning { app.terminate() } }
+        let first = String(decoding: out.fileHandleForReading.firstLine(), as: UTF8.self)
+        #expect(first == "open\n")
+
+        let session = StubdClient(baseURL: server.baseURL).session("t1")
+        let chat = session.webSockets("chat")
+        #expect(try await chat.openSockets() == 1)
+        #expect(try await StubdClient(baseURL: server.baseURL).webSockets("chat").openSockets() == 0, "another session's socket")
+        #expect(try await chat.send("hi") == 1)
+        #expect(try await chat.send(json: ["type": "score", "home": "2"]) == 1)
+        #expect(try await session.webSockets("GET /chat").send(data: Data([0xCA, 0xFE])) == 1)
+        app.waitUntilExit()
+        let received = try await chat.received()
+        #expect(received.map(\.text) == ["got hi", #"got {"home":"2","type":"score"}"#, "got cafe"])
+        #expect(received.map(\.index) == [1, 2, 3])
+        #expect(try await chat.received(after: 2).map(\.index) == [3])
+        await #expect(throws: StubdError.self) { try await chat.send("nobody is listening") }
+    }
+}
