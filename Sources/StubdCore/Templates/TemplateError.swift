@@ -12,3 +12,9 @@ package struct TemplateError: Error, Sendable, CustomStringConvertible {
         "\(line):\(column): \(message)" + (opened.map { " opened at \($0.line):\($0.column)" } ?? "") + (hint.map { " (\($0))" } ?? "")
     }
 }
+
+/// Every problem in one template's text, in the order they stand in it: a user fixes them all in
+/// one round instead of one per `stubd check`.
+package struct TemplateErrors: Error, Sendable {
+    package let all: [TemplateError]
+}
