@@ -143,12 +143,7 @@ package final class StubEngine: Sendable {
         }
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
-        session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
-                                            headers: request.headers, status: outcome.status,
-                                            route: outcome.route?.key, misses: misses, notes: outcome.notes,
-                                            contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: wall),
-                                            quota: outcome.quota?.journalForm))
-        changes.note(session.id)
+        journal(request, outcome, route: outcome.route?.key, misses: misses, in: session, at: wall)
         return outcome
     }
 
@@ -253,13 +248,26 @@ package final class StubEngine: Sendable {
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
     package func render(_ job: DeferredRender) -> Outcome {
         let outcome = rendered(job).reporting(job.requestProblems ?? [])
-        job.session.journal.append(JournalEntry(time: job.wall, method: job.request.method, path: job.request.path,
-                                                query: job.request.query, headers: job.request.headers, status: outcome.status,
-                                                route: job.route.key, misses: [], notes: outcome.notes,
-                                                contract: outcome.contractProblems, tookMicroseconds: Self.microseconds(since: job.wall),
-                                                quota: outcome.quota?.journalForm))
-        changes.note(job.session.id)
+        journal(job.request, outcome, route: job.route.key, misses: [], in: job.session, at: job.wall)
         return outcome
+    }
+
+    /// Journals `request` with the outcome that answered it, once that outcome is final.
+    private func journal(_ request: RequestHead, _ outcome: Outcome, route: String?, misses: [String],
+                         in session: SessionState, at wall: Date) {
+        journal(request, in: session, at: wall, status: outcome.status, route: route, misses: misses, notes: outcome.notes,
+                contract: outcome.contractProblems, took: Self.microseconds(since: wall), quota: outcome.quota?.journalForm)
+    }
+
+    /// The one place a journal entry is written, and the dashboard told (`changes`): for a stub's
+    /// answer, a template rendered off the worker and a request passed on to the real API alike.
+    private func journal(_ request: RequestHead, in session: SessionState, at wall: Date, status: HTTPResponse.Status,
+                         route: String?, misses: [String], notes: [String]?, contract: [String]? = nil,
+                         took: Int32? = nil, quota: JournalQuotaNote? = nil) {
+        session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
+                                            headers: request.headers, status: status, route: route, misses: misses,
+                                            notes: notes, contract: contract, tookMicroseconds: took, quota: quota))
+        changes.note(session.id)
     }
 
     /// Microseconds since `start` (the request's `wall`), for the journal: one more clock read.
@@ -370,10 +378,7 @@ package final class StubEngine: Sendable {
     package func journalForwarded(_ request: RequestHead, status: HTTPResponse.Status, note: String, in session: SessionState) {
         // A hit of the path it went to, as a stubbed one would be: `stubd hits` and hit waits see it.
         session.recordForwardedHit(request)
-        session.journal.append(JournalEntry(time: Date(), method: request.method, path: request.path, query: request.query,
-                                            headers: request.headers, status: status, route: "proxy", misses: [],
-                                            notes: [note]))
-        changes.note(session.id)
+        journal(request, in: session, at: Date(), status: status, route: "proxy", misses: [], notes: [note])
     }
 
     // MARK: Runtime stubs
