@@ -236,6 +236,18 @@ public struct StubdClient: StubControl {
         return reply.body
     }
 
+    /// `GET /__stubd/streams/wait`: held until the streaming route `route` has `count` of `of` in this
+    /// session (`sent`: events or messages the server sent; `received`: messages the app sent on a
+    /// WebSocket; `open`), or `timeout` passes; the answer says the count either way.
+    public func waitForStream(_ route: String, of measure: String = "sent", count: Int, timeout: Duration) async throws -> StreamWait {
+        let seconds = max(0, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        let reply = try await fetch(.waitForStream, query: ["route": route, "of": measure, "count": String(count), "timeout": String(seconds)],
+                                    requestTimeout: seconds + 10)
+        // 408 is the long-poll's "not yet": the same document, with the count so far.
+        guard reply.status == 408 else { return try decode(StreamWait.self, reply, call: .waitForStream) }
+        return try AdminCoding.decode(StreamWait.self, from: reply.body)
+    }
+
     /// The session's WebSocket routes with their open sockets and message counts (`GET /__stubd/websockets`).
     public func webSockets() async throws -> WebSocketsReport {
         try await get(WebSocketsReport.self, .webSockets)

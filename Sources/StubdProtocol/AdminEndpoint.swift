@@ -58,6 +58,9 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     case advanceClock
     /// `POST /__stubd/clock/set`.
     case setClock
+    /// `GET /__stubd/streams/wait`: held until a streaming route has sent `?count=` events or messages
+    /// (`?of=sent`), the app has sent that many on a WebSocket (`of=received`), or that many are open.
+    case waitForStream
     /// `GET /__stubd/websockets`: the session's WebSocket routes, their open sockets and message counts.
     case webSockets
     /// `GET /__stubd/websockets/{name}/messages`: what the app sent on a WebSocket route (`?after=N`).
@@ -75,7 +78,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         .requests, .reset, .resources, .resourceItems("{name}"), .replaceResourceItems("{name}"), .scenarios, .resetScenarios,
         .setScenario("{name}"), .runtimeStubs, .addStub,
         .removeStub(id: "{id}"), .quotas, .resetQuotas, .fillQuota("{name}"), .clock, .advanceClock, .setClock,
-        .webSockets, .webSocketMessages("{name}"), .pushWebSocketMessage("{name}"), .events,
+        .waitForStream, .webSockets, .webSocketMessages("{name}"), .pushWebSocketMessage("{name}"), .events,
         .dashboard(file: ""),
     ]
 
@@ -91,7 +94,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .setPreference, .replaceResourceItems, .setScenario, .fillQuota: .put
         case .clearPreference, .removeStub: .delete
         case .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .requests,
-             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .webSockets, .webSocketMessages, .events, .dashboard: .get
+             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .waitForStream, .webSockets, .webSocketMessages, .events, .dashboard: .get
         }
     }
 
@@ -121,6 +124,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .clock: "clock"
         case .advanceClock: "clock/advance"
         case .setClock: "clock/set"
+        case .waitForStream: "streams/wait"
         case .webSockets: "websockets"
         case .webSocketMessages(let name), .pushWebSocketMessage(let name): "websockets/" + name + "/messages"
         case .events: "events"
@@ -178,6 +182,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case (.get, "clock", nil): self = .clock
         case (.post, "clock", "advance"): self = .advanceClock
         case (.post, "clock", "set"): self = .setClock
+        case (.get, "streams", "wait"): self = .waitForStream
         case (.get, "websockets", nil): self = .webSockets
         default: return nil
         }

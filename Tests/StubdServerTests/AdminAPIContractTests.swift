@@ -115,6 +115,7 @@ import FoundationNetworking
         #expect(try await stubd.webSockets().webSockets.isEmpty)
         await #expect(throws: StubdError.self) { try await stubd.webSockets("chat").received() }
         await #expect(throws: StubdError.self) { try await stubd.webSockets("chat").send("hello") }
+        await #expect(throws: StubdError.self) { try await stubd.stream("chat").waitForSent(count: 1, timeout: .zero) }
 
         _ = try await stubd.allHits()
         _ = try await stubd.forwardedHits()

@@ -172,6 +172,8 @@ extension StubEngine {
             }
             session.sweepQuotas()
             return .response(.document(200, clockReport(session)))
+        case .waitForStream:
+            return waitForStream(query: query, session: session)
         case .webSockets:
             return .response(.document(200, webSocketsReport(session)))
         case .webSocketMessages(let name):

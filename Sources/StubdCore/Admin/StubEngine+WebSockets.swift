@@ -12,7 +12,11 @@ extension StubEngine {
     /// (`GET /chat`), or a concrete path it matches (`/rooms/lobby`, `GET /rooms/lobby`); otherwise
     /// nil (`noSuchWebSocket` says why).
     func webSocketRoute(_ name: String, in session: SessionState) -> Route? {
-        let routes = webSocketRoutes(in: session)
+        route(name, among: webSocketRoutes(in: session))
+    }
+
+    /// The route of `routes` that `name` names: its name, key or signature, or a concrete path it matches.
+    func route(_ name: String, among routes: [Route]) -> Route? {
         if let route = routes.first(where: { $0.name == name || $0.key == name || $0.signature == name }) { return route }
         if case .success(let query) = RouteQuery.parse(name), case let .concrete(method, path) = query.target {
             let segments = PathPattern.split(path)

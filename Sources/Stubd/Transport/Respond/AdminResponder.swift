@@ -38,6 +38,8 @@ struct AdminResponder: Responder {
             return .generated(generated)
         case let .waitForHits(session, query, count, timeout):
             return .waitForHits(session: session, query: query, count: count, timeout: timeout)
+        case .hold(let hold):
+            return .hold(hold)
         }
     }
 }

@@ -63,6 +63,9 @@ extension RequestRouter {
         case let .hitsWait(session, query, count, waiterID):
             if let waiterID { engine.cancelWait(session: session, id: waiterID) }
             return finishWait(context, connection, session: session, query: query, count: count)
+        case let .adminHold(hold, registration):
+            if let registration { _ = hold.cancel(registration) }
+            return finishHold(hold, context, connection)
         case .response(let response):
             return write(response, connection)
         }

@@ -219,6 +219,10 @@ final class RequestRouter: @unchecked Sendable {
             let context = context(existing, conCls)
             context.logLine = line
             return waitForHits(context, connection, session: session, query: query, count: count, timeout: timeout)
+        case .hold(let hold):
+            let context = context(existing, conCls)
+            context.logLine = line
+            return holdAdmin(hold, context, connection)
         case let .forward(session, forwarding):
             return forward(request.head, session, forwarding, context(existing, conCls), connection, line: line)
         case .stub(let outcome):

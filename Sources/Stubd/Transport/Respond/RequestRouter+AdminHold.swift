@@ -1,0 +1,28 @@
+import CMicroHTTPD
+import Foundation
+import StubdCore
+
+/// An admin long-poll (`AdminHold`, `GET /__stubd/streams/wait`), held with the connection
+/// suspended as `hits/wait` is.
+extension RequestRouter {
+    func holdAdmin(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+        context.pending = .adminHold(hold, registration: nil)
+        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+            // Already so: answer at once.
+            guard let id = hold.register({ resume() }) else { return resume() }
+            context.pending = .adminHold(hold, registration: id)
+            schedule(after: UInt64(hold.timeout * 1e9)) {
+                if hold.cancel(id) { resume() }
+            }
+        }, now: { [self] connection in
+            context.pending = nil
+            return finishHold(hold, context, connection)
+        })), connection)
+    }
+
+    func finishHold(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+        let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/", status: 0, session: "",
+                                                     latencyMicroseconds: 0, isAdmin: true)
+        return send(.generated(hold.answer()), context, connection, line: line)
+    }
+}

@@ -1,0 +1,1 @@
+../StubdTesting/ConfirmStreams.swift

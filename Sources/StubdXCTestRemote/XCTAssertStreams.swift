@@ -1,0 +1,1 @@
+../StubdXCTest/XCTAssertStreams.swift
