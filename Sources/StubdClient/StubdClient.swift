@@ -219,8 +219,13 @@ public struct StubdClient: StubControl {
     }
 
     /// `PUT /__stubd/scenarios/{name}`: the session's scenario `name` put in `state`.
-    func setScenario(_ name: String, to state: String) async throws -> ScenariosReport.Scenario {
-        try await send(ScenariosReport.Scenario.self, .setScenario(name), body: AdminCoding.encode(ScenarioSet(state: state)))
+    func setScenario(_ name: String, to state: String, key: String? = nil) async throws -> ScenariosReport.Scenario {
+        try await send(ScenariosReport.Scenario.self, .setScenario(name), body: AdminCoding.encode(ScenarioSet(state: state, key: key)))
+    }
+
+    /// `GET /__stubd/scenarios/{name}`: one scenario of this session, with its keys when it is keyed.
+    func scenario(named name: String) async throws -> ScenariosReport.Scenario {
+        try await get(ScenariosReport.Scenario.self, .scenario(name))
     }
 
     /// Every resource of the catalog with how many items this session holds (`GET /__stubd/resources`).

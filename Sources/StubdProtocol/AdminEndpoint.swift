@@ -38,7 +38,9 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     case scenarios
     /// `POST /__stubd/scenarios/reset`: every scenario back to its first state.
     case resetScenarios
-    /// `PUT /__stubd/scenarios/{name}`: moves one to a state.
+    /// `GET /__stubd/scenarios/{name}`: one scenario, with each key's state when it is keyed.
+    case scenario(String)
+    /// `PUT /__stubd/scenarios/{name}`: moves one (or one key of it) to a state.
     case setScenario(String)
     /// `GET /__stubd/stubs`: the session's runtime stubs.
     case runtimeStubs
@@ -76,7 +78,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
     public static let every: [AdminEndpoint] = [
         .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .setPreference, .clearPreference,
         .requests, .reset, .resources, .resourceItems("{name}"), .replaceResourceItems("{name}"), .scenarios, .resetScenarios,
-        .setScenario("{name}"), .runtimeStubs, .addStub,
+        .scenario("{name}"), .setScenario("{name}"), .runtimeStubs, .addStub,
         .removeStub(id: "{id}"), .quotas, .resetQuotas, .fillQuota("{name}"), .clock, .advanceClock, .setClock,
         .waitForStream, .webSockets, .webSocketMessages("{name}"), .pushWebSocketMessage("{name}"), .events,
         .dashboard(file: ""),
@@ -94,7 +96,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .setPreference, .replaceResourceItems, .setScenario, .fillQuota: .put
         case .clearPreference, .removeStub: .delete
         case .health, .routes, .sessions, .hits, .waitForHits, .coverage, .contract, .preference, .requests,
-             .resources, .resourceItems, .scenarios, .runtimeStubs, .quotas, .clock, .waitForStream, .webSockets, .webSocketMessages, .events, .dashboard: .get
+             .resources, .resourceItems, .scenarios, .scenario, .runtimeStubs, .quotas, .clock, .waitForStream, .webSockets, .webSocketMessages, .events, .dashboard: .get
         }
     }
 
@@ -115,7 +117,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case .resourceItems(let name), .replaceResourceItems(let name): "resources/" + name
         case .scenarios: "scenarios"
         case .resetScenarios: "scenarios/reset"
-        case .setScenario(let name): "scenarios/" + name
+        case .scenario(let name), .setScenario(let name): "scenarios/" + name
         case .runtimeStubs, .addStub: "stubs"
         case .removeStub(let id): "stubs/" + id
         case .quotas: "quotas"
@@ -172,6 +174,7 @@ public enum AdminEndpoint: Hashable, Sendable, CustomStringConvertible {
         case (.put, "resources", let name?): self = .replaceResourceItems(name)
         case (.get, "scenarios", nil): self = .scenarios
         case (.post, "scenarios", "reset"): self = .resetScenarios
+        case (.get, "scenarios", let name?): self = .scenario(name)
         case (.put, "scenarios", let name?): self = .setScenario(name)
         case (.get, "stubs", nil): self = .runtimeStubs
         case (.post, "stubs", nil): self = .addStub

@@ -6,13 +6,18 @@ public struct ScenariosReport: Sendable, Equatable, Codable {
         /// Its name, as routes give it in `scenario:`.
         public let name: String
         /// The state it is in for this session; `Started` until a request or an admin call moves it.
+        /// For a keyed scenario, the state of every key not in `keys`.
         public let state: String
         /// Every state its routes answer in or move into, `Started` first: what `PUT /__stubd/scenarios/{name}` accepts.
         public let states: [String]
+        /// For a keyed scenario (`scenarioKey:`), the request value it keeps a state per: `path id`, `jsonPath $.orderId`.
+        public let keyedBy: String?
+        /// For a keyed scenario, each key out of `Started` with its state.
+        public let keys: [String: String]?
 
         /// A scenario's entry as given.
-        public init(name: String, state: String, states: [String]) {
-            self.name = name; self.state = state; self.states = states
+        public init(name: String, state: String, states: [String], keyedBy: String? = nil, keys: [String: String]? = nil) {
+            self.name = name; self.state = state; self.states = states; self.keyedBy = keyedBy; self.keys = keys
         }
     }
 

@@ -50,10 +50,11 @@ public func expectHits(_ server: any StubControl, _ route: String, _ expected: I
 
 /// Records an issue unless the session's scenario `scenario` is in state `expected`, naming the
 /// state it is in: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
-public func expectScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
+/// For a keyed scenario give `key`: `await expectScenarioState(server, "order", "paid", key: "17")`.
+public func expectScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String, key: String? = nil,
                                 sourceLocation: SourceLocation = #_sourceLocation) async {
     await recordMismatch("expectScenarioState(\(scenario))", sourceLocation) {
-        try await server.scenario(scenario).stateMismatch(expected: expected)
+        try await server.scenario(scenario).stateMismatch(expected: expected, key: key)
     }
 }
 

@@ -80,10 +80,11 @@ public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected
 
 /// Asserts that the session's scenario `scenario` is in state `expected`. The failure names the state
 /// it is in and the states it has: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
-public func XCTAssertScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String,
+/// For a keyed scenario give `key`: `XCTAssertScenarioState(server, "order", "paid", key: "17")`.
+public func XCTAssertScenarioState(_ server: any StubControl, _ scenario: String, _ expected: String, key: String? = nil,
                                    file: StaticString = #filePath, line: UInt = #line) async {
     await failOnMismatch("XCTAssertScenarioState(\(scenario))", file, line) {
-        try await server.scenario(scenario).stateMismatch(expected: expected)
+        try await server.scenario(scenario).stateMismatch(expected: expected, key: key)
     }
 }
 

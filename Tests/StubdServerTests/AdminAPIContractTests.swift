@@ -110,6 +110,7 @@ import FoundationNetworking
         try await stubd.scenario("checkout").set("paid")
         #expect(try await stubd.resetScenarios().scenarios.map(\.state) == ["Started"])
         await #expect(throws: StubdError.self) { try await stubd.scenario("nope").set("paid") }
+        await #expect(throws: StubdError.self) { try await stubd.scenario("nope").state(forKey: "17") }
 
         // The example folder has no WebSocket route: the listing is empty, and a name is a 404.
         #expect(try await stubd.webSockets().webSockets.isEmpty)

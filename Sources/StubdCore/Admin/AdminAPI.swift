@@ -86,9 +86,11 @@ extension StubEngine {
             return .response(.document(200, scenariosReport(session)))
         case .setScenario(let name):
             guard let set = try? adminRequest(ScenarioSet.self, body) else {
-                return .response(.problem(400, title: "Bad scenario state", detail: #"send {"state": "paid"} (GET /__stubd/scenarios lists each scenario's states)"#))
+                return .response(.problem(400, title: "Bad scenario state", detail: #"send {"state": "paid"}, or {"state": "paid", "key": "17"} for a keyed scenario (GET /__stubd/scenarios lists each scenario's states)"#))
             }
-            return .response(setScenario(name, to: set.state, in: session))
+            return .response(setScenario(name, to: set.state, key: set.key, in: session))
+        case .scenario(let name):
+            return .response(scenarioReport(name, session))
         case .runtimeStubs:
             return .response(.document(200, RuntimeStubsReport(stubs: session.runtimeStubs().map { describe($0.route, id: $0.id) })))
         case .addStub:

@@ -182,7 +182,7 @@ package final class StubEngine: Sendable {
             let runtime = session.runtimeMatch(request)
             if case .matched = runtime { return runtime }
         }
-        return catalog.match(request) { session.isAvailable($0) }
+        return catalog.match(request) { session.isAvailable($0, request) }
     }
 
     /// The route's next answer with the hit counted and its quotas charged, its template filled (or
@@ -190,7 +190,9 @@ package final class StubEngine: Sendable {
     /// answer left (see `decide`).
     private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
                         _ session: SessionState, _ wall: Date) -> Outcome? {
-        guard let response = session.nextResponse(route) else { return nil }
+        let next: CannedResponse?
+        do { next = try session.nextResponse(route, request) } catch { return keyCapReached(error, route) }
+        guard let response = next else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
         var outcome = charge(route, state, response, parameters, request, session, wall)
@@ -218,12 +220,20 @@ package final class StubEngine: Sendable {
     @inline(never)
     private func resourceAnswer(_ binding: ResourceBinding, _ route: Route, _ state: RouteState, _ parameters: [String: String],
                                 _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome? {
-        guard let response = session.nextResponse(route) else { return nil }
+        let next: CannedResponse?
+        do { next = try session.nextResponse(route, request) } catch { return keyCapReached(error, route) }
+        guard let response = next else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: the items answer only a request they let through.
         let outcome = charge(route, state, response, parameters, request, session, wall)
         guard case .canned(_, let extra) = outcome.answer else { return outcome }
         return resourceOutcome(binding, parameters, request, session, extra: extra, quota: outcome.quota, route: route)
+    }
+
+    /// A move that would take a keyed scenario past its `maxKeys`: refused with what to do, nothing answered or moved.
+    private func keyCapReached(_ error: ScenarioKeyCapReached, _ route: Route) -> Outcome {
+        Outcome(answer: .generated(.problem(507, title: "Too many scenario keys", detail: error.description)), route: route,
+                notes: [error.description])
     }
 
     private func methodNotAllowed(_ request: RequestHead, allowed: [String], near: [NearMiss]) -> Outcome {

@@ -6,7 +6,7 @@ extension ManifestParser {
     mutating func parseRoute(_ node: Node, source: RouteSource, priority defaultPriority: Int) -> Route? {
         guard let map = mapping(node, "a route") else { return nil }
         checkKeys(map, ["name", "request", "response", "responses", "priority", "times", "cycle", "delay",
-                       "scenario", "whenState", "thenState"], in: "a route")
+                       "scenario", "whenState", "thenState", "scenarioKey"], in: "a route")
         let problemsBefore = problems.items.count
         let name = map["name"].flatMap { string($0, "name") }
         guard let requestNode = map["request"] else {
@@ -43,7 +43,8 @@ extension ManifestParser {
             if n < 1 { add(t, "'times' must be at least 1", hint: "remove the route to never serve it") } else { times = n }
         }
         let cycle = map["cycle"].flatMap { bool($0, "cycle") } ?? false
-        let scenario = map["scenario"] != nil || map["whenState"] != nil || map["thenState"] != nil ? parseScenarioStep(map) : nil
+        let scenario = map["scenario"] != nil || map["whenState"] != nil || map["thenState"] != nil || map["scenarioKey"] != nil
+            ? parseScenarioStep(map, parameters: request.pattern.parameterNames) : nil
         guard problems.items.count == problemsBefore, !responses.isEmpty else { return nil }
         return Route(name: name, method: request.method, pattern: request.pattern, conditions: request.conditions,
                      responses: responses, cycle: cycle, times: times, priority: priority, source: source, scenario: scenario)

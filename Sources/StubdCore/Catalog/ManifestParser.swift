@@ -38,6 +38,10 @@ struct ManifestParser {
     var scenarioMentions: [(step: ScenarioStep, when: Node?, then: Node?)] = []
     /// `scenarios:`: states a test puts a scenario in (the admin API) that no route moves into.
     var declaredScenarioStates: [String: (states: Set<String>, node: Node)] = [:]
+    /// `scenarios: { order: { maxKeys: N, moves: […] } }`: what every route of the scenario carries in its step.
+    var declaredScenarioSettings: [String: (maxKeys: Int, source: String?, moves: [ScenarioMove])] = [:]
+    /// Each route's `scenarioKey:` node (nil: none), by scenario, for the check that a keyed scenario's routes all give one.
+    var scenarioKeyMentions: [(name: String, key: Node?, scenario: Node)] = []
 
     /// Where a template's text came from, for the positions of its problems.
     enum TemplateOrigin {

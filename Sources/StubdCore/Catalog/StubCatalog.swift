@@ -37,6 +37,8 @@ public final class StubCatalog: Sendable {
     package let resources: [String: ResourceDefinition]
     /// Scenario name → the states its routes answer in or move into, `Started` first.
     package let scenarios: [String: [String]]
+    /// Scenario name → a step of it carrying its key, cap and timed moves (see `scenarioSteps(of:)`).
+    package let scenarioSteps: [String: ScenarioStep]
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -61,6 +63,17 @@ public final class StubCatalog: Sendable {
         self.hostFolders = HostScope.hostFolders(of: self.routes)
         self.takesPrefer = self.routes.contains { $0.conditions.headers.contains { $0.name == "prefer" } }
         self.scenarios = StubCatalog.scenarioStates(of: self.routes)
+        self.scenarioSteps = StubCatalog.scenarioSteps(of: self.routes)
+    }
+
+    /// Each scenario's step that says most of it: a keyed route's (its key, cap and timed moves), else the first.
+    package static func scenarioSteps(of routes: [Route]) -> [String: ScenarioStep] {
+        var steps: [String: ScenarioStep] = [:]
+        for route in routes {
+            guard let step = route.scenario else { continue }
+            if steps[step.name] == nil || (steps[step.name]?.key == nil && step.key != nil) { steps[step.name] = step }
+        }
+        return steps
     }
 
     /// Scenario name → the states `routes` answer in or move into, `Started` first and the rest in order.
@@ -69,6 +82,7 @@ public final class StubCatalog: Sendable {
         for route in routes {
             guard let step = route.scenario else { continue }
             states[step.name, default: []].formUnion([step.whenState, step.thenState].compactMap { $0 })
+            states[step.name, default: []].formUnion(step.moves.flatMap { [$0.from, $0.to] })
         }
         return states.mapValues { [ScenarioStep.started] + $0.subtracting([ScenarioStep.started]).sorted() }
     }

@@ -265,7 +265,13 @@ struct RouteMatcher: Sendable {
         if !route.method.accepts(request.method) { return "method is \(request.method), the route takes \(route.method)" }
         if let failed = failedCondition(route.conditions, request) { return failed }
         // Not the route's own doing: the session's scenario is in another state, or its uses ran out.
-        if let step = route.scenario, let when = step.whenState { return "answers only in scenario \(step.name)'s state '\(when)'" }
+        if let step = route.scenario, let source = step.key, source.value(in: request, pattern: route.pattern) == nil {
+            return "keeps scenario \(step.name)'s state per \(source), which this request does not carry"
+        }
+        if let step = route.scenario, let when = step.whenState {
+            let whose = step.key.flatMap { $0.value(in: request, pattern: route.pattern) }.map { " for key '\($0)'" } ?? ""
+            return "answers only in scenario \(step.name)'s state '\(when)'\(whose)"
+        }
         return "used up (times: \(route.times ?? 0))"
     }
 

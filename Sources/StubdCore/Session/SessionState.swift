@@ -174,18 +174,36 @@ package final class SessionState: Sendable {
     // MARK: Sequences and times
 
     /// Whether a route with `times` still has uses left in this session.
-    func isAvailable(_ route: Route) -> Bool {
+    func isAvailable(_ route: Route, _ request: RequestHead) -> Bool {
         // A route of a scenario answers only in its state: otherwise the next matching route answers.
-        if let step = route.scenario, !scenarios.allows(step) { return false }
+        if let step = route.scenario, !scenarioAllows(step, route, request) { return false }
         guard let times = route.times else { return true }
         return served.withLock { ($0[route.key] ?? 0) < times }
     }
 
     /// The next answer of a route, advancing its sequence and moving its scenario. Nil when `times`
     /// ran out, or its scenario moved on, since matching (the request is then matched again).
-    func nextResponse(_ route: Route) -> CannedResponse? {
-        if let step = route.scenario { return scenarios.claim(step) { nextAnswer(route) } }
+    func nextResponse(_ route: Route, _ request: RequestHead) throws(ScenarioKeyCapReached) -> CannedResponse? {
+        if let step = route.scenario {
+            var key: String?
+            if let source = step.key {
+                guard let value = source.value(in: request, pattern: route.pattern) else { return nil }
+                key = value
+            }
+            return try scenarios.claim(step, key: key, now: { self.clock.now() }) { nextAnswer(route) }
+        }
         return nextAnswer(route)
+    }
+
+    /// Whether the scenario (the request's key of it, for a keyed one) is in the step's state; a
+    /// request without the key's value is not one a keyed route answers.
+    private func scenarioAllows(_ step: ScenarioStep, _ route: Route, _ request: RequestHead) -> Bool {
+        var key: String?
+        if let source = step.key {
+            guard let value = source.value(in: request, pattern: route.pattern) else { return false }
+            key = value
+        }
+        return scenarios.allows(step, key: key, now: { self.clock.now() })
     }
 
     private func nextAnswer(_ route: Route) -> CannedResponse? {
@@ -262,7 +280,7 @@ package final class SessionState: Sendable {
     }
 
     func runtimeMatch(_ request: RequestHead) -> MatchResult {
-        runtime.withLock { r in r.matcher.match(request) { self.isAvailable($0) } }
+        runtime.withLock { r in r.matcher.match(request) { self.isAvailable($0, request) } }
     }
 
     // MARK: Resources

@@ -47,7 +47,7 @@ extension TemplateParser {
         "uuid": "{{uuid}}",
         "hits": "{{hits}}",
         "eventNumber": "{{eventNumber}}",
-        "scenario": "{{scenario 'checkout'}} (the session's state of a scenario)",
+        "scenario": "{{scenario 'checkout'}} (the session's state of a scenario; of one key of a keyed one: {{scenario 'order' key=request.path.id}})",
         "resourceCount": "{{resourceCount 'todos'}} (how many items the session holds)",
         "resourceItems": "{{#each (resourceItems 'todos')}}{{this.title}}{{/each}}",
         "jsonPath": "{{jsonPath request.body '$.name'}}",

@@ -13,7 +13,7 @@ struct TemplateParser {
         "uuid": (0...0, [], false, true),
         "hits": (0...0, [], false, true),
         "eventNumber": (0...0, [], false, true),
-        "scenario": (1...1, [], false, true),
+        "scenario": (1...1, ["key"], false, true),
         "resourceCount": (1...1, [], false, true),
         "resourceItems": (1...1, [], false, true),
         "jsonPath": (2...2, [], false, true),

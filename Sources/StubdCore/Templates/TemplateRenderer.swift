@@ -189,7 +189,9 @@ struct TemplateRenderer {
             let name = TemplateRenderer.text(of: evaluate(arguments[0], at: position))
             let found: JSONValue?
             switch helper {
-            case "scenario": found = input.state?.scenarioState(name).map { .string($0) }
+            case "scenario":
+                let key = hash["key"].flatMap { evaluate($0, at: position) }.map(TemplateRenderer.text(of:))
+                found = input.state?.scenarioState(name, key: key).map { .string($0) }
             case "resourceCount": found = input.state?.resourceCount(name).map { .number(Double($0)) }
             default: found = input.state?.resourceItems(name).map { .array($0) }
             }

@@ -5,10 +5,11 @@ struct TemplateStateView: Sendable {
     let session: SessionState
     let catalog: StubCatalog
 
-    /// The scenario's state in the session; nil for a name no route gives.
-    func scenarioState(_ name: String) -> String? {
+    /// The scenario's state in the session (of `key`, for a keyed scenario); nil for a name no route gives.
+    func scenarioState(_ name: String, key: String? = nil) -> String? {
         guard catalog.scenarios[name] != nil || session.hasRuntimeStubs else { return nil }
-        return session.scenarios.state(of: name)
+        let step = catalog.scenarioSteps[name]
+        return session.scenarios.state(of: name, key: step?.key == nil ? nil : key, moves: step?.moves ?? [], now: { session.clock.now() })
     }
 
     /// The session's items of the resource, in the order `GET /__stubd/resources/{name}` gives them.
