@@ -30,6 +30,7 @@ try:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
+    from websockets.sync.client import connect as ws_connect
 except ImportError as error:
     raise missing_module(error)
 
@@ -224,13 +225,26 @@ def main():
         check(curl(base, "/__stubd/scenarios/checkout", "-X", "PUT", "--json", '{"state": "paid"}') == "200", "the admin API sets checkout to paid")
         seen, took = wait_for(lambda: scenario() == "paid", args.live_seconds)
         check(bool(seen), "the scenario reads paid without a reload (after %.2f s): %s" % (took, scenario()))
-        driver.save_screenshot(str(artifacts / "state.png"))
         Select(driver.find_element(By.CSS_SELECTOR, '#scenarios select[data-scenario="checkout"]')).select_by_value("Started")
         driver.find_element(By.XPATH, "//div[@id='scenarios']//button[. = 'Set checkout']").click()
         seen, _ = wait_for(lambda: scenario() == "Started", 5)
         check(bool(seen), "the page's Set button moves checkout back to Started: " + scenario())
         held = json.loads(subprocess.run(["curl", "-s", base + "/__stubd/scenarios"], capture_output=True, text=True).stdout)["scenarios"]
         check(held[0]["state"] == "Started", "the server holds it in Started: %s" % held)
+        # WebSockets: a socket the app opens shows at once; what it sent, with the next change (a push).
+        chat = lambda: driver.find_element(By.CSS_SELECTOR, '#websockets dd[data-websocket="chat"]').text
+        seen, _ = wait_for(lambda: chat().startswith("0 open"), 5)
+        check(bool(seen), "no socket open on chat yet")
+        with ws_connect(base.replace("http://", "ws://") + "/chat") as socket:
+            check(socket.recv(timeout=5) == "welcome", "a WebSocket client opens chat and gets its welcome")
+            seen, took = wait_for(lambda: chat().startswith("1 open"), args.live_seconds)
+            check(bool(seen), "the open socket shows without a reload (after %.2f s)" % took)
+            socket.send("hello")
+            check(curl(base, "/__stubd/websockets/chat/messages", "--json", '{"text": "pushed"}') == "200", "the admin API pushes to it")
+            check(socket.recv(timeout=5) == "pushed", "the client gets the push")
+            seen, _ = wait_for(lambda: chat() == "1 open, 1 received from the app, 2 sent to it", args.live_seconds)
+            check(bool(seen), "the panel counts the message the app sent and the two it got: " + driver.find_element(By.ID, "websockets").text)
+        driver.save_screenshot(str(artifacts / "state.png"))
         check(js("return window.__noReload") == 1, "the page was not reloaded")
 
         # Deep links: #VIEW is the default session, #VIEW/ID a named one, #VIEW/*all* every session.

@@ -154,6 +154,7 @@ import FoundationNetworking
         DashboardCall(source: "get contract", method: "GET", call: "contract", session: nil, body: nil),
         DashboardCall(source: "get scenarios", method: "GET", call: "scenarios", session: nil, body: nil),
         DashboardCall(source: "get resources", method: "GET", call: "resources", session: nil, body: nil),
+        DashboardCall(source: "get websockets", method: "GET", call: "websockets", session: nil, body: nil),
         DashboardCall(source: "post scenarios/", method: "PUT", call: "scenarios/checkout", session: nil, body: #"{"state":"paid"}"#),
         DashboardCall(source: "post quotas/", method: "PUT", call: "quotas/wunderground", session: nil, body: #"{"key":"KEY","used":{"minute":0,"day":0}}"#),
         DashboardCall(source: "post reset", method: "POST", call: "reset", session: nil, body: "{}"),

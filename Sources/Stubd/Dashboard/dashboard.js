@@ -385,7 +385,7 @@ async function loadClock() {
 async function loadState() {
   // State is per session: "all sessions" shows the default one's, and says so.
   const session = state.all ? "" : state.session;
-  const [sc, rs] = await Promise.all([get("scenarios", session), get("resources", session)]);
+  const [sc, rs, ws] = await Promise.all([get("scenarios", session), get("resources", session), get("websockets", session)]);
   $("state-scope").textContent = "(session " + (session || "default") + (state.all ? "; state is per session, pick one to see its own" : "") + ")";
   // A state picked but not yet set survives a refresh, so a change elsewhere does not undo the choice.
   const picked = {};
@@ -407,6 +407,12 @@ async function loadState() {
   for (const r of rs.resources) dl.append(el("dt", { text: r.name }),
     el("dd", { "data-resource": r.name, text: r.count + " item" + (r.count === 1 ? "" : "s") + " at " + r.path }));
   $("resources").replaceChildren(rs.resources.length ? dl : el("p", { text: "No resources: stubd.yml declares none (resources:, docs/resources.md)." }));
+  // Open sockets come with the request that opened them; a close or a message the app sent shows
+  // with the session's next change (a request, an admin write such as a push).
+  const sockets = el("dl", { class: "facts" });
+  for (const w of ws.webSockets) sockets.append(el("dt", { text: w.route === w.signature ? w.signature : w.route + " (" + w.signature + ")" }),
+    el("dd", { "data-websocket": w.route, text: w.open + " open, " + w.received + " received from the app, " + w.sent + " sent to it" }));
+  $("websockets").replaceChildren(ws.webSockets.length ? sockets : el("p", { text: "No WebSocket routes (websocket: in a response, docs/websocket.md)." }));
 }
 
 // MARK: Coverage (GET /__stubd/coverage): the default session's report is the whole server's.
