@@ -49,7 +49,8 @@ def wait_for(predicate, timeout, interval=0.05):
 
 def make_stubs(folder, routes, remembering=False):
     """`routes` plain files, a `weather` route under a 5-a-minute quota on a virtual clock; with
-    `remembering`, a `todos` resource (one seed item), a `checkout` scenario and a `chat` WebSocket too. Returns how
+    `remembering`, a `todos` resource (one seed item), a `checkout` scenario, an `order` scenario keyed
+    by the order's id and a `chat` WebSocket too. Returns how
     many routes the folder serves."""
     (folder / "items").mkdir(parents=True)
     for i in range(routes):
@@ -66,6 +67,12 @@ def make_stubs(folder, routes, remembering=False):
     scenario: checkout
     whenState: Started
     thenState: paid
+  - name: order-pay
+    request: { method: POST, path: "/orders/{id}/pay" }
+    response: { json: { paid: true } }
+    scenario: order
+    scenarioKey: { path: id }
+    thenState: paid
   - name: chat
     request: { path: /chat }
     response: { websocket: { messages: [{ text: welcome }] } }
@@ -79,8 +86,8 @@ resources:
     limits: ["5/minute"]
 clock: { virtual: "2016-08-30T00:00:00Z" }
 """)
-    # The files, the weather route, and with state the pay and chat routes and the resource's six.
-    return routes + 1 + (8 if remembering else 0)
+    # The files, the weather route, and with state the pay, order-pay and chat routes and the resource's six.
+    return routes + 1 + (9 if remembering else 0)
 
 
 def curl(base, path, *extra):

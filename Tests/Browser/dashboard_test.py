@@ -231,6 +231,17 @@ def main():
         check(bool(seen), "the page's Set button moves checkout back to Started: " + scenario())
         held = json.loads(subprocess.run(["curl", "-s", base + "/__stubd/scenarios"], capture_output=True, text=True).stdout)["scenarios"]
         check(held[0]["state"] == "Started", "the server holds it in Started: %s" % held)
+        # A keyed scenario: each order's state, one moved by a request, one by the page.
+        order = lambda key: driver.find_element(By.CSS_SELECTOR, '#scenarios .card[data-scenario="order"] dd[data-key="%s"]' % key).text
+        check(curl(base, "/orders/17/pay", "-X", "POST") == "200", "curl pays order 17")
+        seen, took = wait_for(lambda: order("17") == "paid", args.live_seconds)
+        check(bool(seen), "order 17 reads paid without a reload (after %.2f s): %s" % (took, driver.find_element(By.ID, "scenarios").text.replace("\n", " | ")[:300]))
+        driver.find_element(By.CSS_SELECTOR, '#scenarios input[data-scenario="order"]').send_keys("18")
+        Select(driver.find_element(By.CSS_SELECTOR, '#scenarios select[data-scenario="order"]')).select_by_value("paid")
+        driver.find_element(By.XPATH, "//div[@id='scenarios']//button[. = 'Set order']").click()
+        seen, _ = wait_for(lambda: order("18") == "paid" and order("17") == "paid", 5)
+        check(bool(seen), "the page's Set button with key 18 moves order 18 to paid, 17 stays: " + driver.find_element(By.ID, "scenarios").text.replace("\n", " | ")[:300])
+
         # WebSockets: a socket the app opens shows at once; what it sent, with the next change (a push).
         chat = lambda: driver.find_element(By.CSS_SELECTOR, '#websockets dd[data-websocket="chat"]').text
         seen, _ = wait_for(lambda: chat().startswith("0 open"), 5)

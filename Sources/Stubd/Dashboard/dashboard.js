@@ -387,21 +387,36 @@ async function loadState() {
   const session = state.all ? "" : state.session;
   const [sc, rs, ws] = await Promise.all([get("scenarios", session), get("resources", session), get("websockets", session)]);
   $("state-scope").textContent = "(session " + (session || "default") + (state.all ? "; state is per session, pick one to see its own" : "") + ")";
-  // A state picked but not yet set survives a refresh, so a change elsewhere does not undo the choice.
-  const picked = {};
+  // A state (and key) picked but not yet set survives a refresh, so a change elsewhere does not undo the choice.
+  const picked = {}, typed = {};
   for (const select of document.querySelectorAll("#scenarios select[data-picked]")) picked[select.dataset.scenario] = select.value;
+  for (const input of document.querySelectorAll("#scenarios input[data-scenario]")) typed[input.dataset.scenario] = input.value;
   $("scenarios").replaceChildren(...(sc.scenarios.length ? sc.scenarios.map((s) => {
     const select = el("select", { "data-scenario": s.name, "aria-label": "State to put " + s.name + " in" },
       ...s.states.map((name) => el("option", { value: name, text: name })));
     select.value = s.name in picked && s.states.includes(picked[s.name]) ? picked[s.name] : s.state;
     if (select.value !== s.state) select.dataset.picked = "";
     select.addEventListener("change", () => { select.dataset.picked = ""; });
-    const set = el("button", { type: "button", "data-write": "",
-      onclick: () => act(post("scenarios/" + encodeURIComponent(s.name), { state: select.value }, "PUT", session)) }, "Set " + s.name);
-    return el("div", { class: "card", "data-scenario": s.name }, el("h4", { text: s.name }),
-      el("div", { class: "standing" }, el("span", { text: "in state" }), el("strong", { class: "state", text: s.state }),
-        el("span", { class: "count", text: "(its states: " + s.states.join(", ") + ")" })),
-      el("div", { class: "toolbar" }, el("label", { class: "field" }, "Move to", select), set));
+    // A keyed scenario (scenarioKey:) holds a state per request value: a move names the key.
+    const keyed = Boolean(s.keyedBy);
+    const key = keyed ? el("input", { type: "text", "data-scenario": s.name, "aria-label": "Key of " + s.name + " to move", placeholder: "e.g. 17" }) : null;
+    if (key) key.value = typed[s.name] || "";
+    const set = el("button", { type: "button", "data-write": "", onclick: () => act(post("scenarios/" + encodeURIComponent(s.name),
+      keyed ? { state: select.value, key: key.value.trim() } : { state: select.value }, "PUT", session)) }, "Set " + s.name);
+    const card = el("div", { class: "card", "data-scenario": s.name }, el("h4", { text: s.name + (keyed ? " (a state per " + s.keyedBy + ")" : "") }),
+      el("div", { class: "standing" }, el("span", { text: keyed ? "every other key in" : "in state" }), el("strong", { class: "state", text: s.state }),
+        el("span", { class: "count", text: "(its states: " + s.states.join(", ") + ")" })));
+    const keys = Object.entries(s.keys || {}).sort((a, b) => a[0].localeCompare(b[0], undefined, { numeric: true }));
+    if (keys.length) {
+      // Up to 10,000 keys a session: the first 50 are enough to look at.
+      const held = el("dl", { class: "facts" });
+      for (const [k, v] of keys.slice(0, 50)) held.append(el("dt", { text: "key " + k }), el("dd", { "data-key": k, text: v }));
+      card.append(held);
+      if (keys.length > 50) card.append(el("p", { text: "and " + (keys.length - 50) + " more keys out of " + s.states[0] + "." }));
+    }
+    card.append(el("div", { class: "toolbar" }, key ? el("label", { class: "field" }, "Key", key) : null,
+      el("label", { class: "field" }, "Move to", select), set));
+    return card;
   }) : [el("p", { text: "No scenarios: no route names one (scenario: in stubd.yml, docs/scenarios.md)." })]));
   const dl = el("dl", { class: "facts" });
   for (const r of rs.resources) dl.append(el("dt", { text: r.name }),
