@@ -92,14 +92,14 @@ extension ManifestParser {
             }
             var stateList: Node? = value
             if let settings = value.mapping {
-                checkKeys(settings, ["states", "maxKeys"], in: "scenarios.\(name)")
+                checkKeys(settings, ["states", "maxKeys", "moves"], in: "scenarios.\(name)")
                 stateList = settings["states"]
                 var maxKeys = ScenarioStep.defaultMaxKeys, source: String?
                 if let m = settings["maxKeys"], let n = int(m, "maxKeys") {
                     if n < 1 || n > 10_000_000 { add(m, "maxKeys is from 1 to 10,000,000, was \(n)", hint: "maxKeys: 1000") }
                     else { maxKeys = n; source = m.mark.map { "\(file):\($0.line):\($0.column)" } }
                 }
-                let moves: [ScenarioMove] = []
+                let moves = settings["moves"].map { scenarioMoves($0, of: name) } ?? []
                 declaredScenarioSettings[name] = (maxKeys, source, moves)
             }
             guard let stateList else { declaredScenarioStates[name] = ([], key); continue }

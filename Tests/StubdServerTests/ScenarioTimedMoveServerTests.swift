@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import StubdClient
+import StubdTestSupport
+import Testing
+
+/// Timed moves (issue 42): `scenarios: { order: { moves: [{ from: paid, after: 30s, to: shipped }] } }`
+/// moves a scenario (each key of a keyed one) on the session's clock, so a test advances the
+/// virtual clock instead of sleeping.
+@Suite struct ScenarioTimedMoveServerTests {
+    static let manifest = """
+        clock: { virtual: "2026-01-01T00:00:00Z" }
+        scenarios:
+          order:
+            moves:
+              - { from: paid, after: 30s, to: shipped }
+              - { from: shipped, after: 1h, to: delivered }
+          door:
+            moves: [{ from: open, after: 10s, to: closed }]
+        routes:
+          - name: pay
+            request: { method: POST, path: "/orders/{id}/pay" }
+            response: { json: { paid: true } }
+            scenario: order
+            scenarioKey: { path: id }
+            whenState: Started
+            thenState: paid
+          - request: { path: "/orders/{id}" }
+            response: { json: { status: shipped } }
+            scenario: order
+            scenarioKey: { path: id }
+            whenState: shipped
+          - request: { path: "/orders/{id}" }
+            response: { template: true, json: { status: "{{scenario 'order' key=request.path.id}}" } }
+            priority: 9
+          - request: { method: POST, path: /door }
+            response: { status: 204 }
+            scenario: door
+            thenState: open
+          - request: { path: /door }
+            response: { template: true, json: { door: "{{scenario 'door'}}" } }
+        """
+
+    private static func call(_ base: URL, _ path: String, _ method: String = "GET", _ body: String? = nil) async throws -> HTTPResult {
+        try await http(URL(string: base.absoluteString + path)!, method: method, body: body,
+                       headers: body == nil ? [:] : ["Content-Type": "application/json"])
+    }
+
+    private static func status(_ base: URL, _ path: String) async throws -> String? {
+        try await call(base, path).json["status"] as? String
+    }
+
+    @Test func advancingTheVirtualClockTakesTheMovePerKey() async throws {
+        let stubs = try TempStubs(["stubd.yml": Self.manifest])
+        let server = try ServeProcess(["--stubs", stubs.url.path])
+        let base = server.baseURL
+        let client = StubdClient(baseURL: base)
+        #expect(try await Self.call(base, "/orders/17/pay", "POST", "{}").status == 200)
+        #expect(try await Self.status(base, "/orders/17") == "paid")
+        try await client.advanceClock(by: .seconds(29))
+        #expect(try await Self.status(base, "/orders/17") == "paid", "29 s in: not yet")
+        #expect(try await Self.call(base, "/orders/18/pay", "POST", "{}").status == 200, "18 is paid at 29 s")
+        try await client.advanceClock(by: .seconds(1))
+        #expect(try await Self.status(base, "/orders/17") == "shipped", "30 s after paying, 17 is shipped: the route for shipped answers")
+        #expect(try await Self.status(base, "/orders/18") == "paid", "18 has its own 30 s")
+        #expect(try await client.scenario("order").keys() == ["17": "shipped", "18": "paid"], "the admin API sees the move too")
+        try await client.advanceClock(by: .seconds(2 * 3600))
+        #expect(try await client.scenario("order").keys() == ["17": "delivered", "18": "delivered"],
+                "one jump of the clock takes every move that came due, in turn")
+
+        // An unkeyed scenario; another session's clock has not moved.
+        #expect(try await Self.call(base, "/door", "POST", "{}").status == 204)
+        #expect(try await Self.call(base, "/__s/b/door", "POST", "{}").status == 204)
+        try await client.advanceClock(by: .seconds(10))
+        #expect(try await Self.call(base, "/door").json["door"] as? String == "closed")
+        #expect(try await Self.call(base, "/__s/b/door").json["door"] as? String == "open", "session b's clock stands still")
+
+        // A state set through the admin API starts its time then.
+        let b = client.sessionClient("b")
+        try await b.scenario("order").set("paid", forKey: "9")
+        try await b.advanceClock(by: .seconds(30))
+        #expect(try await b.scenario("order").state(forKey: "9") == "shipped")
+    }
+
+    /// Without a virtual clock the move comes with real time.
+    @Test func withTheSystemClockTheMoveComesInRealTime() async throws {
+        let manifest = Self.manifest.replacingOccurrences(of: #"clock: { virtual: "2026-01-01T00:00:00Z" }"#, with: "clock: system")
+            .replacingOccurrences(of: "after: 10s", with: "after: 1s")
+        let stubs = try TempStubs(["stubd.yml": manifest])
+        let server = try ServeProcess(["--stubs", stubs.url.path])
+        #expect(try await Self.call(server.baseURL, "/door", "POST", "{}").status == 204)
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(try await Self.call(server.baseURL, "/door").json["door"] as? String == "closed")
+    }
+
+    @Test func checkRefusesAMoveFromStartedAndOneAfterNoTime() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            scenarios:
+              door:
+                moves:
+                  - { from: Started, after: 10s, to: open }
+                  - { from: open, after: 0s, to: closed }
+                  - { from: closed, aftr: 1s, to: open }
+            routes:
+              - request: { method: POST, path: /door }
+                response: { status: 204 }
+                scenario: door
+                thenState: open
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        let text = r.output + r.error
+        #expect(r.status != 0, "\(text)")
+        #expect(text.contains("stubd.yml:4:17: a timed move cannot start from Started"), "\(text)")
+        #expect(text.contains("stubd.yml:5:30: a timed move's 'after' must be more than 0"), "\(text)")
+        #expect(text.contains("unknown key 'aftr' in a timed move") && text.contains("did you mean 'after'?"), "\(text)")
+    }
+}
