@@ -195,6 +195,27 @@ import Testing
         #expect(other.json["cart"] as? String == "Started" && other.json["notes"] as? String == "0", "another session's: \(other.text)")
     }
 
+    /// `stubd routes` shows each route's scenario: its state before and after (`*`: any state).
+    @Test func stubdRoutesShowsEachRoutesScenario() throws {
+        let r = try run(stubdBinary.path, ["routes", "--stubs", try Self.stubs().url.path])
+        #expect(r.status == 0, "\(r.error)")
+        let lines = r.output.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("SCENARIO") == true, "\(r.output)")
+        #expect(lines.contains { $0.contains("empty-cart") && $0.contains("cart: Started ") }, "\(r.output)")
+        #expect(lines.contains { $0.contains("add-item") && $0.contains("cart: * -> has-item") }, "\(r.output)")
+        #expect(lines.contains { $0.contains("pay ") && $0.contains("cart: has-item -> paid") }, "\(r.output)")
+        let keyed = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { method: POST, path: "/orders/{id}/pay" }
+                response: { status: 200 }
+                scenario: order
+                scenarioKey: { path: id }
+                thenState: paid
+            """])
+        let k = try run(stubdBinary.path, ["routes", "--stubs", keyed.url.path])
+        #expect(k.output.contains("order[path id]: * -> paid"), "\(k.output)")
+    }
+
     @Test func checkNamesAStateNoRouteEntersAndAStateWithoutAScenario() throws {
         let stubs = try TempStubs(["stubd.yml": """
             routes:
