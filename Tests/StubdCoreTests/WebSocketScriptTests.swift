@@ -69,4 +69,43 @@ import StubdTestSupport
         #expect(found.contains { $0.contains("'(' is not a regular expression") })
         #expect(found.contains { $0.contains("close code 1005 cannot be sent") })
     }
+
+    /// `protocols:` loads in order; the client's order picks among them, and a stub that declares none
+    /// takes the client's first offer.
+    @Test func subprotocolsAreChosenByTheClientsOrderAmongThoseTheStubSpeaks() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /graphql }
+                response: { websocket: { protocols: [graphql-transport-ws, graphql-ws] } }
+              - request: { path: /one }
+                response: { websocket: { protocols: v2.chat.example.com } }
+            """])
+        let catalog = try stubs.load()
+        let script = try #require(catalog.routes.first { $0.pattern.text == "/graphql" }?.responses.first?.webSocket)
+        #expect(script.protocols == ["graphql-transport-ws", "graphql-ws"])
+        #expect(catalog.routes.first { $0.pattern.text == "/one" }?.responses.first?.webSocket?.protocols == ["v2.chat.example.com"])
+        let offers = WebSocketSubprotocol.offers(["graphql-ws, other", "graphql-transport-ws"])
+        #expect(offers == ["graphql-ws", "other", "graphql-transport-ws"])
+        #expect(WebSocketSubprotocol.choose(offered: offers, spoken: script.protocols) == .agreed("graphql-ws"))
+        #expect(WebSocketSubprotocol.choose(offered: ["mqtt"], spoken: script.protocols)
+                == .refused(offered: ["mqtt"], spoken: ["graphql-transport-ws", "graphql-ws"]))
+        #expect(WebSocketSubprotocol.choose(offered: [], spoken: script.protocols) == .none)
+        #expect(WebSocketSubprotocol.choose(offered: ["mqtt", "wamp"], spoken: []) == .agreed("mqtt"))
+        #expect(WebSocketSubprotocol.choose(offered: ["GraphQL-WS"], spoken: ["graphql-ws"]) == .refused(offered: ["GraphQL-WS"], spoken: ["graphql-ws"]))
+    }
+
+    @Test func aSubprotocolThatIsNotATokenIsALoadErrorAtItsPlace() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /a }
+                response:
+                  websocket:
+                    protocols: [chat, "two words", "a,b", chat]
+            """])
+        let found = stubs.problems().map { "\($0.location) \($0.message)" }
+        #expect(found.contains { $0.hasPrefix("stubd.yml:5:27 ") && $0.contains("'two words' is not a subprotocol name") }, "\(found)")
+        #expect(found.contains { $0.hasPrefix("stubd.yml:5:40 ") && $0.contains("'a,b' is not a subprotocol name") }, "\(found)")
+        #expect(found.contains { $0.contains("subprotocol 'chat' is listed twice") }, "\(found)")
+        #expect(found.count == 3, "\(found)")
+    }
 }

@@ -241,3 +241,67 @@ extension WebSocketTests {
         #expect(task.closeReason.map { String(decoding: $0, as: UTF8.self) } == "see you")
     }
 }
+
+extension WebSocketTests {
+    static let subprotocolStubs: [String: String] = [
+        "stubd.yml": """
+            routes:
+              - name: graphql
+                request: { path: /graphql }
+                response:
+                  websocket:
+                    protocols: [graphql-transport-ws, graphql-ws]
+                    replies: [{ match: { json: { type: connection_init } }, send: { json: { type: connection_ack } } }]
+              - name: any
+                request: { path: /any }
+                response: { websocket: { messages: [{ text: hi }] } }
+            """,
+    ]
+
+    /// `Sec-WebSocket-Protocol`: the 101 names the first subprotocol the client offered that the stub
+    /// speaks; a client offering none of them is refused with a 400 saying which were offered and
+    /// which are spoken; a client offering nothing gets a 101 naming none; a stub declaring none takes
+    /// the client's first offer (so a browser, which fails a 101 without the header, still connects).
+    @Test func theSubprotocolIsTheClientsFirstOfferTheStubSpeaks() throws {
+        let folder = try TempStubs(Self.subprotocolStubs)
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let out = try python(#"""
+            import asyncio, sys, websockets
+            from websockets.exceptions import InvalidStatus
+            port = int(sys.argv[1])
+            async def agreed(path, offers):
+                async with websockets.connect(f"ws://127.0.0.1:{port}{path}", subprotocols=offers) as ws:
+                    if path == "/graphql":
+                        await ws.send('{"type": "connection_init"}')
+                        assert await ws.recv() == '{"type":"connection_ack"}'
+                    return ws.subprotocol
+            async def main():
+                print(await agreed("/graphql", ["graphql-ws", "graphql-transport-ws"]))
+                print(await agreed("/graphql", ["mqtt", "graphql-transport-ws"]))
+                print(await agreed("/graphql", None))
+                print(await agreed("/any", ["wamp.2.json", "mqtt"]))
+                try:
+                    await agreed("/graphql", ["mqtt"])
+                    print("accepted")
+                except InvalidStatus as e:
+                    print(e.response.status_code, e.response.body.decode())
+            asyncio.run(main())
+            """#, server)
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(Array(lines.prefix(4)) == ["graphql-ws", "graphql-transport-ws", "None", "wamp.2.json"], "\(out)")
+        #expect(lines.count == 5 && lines[4].hasPrefix("400 ") && lines[4].contains("the client offered mqtt")
+                && lines[4].contains("this stub speaks graphql-transport-ws, graphql-ws"), "\(out)")
+    }
+
+    @Test func checkRefusesASubprotocolThatIsNotAToken() throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - request: { path: /chat }
+                response: { websocket: { protocols: [chat, "v2 chat"] } }
+            """])
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(r.status == 1)
+        #expect(r.error.contains("stubd.yml:3:48: 'v2 chat' is not a subprotocol name"), "\(r.error)")
+    }
+}

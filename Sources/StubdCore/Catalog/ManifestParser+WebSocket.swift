@@ -6,7 +6,7 @@ import Yams
 /// in a file of its own), with the messages sent on the open's timeline, the replies to client
 /// messages and the close.
 extension ManifestParser {
-    static let webSocketKeys = ["messages", "replies", "close", "maxMessageBytes"]
+    static let webSocketKeys = ["messages", "replies", "close", "maxMessageBytes", "protocols"]
 
     /// A `.ws` file's script, and the problems placed in that file.
     static func webSocketFile(_ text: String, file: String, reader: StubFileReader) -> (WebSocketScript?, ProblemList) {
@@ -62,7 +62,26 @@ extension ManifestParser {
         if let m = map["maxMessageBytes"], let n = int(m, "maxMessageBytes") {
             if n < 125 || n > 64 << 20 { add(m, "maxMessageBytes must be from 125 to 67108864 (64 MiB)") } else { maxMessageBytes = n }
         }
-        return WebSocketScript(messages: messages, replies: replies, close: close, maxMessageBytes: maxMessageBytes)
+        let protocols = map["protocols"].map { subprotocols($0) } ?? []
+        return WebSocketScript(messages: messages, replies: replies, close: close, maxMessageBytes: maxMessageBytes,
+                               protocols: protocols)
+    }
+
+    /// `protocols:` one name or a list: each an HTTP token, as it goes into `Sec-WebSocket-Protocol`.
+    private mutating func subprotocols(_ node: Node) -> [String] {
+        let items: [Node]
+        if case .sequence(let list) = node { items = Array(list) } else { items = [node] }
+        var names: [String] = []
+        for item in items {
+            guard let name = string(item, "a subprotocol") else { continue }
+            guard WebSocketSubprotocol.isToken(name) else {
+                add(item, "'\(name)' is not a subprotocol name: one token, no spaces, commas or quotes",
+                    hint: "protocols: [graphql-transport-ws, v2.chat.example.com]")
+                continue
+            }
+            if names.contains(name) { add(item, "subprotocol '\(name)' is listed twice") } else { names.append(name) }
+        }
+        return names
     }
 
     /// `send:` or `messages:`: one message or a list of them.

@@ -12,11 +12,15 @@ package final class WebSocketScript: Sendable {
     package let close: WebSocketScriptClose?
     /// A client message (or frame) over this is refused with close code 1009.
     package let maxMessageBytes: Int
+    /// The subprotocols the stub speaks (`Sec-WebSocket-Protocol`), in no order of preference: the
+    /// client's order decides. Empty: the stub speaks whatever the client asks for first.
+    package let protocols: [String]
 
     package static let defaultMaxMessageBytes = 1 << 20
 
     package init(messages: [WebSocketScriptMessage] = [], replies: [WebSocketReply] = [], close: WebSocketScriptClose? = nil,
-                 maxMessageBytes: Int = WebSocketScript.defaultMaxMessageBytes) {
+                 maxMessageBytes: Int = WebSocketScript.defaultMaxMessageBytes, protocols: [String] = []) {
+        self.protocols = protocols
         self.messages = messages
         self.replies = replies
         self.close = close

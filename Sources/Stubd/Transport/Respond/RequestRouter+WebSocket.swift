@@ -15,6 +15,15 @@ extension RequestRouter {
             return (.generated(refusal), "not a WebSocket handshake")
         case .accept(let accept):
             var headers = canned.headers + extra.list
+            switch WebSocketSubprotocol.choose(offered: WebSocketSubprotocol.offers(Self.offeredSubprotocols(connection)),
+                                               spoken: script.protocols) {
+            case .agreed(let name): headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = name
+            case .none: headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = nil
+            case .refused(let offered, let spoken):
+                return (.generated(.problem(400, title: "No common WebSocket subprotocol",
+                    detail: "the client offered \(offered.joined(separator: ", ")) (Sec-WebSocket-Protocol); this stub speaks "
+                        + "\(spoken.joined(separator: ", ")) (protocols: in its websocket script)")), "no common subprotocol")
+            }
             headers[.contentType] = nil
             headers[.upgrade] = "websocket"
             headers[.connection] = "Upgrade"
@@ -25,4 +34,17 @@ extension RequestRouter {
             return (.upgrade(headers: headers, connection: socket), "websocket")
         }
     }
+
+    /// Every `Sec-WebSocket-Protocol` field's value: a client may send the header more than once.
+    private static func offeredSubprotocols(_ connection: borrowing Connection) -> [String] {
+        var values: [String] = []
+        _ = withUnsafeMutablePointer(to: &values) { connection.values(.HEADER_KIND, subprotocolCollector, $0) }
+        return values
+    }
+}
+
+private let subprotocolCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    guard let key, let value, strcasecmp(key, "Sec-WebSocket-Protocol") == 0 else { return .YES }
+    cls!.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
+    return .YES
 }
