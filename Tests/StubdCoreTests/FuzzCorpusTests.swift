@@ -73,4 +73,38 @@ import StubdTestSupport
         }
         #expect(rendered >= 4)
     }
+
+    /// As FuzzWebSocketFrames checks each input (its first byte picks the size limit, the rest is a
+    /// client's bytes): every refusal carries 1002, 1007 or 1009, and the messages and the refusal
+    /// are the same whether the bytes come in one piece or one byte at a time.
+    @Test func theWebSocketCorpusDecodesAlikeInAnyPiecesAndRefusesWithAValidCode() throws {
+        let files = FuzzCorpusTests.inputs("websocket")
+        #expect(files.count >= 5)
+        func read(_ chunks: [ArraySlice<UInt8>], max: Int) -> (messages: [WebSocketMessage], refusal: WebSocketProtocolError?) {
+            var decoder = WebSocketFrameDecoder(maxFrameBytes: max)
+            var assembler = WebSocketMessageAssembler(maxMessageBytes: max)
+            var messages: [WebSocketMessage] = []
+            do {
+                for chunk in chunks {
+                    decoder.append(chunk)
+                    while let frame = try decoder.next() {
+                        if let message = try assembler.add(frame) { messages.append(message) }
+                    }
+                }
+            } catch {
+                return (messages, error)
+            }
+            return (messages, nil)
+        }
+        for file in files {
+            let input = [UInt8](try Data(contentsOf: file))
+            guard input.count >= 2 else { continue }
+            let max = [0, 1, 2, 125, 126, 300, 65_535, 1 << 20][Int(input[0] & 7)]
+            let stream = input[2...]
+            let whole = read([stream], max: max)
+            if let refusal = whole.refusal { #expect([1002, 1007, 1009].contains(refusal.code), "\(file.lastPathComponent)") }
+            let bytewise = read(stream.indices.map { stream[$0...$0] }, max: max)
+            #expect(bytewise.messages == whole.messages && bytewise.refusal == whole.refusal, "\(file.lastPathComponent)")
+        }
+    }
 }

@@ -10,7 +10,7 @@ import Testing
 
     private func decode(_ bytes: [UInt8], max: Int = 1 << 20) throws(WebSocketProtocolError) -> [WebSocketFrame] {
         var decoder = WebSocketFrameDecoder(maxFrameBytes: max)
-        return try decoder.feed(bytes)
+        return try decoder.frames(after: bytes)
     }
 
     private func refusal(_ bytes: [UInt8], max: Int = 1 << 20) -> WebSocketProtocolError? {
@@ -40,7 +40,7 @@ import Testing
         // A byte at a time: nothing until the last byte, then the frame.
         var decoder = WebSocketFrameDecoder(maxFrameBytes: 100)
         var frames: [WebSocketFrame] = []
-        for byte in wire + wire { frames += try decoder.feed([byte]) }
+        for byte in wire + wire { frames += try decoder.frames(after: [byte]) }
         #expect(frames == [WebSocketFrame(opcode: .text, payload: Self.hello), WebSocketFrame(opcode: .text, payload: Self.hello)])
         // The 16- and 64-bit lengths, masked.
         let long = [UInt8]((0..<70_000).map { UInt8($0 & 0xFF) })
@@ -80,8 +80,33 @@ import Testing
         #expect(refusal([0x82, 0xFE, 0x04, 0x01], max: 1024)?.code == 1009)
         // Nothing is decoded after a refusal.
         var decoder = WebSocketFrameDecoder(maxFrameBytes: 10)
-        #expect(throws: WebSocketProtocolError.self) { try decoder.feed([0x81, 0x05]) }
-        #expect((try? decoder.feed(WebSocketFrame(opcode: .text, payload: [1]).bytes(mask: (1, 1, 1, 1)))) == [])
+        #expect(throws: WebSocketProtocolError.self) { try decoder.frames(after: [0x81, 0x05]) }
+        #expect((try? decoder.frames(after: WebSocketFrame(opcode: .text, payload: [1]).bytes(mask: (1, 1, 1, 1)))) == [])
+    }
+
+    /// A good frame and a bad one in one read: the good one first, then the refusal, as when they
+    /// come apart. Before, `feed` threw for the read and the good frame was lost, so whether a
+    /// client's last message was answered hung on how TCP cut its bytes (Fuzz/FuzzWebSocketFrames).
+    @Test func framesBeforeARefusalInOneReadAreDecodedFirst() {
+        let ping = WebSocketFrame(opcode: .text, payload: Array("ping".utf8)).bytes(mask: (1, 2, 3, 4))
+        let close = WebSocketFrame.close(1000).bytes(mask: (5, 6, 7, 8))
+        let unmasked: [UInt8] = [0x81, 0x01, 0x41]
+        var decoder = WebSocketFrameDecoder(maxFrameBytes: 100)
+        decoder.append(ping + close + unmasked)
+        #expect((try? decoder.next()) == WebSocketFrame(opcode: .text, payload: Array("ping".utf8)))
+        #expect((try? decoder.next()) == WebSocketFrame.close(1000))
+        #expect(throws: WebSocketProtocolError.protocolError("a client frame must be masked")) { try decoder.next() }
+        // Then nothing more, whatever comes.
+        decoder.append(ping)
+        #expect((try? decoder.next()) == .some(nil))
+        // A frame cut anywhere comes whole once its last byte does, and not before.
+        for cut in 1..<ping.count {
+            var pieces = WebSocketFrameDecoder(maxFrameBytes: 100)
+            pieces.append(ping[..<cut])
+            #expect((try? pieces.next()) == .some(nil))
+            pieces.append(ping[cut...])
+            #expect((try? pieces.next()) == WebSocketFrame(opcode: .text, payload: Array("ping".utf8)))
+        }
     }
 
     @Test func brokenMessagesAreRefusedWithTheirCloseCode() {
@@ -107,5 +132,15 @@ import Testing
         let frame = WebSocketFrame.close(1000, reason: String(repeating: "é", count: 100))
         #expect(frame.payload.count <= 125)
         #expect(String(validating: frame.payload[2...], as: UTF8.self) != nil)
+    }
+}
+
+extension WebSocketFrameDecoder {
+    /// Appends `bytes` and takes every frame they complete (the refusal, if any, thrown after them is lost: tests only).
+    mutating func frames(after bytes: some Collection<UInt8>) throws(WebSocketProtocolError) -> [WebSocketFrame] {
+        append(bytes)
+        var frames: [WebSocketFrame] = []
+        while let frame = try next() { frames.append(frame) }
+        return frames
     }
 }

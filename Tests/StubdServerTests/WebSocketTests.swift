@@ -305,3 +305,42 @@ extension WebSocketTests {
         #expect(r.error.contains("stubd.yml:3:48: 'v2 chat' is not a subprotocol name"), "\(r.error)")
     }
 }
+
+extension WebSocketTests {
+    /// A message and a bad frame in one write: the message is answered, then the connection refused,
+    /// as when the two come in separate writes. Before, the read that held both was refused whole and
+    /// the message never answered (found by Fuzz/FuzzWebSocketFrames).
+    @Test func aMessageBeforeABadFrameInOneWriteIsAnsweredFirst() throws {
+        let folder = try TempStubs(Self.stubs)
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let out = try python(#"""
+            import base64, os, socket, struct, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall((f"GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            head = b""
+            while b"\r\n\r\n" not in head:
+                head += s.recv(1)
+            mask = b"\x01\x02\x03\x04"
+            ping = bytes([0x81, 0x84]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(b"ping"))
+            s.sendall(ping + b"\x81\x05hello")   # then an unmasked frame, in the same write
+            data = b""
+            while True:
+                try:
+                    chunk = s.recv(65536)
+                except ConnectionResetError:
+                    break
+                if not chunk:
+                    break
+                data += chunk
+            frames = []
+            while data:
+                n = data[1] & 0x7F
+                frames.append((data[0] & 0x0F, data[2:2 + n])); data = data[2 + n:]
+            print([(op, p[:2] if op == 8 else p) for op, p in frames if p != b"welcome"])
+            """#, server)
+        #expect(out == "[(1, b'pong'), (8, b'\\x03\\xea')]\n", "\(out)")
+    }
+}

@@ -142,9 +142,10 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
 
     private func received(_ bytes: ArraySlice<UInt8>) {
         guard !ignoringInput else { return }
+        decoder.append(bytes)
         do throws(WebSocketProtocolError) {
-            for frame in try decoder.feed(bytes) {
-                guard state != .finished else { return }
+            while let frame = try decoder.next() {
+                guard state != .finished, !ignoringInput else { return }
                 if let message = try assembler.add(frame) { handle(message) }
             }
         } catch {

@@ -1,37 +1,48 @@
 /// Cuts a client's bytes into frames (RFC 6455 §5.2), checking what a server must refuse: an unmasked
 /// frame, a reserved opcode or bit, a control frame that is fragmented or over 125 bytes, a length over
-/// `maxFrameBytes` (said from the header, before any of the payload is held). It holds at most one
-/// frame's bytes, so a hostile client cannot grow it past `maxFrameBytes` plus a 14-byte header.
-/// Socket-free: the connection feeds it what it read.
+/// `maxFrameBytes` (said from the header, before any of the payload is held). It holds the bytes of
+/// one read and at most one frame beyond them, so a hostile client cannot grow it past
+/// `maxFrameBytes` plus a 14-byte header and what one read takes. Socket-free: the connection
+/// `append`s what it read, then takes frames with `next()` until there is none.
+///
+/// One frame at a time, not all a read completes: a good frame and a bad one arriving in one read
+/// must do what they do when they arrive apart (the good one is acted on, then the connection is
+/// refused); returning a read's frames only when all were good dropped the good ones, so what a
+/// client's messages did hung on how TCP cut its bytes (found by Fuzz/FuzzWebSocketFrames).
 package struct WebSocketFrameDecoder: Sendable {
     package let maxFrameBytes: Int
     private var buffer: [UInt8] = []
+    /// Where the next frame starts in `buffer`: the bytes before it were decoded.
+    private var start = 0
     /// Set once a frame was refused: the connection is over, and nothing more is decoded.
     private var failed = false
 
     package init(maxFrameBytes: Int) { self.maxFrameBytes = maxFrameBytes }
 
-    /// Adds `bytes` and returns the frames they complete, in order; the error ends the connection
-    /// (frames before it are returned by earlier calls only, so a caller acts on each call's frames first).
-    package mutating func feed(_ bytes: some Collection<UInt8>) throws(WebSocketProtocolError) -> [WebSocketFrame] {
-        guard !failed else { return [] }
-        buffer.append(contentsOf: bytes)
-        var frames: [WebSocketFrame] = []
-        var start = 0
-        defer { if start > 0 { buffer.removeFirst(start) } }
-        while true {
-            let frame: (WebSocketFrame, Int)?
-            do { frame = try decodeOne(at: start) } catch {
-                failed = true
-                buffer = []
-                start = 0
-                throw error
-            }
-            guard let (decoded, used) = frame else { break }
-            frames.append(decoded)
-            start += used
+    /// Adds bytes the client sent (none once a frame was refused).
+    package mutating func append(_ bytes: some Collection<UInt8>) {
+        guard !failed else { return }
+        if start > 0 {
+            buffer.removeFirst(start)
+            start = 0
         }
-        return frames
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole frame, or nil until its bytes have all come; the error ends the connection,
+    /// after every frame before it was returned, however the bytes were cut.
+    package mutating func next() throws(WebSocketProtocolError) -> WebSocketFrame? {
+        guard !failed else { return nil }
+        do {
+            guard let (frame, used) = try decodeOne(at: start) else { return nil }
+            start += used
+            return frame
+        } catch {
+            failed = true
+            buffer = []
+            start = 0
+            throw error
+        }
     }
 
     /// The frame starting at `start`, and how many bytes it took; nil when its bytes have not all come.
