@@ -191,7 +191,7 @@ package struct DriftRunner: Sendable {
                               done: { continuation.resume(returning: $0) })
         }
         switch answer {
-        case let .answered(status, headers, body):
+        case let .answered(status, headers, body, _):
             if status == 429 {
                 let retry = headers[.retryAfter].map { " (Retry-After: \($0))" } ?? ""
                 throw Stop(reason: "the real API answered 429 Too Many Requests to \(shown)\(retry), so nothing more was sent; "

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import HTTPTypes
+import StubdCore
 
 /// One forward's libcurl transfer, on the forwarder's thread: what it collects (through the
 /// callbacks' context pointer) and the loop that drives it.
@@ -17,6 +18,11 @@ final class ForwardTransfer {
     private var headers = HTTPFields()
     private var headerBytes = 0
     private var body = Data()
+    /// When the answer's status line came, and, for an event stream, when each piece of its body did:
+    /// a recording replays the events with the API's timing.
+    private var headAt = DispatchTime.now().uptimeNanoseconds
+    private var arrivals: [BodyArrival] = []
+    private var timesArrivals: Bool?
     /// Every body byte taken so far, after decoding (held, then streamed).
     private var decodedBytes = 0
     /// Set once the answer outgrew `maxBodyBytes` and went to the client as a stream.
@@ -81,6 +87,10 @@ final class ForwardTransfer {
         }
         decodedBytes += n
         lastProgress = DispatchTime.now().uptimeNanoseconds
+        if timesArrivals == nil { timesArrivals = RecordedEventStream.isEventStream(headers.firstValue(of: .contentType)) }
+        if timesArrivals == true, stream == nil {
+            arrivals.append(BodyArrival(end: decodedBytes, at: .nanoseconds(Int64(lastProgress - headAt))))
+        }
         if stream == nil, body.count > settings.maxBodyBytes, let handle, let multi {
             // Too large to hold for recording: from here the client gets it as it comes.
             let stream = StreamedBody(initial: body, wakeWriter: { multi.wake() })
@@ -112,6 +122,7 @@ final class ForwardTransfer {
         if line.hasPrefix("HTTP/") {
             headers = HTTPFields() // a new status line (after a 100 Continue): only the last answer's headers count
             headerBytes = 0
+            headAt = DispatchTime.now().uptimeNanoseconds
         } else if let colon = line.firstIndex(of: ":") {
             // A name that is not an HTTP token could not be passed on, nor recorded: left out.
             guard let name = HTTPField.Name(String(line[..<colon])) else { return n }
@@ -216,7 +227,7 @@ final class ForwardTransfer {
         switch code {
         case CURLE_OK?:
             // The body is decoded: its encoding and length no longer describe it.
-            return .answered(status: status, headers: Forwarder.relayable(headers), body: body)
+            return .answered(status: status, headers: Forwarder.relayable(headers), body: body, arrivals: arrivals)
         case CURLE_OPERATION_TIMEDOUT?:
             return .timedOut
         default:

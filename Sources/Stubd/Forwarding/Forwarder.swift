@@ -36,8 +36,9 @@ final class Forwarder: Sendable {
     }
 
     enum Result: Sendable {
-        /// Held whole: within `maxBodyBytes` (a larger answer streams).
-        case answered(status: Int, headers: HTTPFields, body: Data)
+        /// Held whole: within `maxBodyBytes` (a larger answer streams). `arrivals`: when the pieces
+        /// of an event stream's body came (empty for any other answer).
+        case answered(status: Int, headers: HTTPFields, body: Data, arrivals: [BodyArrival])
         /// Over `maxBodyBytes`: handed to the client as it came (`onStream`), not held; this many bytes in all,
         /// and why it was cut short if it was (the client sees a body that breaks off).
         case streamed(status: Int, bytes: Int, cut: String?)

@@ -63,11 +63,12 @@ extension RequestRouter {
                 let note: String
                 switch result {
                 case .streamed: return
-                case let .answered(status, headers, body):
+                case let .answered(status, headers, body, arrivals):
                     answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
-                    let exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                    var exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
                                                     requestHeaders: request.headers, requestBody: request.body, status: HTTPResponse.Status(code: status),
                                                     responseHeaders: headers, responseBody: body)
+                    exchange.bodyArrivals = arrivals
                     let recorded: Route?
                     (note, recorded) = policy.answered(exchange)
                     if recorded != nil { engine.recordedCount.add(1, ordering: .relaxed) }

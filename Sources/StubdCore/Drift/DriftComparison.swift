@@ -47,13 +47,16 @@ package enum DriftComparison {
         findings += headerFindings(recorded, live, again)
 
         var clock = Deadline(uptimeNanoseconds: deadline)
-        let recordedJSON = ContentType.isJSON(mediaType: types[0]) ? try? JSONParser.parse(recorded.body) : nil
+        // An event stream is compared as the JSON document of its events (DriftEventStream).
+        let isStream = RecordedEventStream.isEventStream(types[0])
+        let parse: (Data) -> JSONValue? = isStream ? { DriftEventStream.json(of: $0) } : { try? JSONParser.parse($0) }
+        let recordedJSON = isStream || ContentType.isJSON(mediaType: types[0]) ? parse(recorded.body) : nil
         if let recordedJSON {
             // Parsing a large body is a stage of its own: the deadline is looked at between them.
             try clock.checkNow()
-            let liveJSON = try? JSONParser.parse(live.body)
+            let liveJSON = parse(live.body)
             try clock.checkNow()
-            let againJSON = try? JSONParser.parse(again.body)
+            let againJSON = parse(again.body)
             try clock.checkNow()
             guard let liveJSON, let againJSON else {
                 if liveJSON == nil, againJSON == nil {

@@ -52,9 +52,16 @@ package struct DriftRequest: Sendable {
         if answer.template != nil { return .skip("its answer is a template, rendered per request") }
         if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
         if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
-        let recorded = DriftAnswer(status: answer.status,
+        if answer.webSocket != nil { return .skip("its answer is a WebSocket; drift compares HTTP answers and event streams") }
+        var recorded = DriftAnswer(status: answer.status,
                                    headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
                                    body: answer.body)
+        if let events = answer.events {
+            if events.templates != nil { return .skip("its events are templates, rendered per request") }
+            // The stream as the folder sends it, compared event by event with the API's (DriftEventStream).
+            recorded.body = events.frames.reduce(into: Data()) { $0.append($1) }
+            if recorded.header(.contentType) == nil { recorded.headers[.contentType] = "text/event-stream" }
+        }
         return .replay(DriftRequest(route: route.description, source: route.source.description, request: request, recorded: recorded))
     }
 

@@ -138,7 +138,8 @@ enum ExchangeScrubber {
     /// one "really has no effect on compliant recipients"; for every other type it counts.
     static func normalizedContentType(_ value: String) -> String {
         var parts = value.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        if let type = parts.first, isJSON(type) { parts.removeAll { $0.replacingOccurrences(of: " ", with: "") == "charset=utf-8" } }
+        // JSON defines no charset (RFC 8259), and an event stream is always UTF-8 (WHATWG HTML).
+        if let type = parts.first, isJSON(type) || type == "text/event-stream" { parts.removeAll { $0.replacingOccurrences(of: " ", with: "") == "charset=utf-8" } }
         return parts.joined(separator: "; ")
     }
 

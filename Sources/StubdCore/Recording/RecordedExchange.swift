@@ -21,6 +21,9 @@ package struct RecordedExchange: Sendable {
     /// How long the API took to answer, replayed as the route's `delay:` (`stubd import har
     /// --keep-timing`); nil for none. A live recording leaves it out: a replay should be fast.
     package var delay: Duration?
+    /// For an event stream, when each piece of the body came from the API: its events are written
+    /// with that timing (`: delay` in the `.sse` file). Empty for other answers.
+    package var bodyArrivals: [BodyArrival] = []
 
     package init(method: HTTPRequest.Method, path: String, query: [QueryItem], requestHeaders: HTTPFields,
                 requestBody: Data, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: Data,

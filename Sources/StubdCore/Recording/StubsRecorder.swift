@@ -154,6 +154,11 @@ package final class StubsRecorder: Sendable {
     /// Writes one exchange (or says why not), then checks the written route answers its request.
     /// A write that fails, or whose check fails, is rolled back: the folder stays as it was.
     package func record(_ exchange: RecordedExchange) -> Outcome {
+        var exchange = exchange
+        if RecordedEventStream.isEventStream(exchange.responseHeaders.firstValue(of: .contentType)) {
+            // The events as a client reads them, each after the time the API took: an `.sse` file replays them so.
+            exchange.responseBody = RecordedEventStream.sseFile(body: exchange.responseBody, arrivals: exchange.bodyArrivals)
+        }
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
         guard rules.statuses.keeps(exchange.status) else {
@@ -433,6 +438,7 @@ package final class StubsRecorder: Sendable {
         switch mediaType {
         case let m? where ExchangeScrubber.isJSON(m): return "json"
         case "text/html": return "html"
+        case "text/event-stream": return "sse"
         case "text/plain": return "txt"
         case "text/csv": return "csv"
         case "application/xml", "text/xml": return "xml"

@@ -1,0 +1,119 @@
+import Foundation
+import Stubd
+import StubdCore
+import StubdTestSupport
+import Testing
+
+/// `stubd record` and `stubd drift` for server-sent events, against a real upstream: a Python server
+/// streaming an OpenAI-style answer with pauses between its chunks.
+@Suite(.serialized) struct StreamRecordingTests {
+    /// The real API: `GET /v1/stream` sends three `data:` chunks 150 ms apart (a keep-alive comment
+    /// and an unknown field between them, which a client never sees), then `data: [DONE]`. In mode
+    /// v2 the chunks' `delta.content` is `delta.text`, and a `usage` event comes before the end.
+    static let script = #"""
+        import http.server, json, sys, time
+        mode_file = sys.argv[1]
+        class H(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            def log_message(self, *a): pass
+            def do_GET(self):
+                if self.path != "/v1/stream":
+                    self.send_response(404); self.send_header("Content-Length", "0"); self.end_headers(); return
+                mode = open(mode_file).read().strip()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                key = "text" if mode == "v2" else "content"
+                for i, word in enumerate(["Hel", "lo", "!"]):
+                    if i: time.sleep(0.15)
+                    chunk = {"id": "c1", "choices": [{"index": 0, "delta": {key: word}}]}
+                    self.wfile.write(b": keep-alive\n" if i == 1 else b"")
+                    self.wfile.write(("id: %d\ndata: %s\nunknown: x\n\n" % (i + 1, json.dumps(chunk))).encode())
+                    self.wfile.flush()
+                if mode == "v2":
+                    self.wfile.write(b'event: usage\ndata: {"tokens": 3}\n\n')
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+        s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        print(s.server_address[1], flush=True)
+        s.serve_forever()
+        """#
+
+    final class API {
+        let modeFile: URL
+        let upstream: PythonUpstream
+        init() throws {
+            modeFile = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-sse-mode-\(UUID().uuidString)")
+            try Data("v1".utf8).write(to: modeFile)
+            upstream = try PythonUpstream(script: StreamRecordingTests.script, arguments: [modeFile.path])
+        }
+        func set(_ mode: String) throws { try Data(mode.utf8).write(to: modeFile) }
+    }
+
+    /// Records `GET /v1/stream` from `api` into a new folder; the recorder's client gets the stream.
+    func recorded(from api: API) async throws -> (folder: URL, relayed: String) {
+        let folder = try TempStubs([:]).url
+        var options = StubServer.Options()
+        var forwarding = ForwardingOptions(target: api.upstream.url, scope: .everything)
+        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin), mode: .new)
+        options.forwarding = forwarding
+        let recorder = try StubServer(stubs: folder, options: options)
+        defer { recorder.stopSynchronously() }
+        let relayed = try curl(["-sN", recorder.baseURL.absoluteString + "/v1/stream"])
+        return (folder, relayed.output)
+    }
+
+    static func chunk(_ id: Int, _ word: String, key: String = "content") -> String {
+        #"id: \#(id)"# + "\n" + #"data: {"id": "c1", "choices": [{"index": 0, "delta": {"\#(key)": "\#(word)"}}]}"# + "\n\n"
+    }
+
+    @Test func anEventStreamIsRecordedAsAnSSEFileWithItsTimingAndReplaysSo() async throws {
+        let api = try API()
+        let (folder, relayed) = try await recorded(from: api)
+        #expect(relayed.contains("data: [DONE]"), "the client got the stream through the recorder: \(relayed)")
+        // A GET with nothing more than its path: a convention file, in the .sse wire format.
+        let file = folder.appendingPathComponent("v1/stream.sse")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let delays = lines.filter { $0.hasPrefix(": delay ") }.compactMap { Int($0.dropFirst(8).dropLast(2)) }
+        // The first event may carry the few milliseconds the API took to send it after its head.
+        let pauses = delays.filter { $0 >= 100 }
+        #expect(pauses.count == 2 && pauses.allSatisfy { $0 < 1000 } && delays.count - pauses.count <= 1, "the API's 150 ms pauses: \(text)")
+        let events = lines.filter { !$0.hasPrefix(":") }.joined(separator: "\n")
+        #expect(events == Self.chunk(1, "Hel") + Self.chunk(2, "lo") + Self.chunk(3, "!") + "data: [DONE]\n\n",
+                "comments and unknown fields left out, as a client never sees them: \(text)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(StubsRecorder.manifestName).path))
+
+        // Replayed without the API: the same events, as an event stream, with the pauses.
+        try await withServer(folder) { server in
+            let started = Date()
+            let r = try curl(["-sN", "-i", server.baseURL.absoluteString + "/v1/stream"])
+            let took = Date().timeIntervalSince(started)
+            let parts = r.output.components(separatedBy: "\r\n\r\n")
+            #expect(parts[0].lowercased().contains("content-type: text/event-stream"), "\(r.output)")
+            #expect(parts.dropFirst().joined(separator: "\r\n\r\n") == events, "\(r.output)")
+            #expect(took >= 0.26, "the two recorded pauses are replayed (took \(took) s)")
+        }
+    }
+
+    @Test func driftComparesAStreamsEventsNamesIdsAndDataShape() async throws {
+        let api = try API()
+        let (folder, _) = try await recorded(from: api)
+        func drift() throws -> (status: Int32, findings: Set<String>, output: String) {
+            let r = try run(stubdBinary.path, ["drift", "--target", api.upstream.url.absoluteString, "--stubs", folder.path,
+                                               "--format", "json", "--rate", "50"])
+            let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
+            return (r.status, DriftTests.findings(report), r.output + r.error)
+        }
+        let same = try drift()
+        #expect(same.status == 0 && same.findings.isEmpty, "\(same.output)")
+        try api.set("v2")
+        let changed = try drift()
+        #expect(changed.status == 1, "\(changed.output)")
+        #expect(changed.findings == ["shape GET /v1/stream /message/*/data/choices/*/delta/content",
+                                     "shape GET /v1/stream /message/*/data/choices/*/delta/text",
+                                     "shape GET /v1/stream /usage"], "\(changed.output)")
+    }
+}
