@@ -97,6 +97,57 @@ import Testing
         #expect(r.output + r.error == "ok\n")
     }
 
+    /// A hit counted means a push reaches the socket: the test's wait is held before the app
+    /// connects, fires as the handshake's hit is counted, and the push goes out on the same kept-alive
+    /// connection at once, 60 times (a session each). Before, the socket joined its session only when
+    /// libmicrohttpd handed it over after writing the 101, and such a push was often a 409 "no WebSocket
+    /// of 'chat' is open"; now it is held and sent right after the open messages.
+    @Test func aPushRightAfterTheHitReachesTheSocket() throws {
+        try requirePython(modules: "websockets")
+        let folder = try TempStubs(Self.stubs)
+        let server = try ServeProcess(["--stubs", folder.url.path])
+        defer { withExtendedLifetime(server) {} }
+        let r = try run(testPython, ["-c", #"""
+            import base64, http.client, json, os, socket, sys, threading, time
+            port = int(sys.argv[1])
+            refused = []
+            for i in range(60):
+                admin = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                waited = {}
+                # The wait's response must be read before the next request on the connection.
+                def wait_and_push():
+                    admin.request("GET", f"/__s/r{i}/__stubd/hits/wait?route=chat&count=1&timeout=5")
+                    w = admin.getresponse(); w.read()
+                    waited["status"] = w.status
+                    admin.request("POST", f"/__s/r{i}/__stubd/websockets/chat/messages", body=json.dumps({"text": f"push {i}"}),
+                                  headers={"Content-Type": "application/json"})
+                    r = admin.getresponse()
+                    waited["push"] = (r.status, r.read())
+                t = threading.Thread(target=wait_and_push)
+                t.start()
+                time.sleep(0.01)   # the wait is held before the app connects
+                app = socket.create_connection(("127.0.0.1", port), timeout=5)
+                key = base64.b64encode(os.urandom(16)).decode()
+                app.sendall((f"GET /__s/r{i}/chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                t.join()
+                assert waited["status"] == 200, waited
+                if waited["push"][0] != 200:
+                    refused.append((i, waited["push"]))
+                else:
+                    got = b""
+                    while not (b"welcome" in got and f"push {i}".encode() in got):
+                        chunk = app.recv(4096)
+                        assert chunk, got
+                        got += chunk
+                    assert got.index(b"welcome") < got.index(f"push {i}".encode()), got
+                app.close(); admin.close()
+            assert not refused, f"{len(refused)} of 60 pushes right after the hit refused: {refused[0]}"
+            print("ok")
+            """#, String(server.port)])
+        #expect(r.output + r.error == "ok\n")
+    }
+
     /// The Swift client: `webSockets("chat")` in a session sends text, JSON and bytes to the app's
     /// socket and reads back what the app answered, with a route named by its path too.
     @Test func theSwiftClientPushesToASessionsSocketAndReadsWhatTheAppSent() async throws {

@@ -66,7 +66,20 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     /// When the armed timer or alarm rings.
     private var armedDue: Double?
     private var opened = 0.0
+    /// False until `start` has the socket; pushes meanwhile wait in `early`.
+    private var started = false
+    /// A test's pushes that came before libmicrohttpd handed the socket over: sent right after the open.
+    private var early: [WebSocketPayload] = []
 
+    /// Made when the request matched, and open to pushes from here on (`traffic.opened`), not only
+    /// once libmicrohttpd hands over the socket: between the two the 101 is written and the upgrade
+    /// handler runs on a worker, so a test that saw the hit (`hits/wait`) and pushed at once got a
+    /// 409 "no WebSocket open". Pushes from the match (`StreamTraffic.connecting`, before the hit is
+    /// counted) to here come back from `opened`; those and any before `start` are sent right after
+    /// the script's open messages. (Counting the hit later instead would move it out of the engine,
+    /// which counts every route's hit as it matches.) A client gone before the
+    /// 101 went out never starts, and stays listed as open in its session (libmicrohttpd says nothing
+    /// of an upgrade response it drops: see `ResponseWriter.upgrade`).
     init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry, traffic: StreamTraffic, route: String) {
         self.script = script
         virtualClock = clock.isVirtual ? clock : nil
@@ -76,6 +89,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         self.route = route
         decoder = WebSocketFrameDecoder(maxFrameBytes: script.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessageBytes: script.maxMessageBytes)
+        early = traffic.opened(self, route: route)
     }
 
     func start(socket: Int32, extra: [UInt8], handle: OpaquePointer) {
@@ -83,8 +97,6 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         // stays valid (and registered with dispatch) until our sources are cancelled.
         let own = dup(socket)
         registry.add(self)
-        // Before the queue starts the socket: a push from now on runs after the start, in order.
-        traffic.opened(self, route: route)
         let handleAddress = UInt(bitPattern: handle)
         queue.async { [self] in
             self.handle = OpaquePointer(bitPattern: handleAddress)
@@ -104,8 +116,11 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
             opened = now()
             for message in script.messages { schedule(after: message.after, .send(message.payload)) }
             if let close = script.close { schedule(after: close.after, .close(close)) }
+            started = true
             if !extra.isEmpty { received(extra[...]) }
             runDue()
+            for payload in early where state == .open { sendMessage(payload) }
+            early = []
         }
     }
 
@@ -113,6 +128,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     func push(_ payload: WebSocketPayload) {
         queue.async { [self] in
             guard state == .open else { return }
+            guard started else { return early.append(payload) }
             sendMessage(payload)
         }
     }

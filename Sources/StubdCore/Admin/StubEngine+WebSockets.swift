@@ -76,13 +76,12 @@ extension StubEngine {
         default:
             return .problem(400, title: "Bad message", detail: #"send {"text": "hello"} or {"binary": "AAEC"} (base64), one of the two"#)
         }
-        let peers = session.streams.peers(route: route.key)
-        guard !peers.isEmpty else {
+        let sockets = session.streams.push(payload, route: route.key)
+        guard sockets > 0 else {
             let prefix = session.id.isEmpty ? "" : "/__s/\(session.id)"
             return .problem(409, title: "No socket open",
                             detail: "no WebSocket of '\(route.key)' is open in this session: the app connects to \(prefix)\(route.signature.split(separator: " ", maxSplits: 1).last ?? "") first (GET /__stubd/websockets lists open sockets)")
         }
-        for peer in peers { peer.push(payload) }
-        return .document(200, WebSocketPushed(route: route.key, session: session.id, sockets: peers.count))
+        return .document(200, WebSocketPushed(route: route.key, session: session.id, sockets: sockets))
     }
 }

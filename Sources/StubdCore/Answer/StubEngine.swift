@@ -193,9 +193,12 @@ package final class StubEngine: Sendable {
         let next: CannedResponse?
         do { next = try session.nextResponse(route, request) } catch { return keyCapReached(error, route) }
         guard let response = next else { return nil }
+        // Open to pushes before the hit shows (issue 41): a test that waited for the hit pushes at once.
+        if response.webSocket != nil { session.streams.connecting(route: route.key) }
         session.recordHit(route, state, request)
         // Quotas first: an answer they refuse is not rendered at all.
         var outcome = charge(route, state, response, parameters, request, session, wall)
+        if response.webSocket != nil, case .generated = outcome.answer { session.streams.abandoned(route: route.key) }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
         if contracts != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }

@@ -26,6 +26,10 @@ package final class StreamTraffic: Sendable {
 
     package struct Route: Sendable {
         package var open: [ObjectIdentifier: any WebSocketPeer] = [:]
+        /// WebSockets matched (their hit counted) whose connection is not made yet.
+        package var connecting = 0
+        /// Pushes for those, each with how many of them have still to take it.
+        var held: [(payload: WebSocketPayload, left: Int)] = []
         /// Event streams open now (they take no push).
         package var openStreams = 0
         package var received: [Message] = []
@@ -71,8 +75,43 @@ package final class StreamTraffic: Sendable {
 
     // MARK: What the transport reports
 
-    package func opened(_ peer: any WebSocketPeer, route key: String) {
-        change(key) { $0.open[ObjectIdentifier(peer)] = peer }
+    /// A WebSocket request matched: counted before its hit is, so a test that saw the hit and
+    /// pushes at once reaches it (the push is held for it until its connection is made, `opened`).
+    package func connecting(route key: String) {
+        change(key) { $0.connecting += 1 }
+    }
+
+    /// A matched WebSocket that will not open (its handshake or its quota refused): no push is held for it.
+    package func abandoned(route key: String) {
+        change(key) { route in
+            route.connecting = max(0, route.connecting - 1)
+            route.held = route.held.compactMap { $0.left > 1 ? ($0.payload, $0.left - 1) : nil }
+        }
+    }
+
+    /// The socket is open to pushes; returns the pushes held for it since it matched, to send first.
+    package func opened(_ peer: any WebSocketPeer, route key: String) -> [WebSocketPayload] {
+        var early: [WebSocketPayload] = []
+        change(key) { route in
+            route.open[ObjectIdentifier(peer)] = peer
+            guard route.connecting > 0 else { return }
+            route.connecting -= 1
+            early = route.held.map(\.payload)
+            route.held = route.held.compactMap { $0.left > 1 ? ($0.payload, $0.left - 1) : nil }
+        }
+        return early
+    }
+
+    /// Sends `payload` to every open socket of the route and holds it for those connecting; how many that is.
+    package func push(_ payload: WebSocketPayload, route key: String) -> Int {
+        let (peers, connecting): ([any WebSocketPeer], Int) = state.withLock { state in
+            guard var route = state.routes[key] else { return ([], 0) }
+            if route.connecting > 0 { route.held.append((payload, route.connecting)) }
+            state.routes[key] = route
+            return (Array(route.open.values), route.connecting)
+        }
+        for peer in peers { peer.push(payload) }
+        return peers.count + connecting
     }
 
     package func closed(_ peer: any WebSocketPeer, route key: String) {
@@ -147,7 +186,8 @@ package final class StreamTraffic: Sendable {
         let waiting: [Waiter] = state.withLock { state in
             for key in state.routes.keys {
                 let open = state.routes[key]!.open, streams = state.routes[key]!.openStreams
-                state.routes[key] = Route(open: open, openStreams: streams)
+                let connecting = state.routes[key]!.connecting, held = state.routes[key]!.held
+                state.routes[key] = Route(open: open, connecting: connecting, held: held, openStreams: streams)
             }
             defer { state.waiters = [] }
             return state.waiters

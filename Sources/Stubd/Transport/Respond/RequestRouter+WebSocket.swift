@@ -12,6 +12,7 @@ extension RequestRouter {
         switch WebSocketHandshake.accept(method: method, upgrade: connection.headerString("Upgrade"), connection: connection.headerString("Connection"),
                                          key: connection.headerString("Sec-WebSocket-Key"), version: connection.headerString("Sec-WebSocket-Version")) {
         case .refuse(let refusal):
+            engine.session(session).streams.abandoned(route: route ?? "")
             return (.generated(refusal), "not a WebSocket handshake")
         case .accept(let accept):
             var headers = canned.headers + extra.list
