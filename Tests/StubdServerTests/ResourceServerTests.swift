@@ -102,6 +102,27 @@ import Testing
         #expect((items?.first?["id"] as? String)?.count == 36, "a UUID id: \(envelope.text)")
     }
 
+    @Test func aQueryNameNoItemHasFiltersNothing() async throws {
+        let stubs = try Self.stubs()
+        let server = try ServeProcess(["--stubs", stubs.url.path])
+        // An app that sends its API key on every request: no todo has an appid, so it is no filter.
+        let all = try await call(server, "/todos?appid=KEY")
+        #expect(array(all).count == 25 && all.header("X-Total-Count") == "25", "\(all.text)")
+        let titled = try await call(server, "/todos?appid=KEY&title=todo%203")
+        #expect(array(titled).map { $0["id"] as? Int } == [3] && titled.header("X-Total-Count") == "1", "\(titled.text)")
+        // Both paging styles beside it.
+        let page = try await call(server, "/todos?appid=KEY&page=2&per_page=5")
+        #expect(array(page).map { $0["id"] as? Int } == [6, 7, 8, 9, 10] && page.header("X-Total-Count") == "25", "\(page.text)")
+        let window = try await call(server, "/todos?APPID=KEY&done=false&limit=2&offset=3")
+        #expect(array(window).map { $0["id"] as? Int } == [7, 9] && window.header("X-Total-Count") == "13", "\(window.text)")
+
+        // Once one item has the field it filters, and the items without it do not match.
+        _ = try await call(server, "/__s/p/todos", "POST", #"{"title": "urgent", "priority": "high"}"#)
+        let high = try await call(server, "/__s/p/todos?priority=high&appid=KEY")
+        #expect(array(high).map { $0["title"] as? String } == ["urgent"] && high.header("X-Total-Count") == "1", "\(high.text)")
+        #expect(array(try await call(server, "/__s/p/todos?priority=low")).isEmpty)
+    }
+
     @Test func twoSessionsSeeOnlyTheirOwnItemsAndAResetRestoresTheSeed() async throws {
         let stubs = try Self.stubs()
         let server = try ServeProcess(["--stubs", stubs.url.path])

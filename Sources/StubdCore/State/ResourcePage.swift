@@ -1,5 +1,6 @@
 /// What a list request asks for: the filters (every query name that is not a paging one, compared
-/// with the item's field of that name as text) and the window, in either common style.
+/// with the item's field of that name as text; `ResourceStore.list` drops a name no item has) and
+/// the window, in either common style.
 struct ResourcePage {
     enum Style { case all, pages(page: Int, perPage: Int), window(offset: Int, limit: Int?) }
 

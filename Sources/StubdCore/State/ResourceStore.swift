@@ -47,11 +47,19 @@ package final class ResourceStore: Sendable {
 
     /// The items under `parent` whose fields equal every filter: how many, and the window
     /// `offset..<offset+limit` of them as one JSON array, written from the items' texts under the lock.
+    /// A filter no item under `parent` has a field for is not one: an app's `?appid=KEY` or `?lang=en`
+    /// says nothing about the items, so it filters nothing (once one item has the field, it filters).
     func list(parent: String, filters: [(field: String, value: String)], offset: Int, limit: Int?) -> (total: Int, array: String) {
         // Each filter's value read as a number once, not each item's number written as text.
-        let filters = filters.map { (field: $0.field, text: $0.value, number: Double($0.value)) }
+        let asked = filters.map { (field: $0.field, text: $0.value, number: Double($0.value)) }
         return state.withLock { state in
             guard let items = state.collections[parent]?.items else { return (0, "[]") }
+            let filters = asked.filter { filter in
+                items.contains { item in
+                    if case .object(let fields) = item.value { return fields[filter.field] != nil }
+                    return false
+                }
+            }
             var array = "["
             var taken = 0
             func take(_ item: ResourceItem) {

@@ -5,8 +5,9 @@ import Testing
 import WeatherService
 
 /// Flows that need the stubs to remember: a station registered and then listed (the `stations`
-/// resource of Stubs/stubd.yml), a checkout that moves on as the app calls it (the `checkout`
-/// scenario). Each test's session holds its own items and states, so parallel tests never meet.
+/// resource of Stubs/stubd.yml), a checkout that moves on as the app calls it and ships on the session's
+/// clock (the `checkout` scenario). Each test's session holds its own items, states and clock, so
+/// parallel tests never meet.
 @Suite struct StationTests {
     static let backyard = Station(externalID: "SF_BACKYARD", name: "Backyard", latitude: 37.77, longitude: -122.42)
     static let rooftop = Station(externalID: "NY_ROOFTOP", name: "Rooftop", latitude: 40.71, longitude: -74.0)
@@ -66,16 +67,20 @@ import WeatherService
         }
     }
 
-    @Test func aShippedOrderReadsShipped() async throws {
+    @Test func aPaidOrderShipsThirtySecondsLater() async throws {
         try await withStubServer(stubs: Fixtures.stubs) { server in
             let shop = Fixtures.shop(server)
-            // Halfway in: the cart filled and paid without the requests that lead there.
-            try await server.scenario("checkout").set("paid")
+            _ = try await shop.addToCart("station-kit").get()
+            #expect(try await shop.pay().get().status == "paid")
             #expect(try await shop.order().get().status == "paid")
 
-            // The shop ships: a state only the test moves to.
-            try await server.scenario("checkout").set("shipped")
+            // The shop ships 30 s after payment (the checkout's timed move in Stubs/stubd.yml), on
+            // this session's clock: the test moves the clock instead of sleeping.
+            try await server.advanceClock(by: .seconds(20))
+            #expect(try await shop.order().get().status == "paid", "20 s after payment the order is not shipped yet")
+            try await server.advanceClock(by: .seconds(10))
             #expect(try await shop.order().get() == StationOrder(status: "shipped", items: ["station-kit"]))
+            await expectScenarioState(server, "checkout", "shipped")
         }
     }
 }
