@@ -182,7 +182,8 @@ package final class StubEngine: Sendable {
             let runtime = session.runtimeMatch(request)
             if case .matched = runtime { return runtime }
         }
-        return catalog.match(request) { session.isAvailable($0, request) }
+        // The matcher hands the request back: a closure capturing it copied the whole head twice a request.
+        return catalog.match(request, isAvailable: session.isAvailable)
     }
 
     /// The route's next answer with the hit counted and its quotas charged, its template filled (or

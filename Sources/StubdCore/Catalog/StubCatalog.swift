@@ -199,7 +199,7 @@ public final class StubCatalog: Sendable {
     }
 
     /// Matches a request against this catalog's routes.
-    package func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }) -> MatchResult {
+    package func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool = { _, _ in true }) -> MatchResult {
         matcher.match(request, isAvailable: isAvailable)
     }
 

@@ -165,14 +165,14 @@ struct RouteMatcher: Sendable {
 
     /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up
     /// `times`). `takingShortcut: false` walks the tree for every request (the shortcut's test).
-    func match(_ request: RequestHead, isAvailable: (Route) -> Bool = { _ in true }, takingShortcut: Bool = true) -> MatchResult {
+    func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool = { _, _ in true }, takingShortcut: Bool = true) -> MatchResult {
         // The common case, a literal path no pattern could also answer: no split, no array built.
         if takingShortcut, let shortcut = literalShortcut, let matched = shortcut.match(request, isAvailable: isAvailable) {
             return matched
         }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
-            && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route) {
+            && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route, request) {
             return .matched(route, parameters: params)
         }
         if !found.isEmpty, !found.contains(where: { $0.route.method.accepts(request.method) }) {
@@ -188,7 +188,7 @@ struct RouteMatcher: Sendable {
 
     /// Whether the shortcut alone settles this request (for the test that compares it with the tree).
     func literalShortcutAnswers(_ request: RequestHead) -> Bool {
-        literalShortcut?.match(request, isAvailable: { _ in true }) != nil
+        literalShortcut?.match(request, isAvailable: { _, _ in true }) != nil
     }
 
     static func conditionsHold(_ conditions: RequestConditions, _ request: RequestHead) -> Bool {

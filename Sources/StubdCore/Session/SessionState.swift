@@ -280,7 +280,7 @@ package final class SessionState: Sendable {
     }
 
     func runtimeMatch(_ request: RequestHead) -> MatchResult {
-        runtime.withLock { r in r.matcher.match(request) { self.isAvailable($0, request) } }
+        runtime.withLock { r in r.matcher.match(request, isAvailable: self.isAvailable) }
     }
 
     // MARK: Resources
