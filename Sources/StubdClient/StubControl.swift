@@ -50,7 +50,7 @@ extension StubControl {
 
 extension StubControl {
     /// `hits(_:)` for a reference held as text (`let route = "GET /api/\(key)/x.json"`): read here,
-    /// once; one that cannot be read (`GET a/b`) throws ``RouteReferenceError`` before anything is sent.
+    /// once; one that cannot be read (`GET a/b`) throws `RouteReferenceError` (StubdProtocol) before anything is sent.
     public func hits(_ route: String) async throws -> Int {
         try await hits(RouteReference(parsing: route))
     }

@@ -53,7 +53,7 @@ public struct StubdClient: StubControl {
 
     /// Hits in this session on a route name, a pattern or a concrete path (`GET /__stubd/hits?route=`);
     /// a name no route has throws ``StubdError/unknownRoute(route:nearest:)`` with the nearest names,
-    /// and a reference that cannot be read (`GET a/b`) throws ``RouteReferenceError`` before anything is sent.
+    /// and a reference that cannot be read (`GET a/b`) throws `RouteReferenceError` (StubdProtocol) before anything is sent.
     public func hits(_ route: RouteReference) async throws -> Int {
         _ = try route.target
         return try await get(HitCount.self, .hits, query: ["route": route.text], route: route.text).hits
