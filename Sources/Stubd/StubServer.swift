@@ -340,7 +340,7 @@ public final class StubServer: Sendable {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         watcher?.stop()
         for acceptor in acceptors { acceptor.stop() }
-        engine.releaseWaiters()
+        engine.sessions.releaseWaiters()
         // Dashboard event streams: no more events; resuming them below ends each one.
         engine.changes.unsubscribeAll()
         _ = router.resumeAllForStop()

@@ -22,7 +22,7 @@ extension StubEngine {
         case .health:
             return .response(health())
         case .sessions:
-            return .response(.document(200, SessionsReport(maxSessions: maxSessions, sessions: sessionList.map { s in
+            return .response(.document(200, SessionsReport(maxSessions: sessions.maxSessions, sessions: sessions.sessionList.map { s in
                 SessionsReport.Session(id: s.id, requests: s.journal.total, unmatched: s.unmatched.load(ordering: .relaxed),
                                        runtimeStubs: s.runtimeStubCount, now: JournalEntry.timeFormat(s.clock.now()),
                                        frozen: s.clock.isVirtual)

@@ -9,8 +9,8 @@ extension StubEngine {
         if let session, !session.id.isEmpty {
             tally = CoverageTally(session, catalog: catalog)
         } else {
-            tally = retiredCoverage.withLock { $0 }
-            for s in allSessions { tally.add(CoverageTally(s, catalog: catalog)) }
+            tally = sessions.retiredCoverage.withLock { $0 }
+            for s in sessions.allSessions { tally.add(CoverageTally(s, catalog: catalog)) }
         }
         let name = session.flatMap { $0.id.isEmpty ? nil : $0.id }
         let routes = catalog.routes.map { describeCoverage($0, tally[$0.key]) }
@@ -52,12 +52,6 @@ extension StubEngine {
                                             state: CoverageReport.Operation.state(documented: documented, answered: answered.sorted()),
                                             routes: routes.map(\.route), hints: hints)
         }
-    }
-
-    /// Keeps what a session counted before it is reset or dropped.
-    func retire(_ session: SessionState) {
-        let tally = CoverageTally(session, catalog: catalog)
-        retiredCoverage.withLock { $0.add(tally) }
     }
 
     private func describeCoverage(_ route: Route, _ tally: CoverageTally.RouteTally?) -> CoverageReport.Route {

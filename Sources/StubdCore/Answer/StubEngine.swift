@@ -10,13 +10,10 @@ package final class StubEngine: Sendable {
 
     /// The catalog in force. A replaced one is freed when the last request using it is done.
     private let current: PublishedValue<StubCatalog>
-    package let defaultSession: SessionState
-    private let sessions = Locked<[String: SessionState]>([:])
+    /// The sessions requests and admin calls are answered in.
+    package let sessions: SessionRegistry
     private let nextStubID = Atomic<Int>(1)
-    let journalCapacity: Int
-    /// Named sessions held at once; a new one past it evicts the one unused longest.
-    package let maxSessions: Int
-    /// Told of events worth a log line (a session evicted).
+    /// Told of events worth a log line (a quota's key cap reached).
     private let notice: (@Sendable (String) -> Void)?
     /// What the journal hides: credential headers and parameters, and `--secret` values.
     let journalMasking: JournalMasking
@@ -38,9 +35,6 @@ package final class StubEngine: Sendable {
     /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
     /// for `GET /__stubd/contract` to say.
     package let contractRequests: String
-    /// What sessions that were reset or evicted had counted: the whole server's coverage is since
-    /// it started, while a session's own counts go back to zero with it.
-    let retiredCoverage = Locked(CoverageTally())
     /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
     package let changes = ChangeFeed()
 
@@ -52,12 +46,11 @@ package final class StubEngine: Sendable {
         self.contractRequests = contractRequests
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.maxRenderedBytes = max(1, maxRenderedBytes)
-        self.journalCapacity = journalCapacity
         self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
-        self.maxSessions = max(1, maxSessions)
         self.notice = notice
-        self.defaultSession = SessionState(id: "", clock: catalog.clock, journalCapacity: journalCapacity)
-        self.current = PublishedValue(catalog)
+        let current = PublishedValue(catalog)
+        self.current = current
+        self.sessions = SessionRegistry(catalogs: current, journalCapacity: journalCapacity, maxSessions: maxSessions, notice: notice)
     }
 
     /// The catalog requests are answered from now.
@@ -71,44 +64,11 @@ package final class StubEngine: Sendable {
         changes.note("*")
     }
 
-    /// The session a request or admin call belongs to ("" is the default one). The transport
-    /// checks ids first (`RequestTarget.isValidSession`). A new session past `maxSessions` evicts
-    /// the one unused longest: any request naming a new id makes a session, so they must be bounded.
-    package func session(_ id: String) -> SessionState {
-        if id.isEmpty { return defaultSession }
-        let now = DispatchTime.now().uptimeNanoseconds
-        var evicted: SessionState?
-        let session = sessions.withLock { table in
-            if let s = table[id] {
-                s.lastUsed.store(now, ordering: .relaxed)
-                return s
-            }
-            if table.count >= maxSessions, let oldest = table.values.min(by: {
-                $0.lastUsed.load(ordering: .relaxed) < $1.lastUsed.load(ordering: .relaxed)
-            }) {
-                table.removeValue(forKey: oldest.id)
-                evicted = oldest
-            }
-            let s = SessionState(id: id, clock: catalog.clock, journalCapacity: journalCapacity)
-            s.lastUsed.store(now, ordering: .relaxed)
-            table[id] = s
-            return s
-        }
-        if let evicted {
-            retire(evicted)
-            evicted.waiters.fireAll()
-            let idle = Double(now - evicted.lastUsed.load(ordering: .relaxed)) / 1e9
-            notice?("session '\(evicted.id)' evicted after \(Int(idle)) s idle: \(maxSessions) sessions is the cap (--max-sessions); reset sessions when a test ends")
-        }
-        return session
-    }
+    /// The session a request or admin call belongs to (`SessionRegistry.session(_:)`).
+    package func session(_ id: String) -> SessionState { sessions.session(id) }
 
-    /// The default session, then the named ones by id.
-    package var sessionList: [SessionState] {
-        [defaultSession] + sessions.withLock { Array($0.values) }.sorted { $0.id < $1.id }
-    }
-
-    var allSessions: [SessionState] { [defaultSession] + sessions.withLock { Array($0.values) } }
+    /// The session of requests that name none.
+    package var defaultSession: SessionState { sessions.defaultSession }
 
     // MARK: Answering
 
@@ -422,29 +382,9 @@ package final class StubEngine: Sendable {
         return (id, route, problems)
     }
 
-    /// Everything back to the start; every session when `session` is the default one. A named
-    /// session is dropped as well (the next request under its id starts a fresh one), so a
-    /// long-running daemon does not keep every finished test's state.
-    package func reset(_ session: SessionState) {
-        if session.id.isEmpty {
-            // Dropped, not reset: nothing of theirs is rebuilt only to be freed. Their long-polls answer.
-            let named = sessions.withLock { table in defer { table.removeAll() }; return Array(table.values) }
-            for s in named {
-                retire(s)
-                s.waiters.fireAll()
-            }
-        } else {
-            sessions.withLock { _ = $0.removeValue(forKey: session.id) }
-        }
-        retire(session)
-        session.reset()
-    }
+    /// Everything back to the start (`SessionRegistry.reset(_:)`).
+    package func reset(_ session: SessionState) { sessions.reset(session) }
 
     /// How many named sessions the server holds.
-    package var sessionCount: Int { sessions.withLock { $0.count } }
-
-    /// Answers pending long-polls so a stopping server holds no connection.
-    package func releaseWaiters() {
-        for s in allSessions { s.waiters.fireAll() }
-    }
+    package var sessionCount: Int { sessions.count }
 }
