@@ -101,6 +101,8 @@ public final class StubServer: Sendable {
     public let certificateAuthorityDirectory: URL?
     /// The core: catalog, sessions, hits, quotas.
     package let engine: StubEngine
+    /// The admin API over the engine and its sessions.
+    package let admin: AdminEndpoints
     public let stubsDirectory: URL
     /// The admin token this server requires, if any; its own `StubControl` calls send it.
     public let adminToken: String?
@@ -164,13 +166,13 @@ public final class StubServer: Sendable {
         contracts = options.contracts
         stubsDirectory = stubs
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
-                            maskedHeaders: options.maskedHeaders,
-                            maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
-                            maxRuntimeStubs: options.maxRuntimeStubs, maxRenderedBytes: options.maxRenderedBytes,
-                            notice: options.notice, contracts: options.contracts,
+                            maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, contracts: options.contracts,
                             contractRequests: options.requestValidation.rawValue)
+        admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders,
+                               maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
+                               maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {
-            engine.forwarding.withLock {
+            admin.forwarding.withLock {
                 $0 = (forwarding.scope == .everything ? "record" : "proxy", forwarding.target.absoluteString, forwarding.recorder != nil)
             }
         }
@@ -194,7 +196,7 @@ public final class StubServer: Sendable {
         }
         self.leaves = leaves
         certificateAuthorityDirectory = options.tls?.caDirectory
-        router = RequestRouter(engine: engine, maxBodyBytes: options.maxBodyBytes, connectionMemoryBytes: options.connectionMemoryBytes, adminAccess: access,
+        router = RequestRouter(admin: admin, maxBodyBytes: options.maxBodyBytes, connectionMemoryBytes: options.connectionMemoryBytes, adminAccess: access,
                                hosts: hosts, tunnels: tunnels, passUnknownHosts: options.passUnknownHosts,
                                forwarding: options.forwarding.map { forwarding in
                                    var forwarding = forwarding

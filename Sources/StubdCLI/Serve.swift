@@ -212,7 +212,7 @@ struct Serve: ParsableCommand {
         server.stopSynchronously()
         var coverageLost = false
         if let coverageFile {
-            let report = server.engine.coverage(of: nil)
+            let report = server.admin.coverage(of: nil)
             if let failure = coverageFile.write(report) {
                 logger.error("coverage not written: \(failure)")
                 coverageLost = true

@@ -14,7 +14,7 @@ import Testing
         try await withServer(exampleStubs, options: options) { server in
             let session = server.engine.session("cap")
             for i in 0..<100 {
-                _ = try server.engine.addRuntimeStub(json: #"{"request": {"path": "/r\#(i)"}, "response": {"status": 200}}"#, to: session)
+                _ = try server.admin.addRuntimeStub(json: #"{"request": {"path": "/r\#(i)"}, "response": {"status": 200}}"#, to: session)
             }
             let r = try await http(URL(string: server.baseURL.absoluteString + "/__s/cap/__stubd/stubs")!, method: "POST",
                                    body: #"{"request": {"path": "/one-more"}, "response": {"status": 200}}"#)

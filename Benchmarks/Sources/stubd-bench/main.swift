@@ -165,18 +165,18 @@ if !fixtureOnly {
 
 // 1e. Adding a runtime stub to a session that holds 1, 1,000 or 30,000 already: the cost of one add.
 if !fixtureOnly {
-    let engine = StubEngine(catalog: try StubCatalog.load(stubs: stubs), maxRuntimeStubs: 40_000)
-    let session = engine.session("runtime-bench")
+    let admin = AdminEndpoints(engine: StubEngine(catalog: try StubCatalog.load(stubs: stubs)), maxRuntimeStubs: 40_000)
+    let session = admin.sessions.session("runtime-bench")
     var perAdd: [Int: Double] = [:]
     var added = 0
     for target in [1, 1_000, 30_000] {
         while added < target {
-            _ = try engine.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
+            _ = try admin.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
             added += 1
         }
         let start = DispatchTime.now().uptimeNanoseconds
         for _ in 0..<200 {
-            _ = try engine.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
+            _ = try admin.addRuntimeStub(json: #"{"request": {"path": "/rt/\#(added)/{id}"}, "response": {"status": 204}}"#, to: session)
             added += 1
         }
         perAdd[target] = Double(DispatchTime.now().uptimeNanoseconds - start) / 200 / 1000

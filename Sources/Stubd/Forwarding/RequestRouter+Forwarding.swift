@@ -71,7 +71,7 @@ extension RequestRouter {
                     exchange.bodyArrivals = arrivals
                     let recorded: Route?
                     (note, recorded) = policy.answered(exchange)
-                    if recorded != nil { engine.recordedCount.add(1, ordering: .relaxed) }
+                    if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
                     if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
                 case .unreachable(let reason):
                     answer = .problem(502, title: "Target unreachable",

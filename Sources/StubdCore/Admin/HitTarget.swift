@@ -46,17 +46,3 @@ struct HitTarget {
         return ranked.prefix(3).map(\.key)
     }
 }
-
-extension StubEngine {
-    /// The 404 for a hit target that names nothing in `session` (its catalog and runtime stubs); nil when it names something.
-    func unknownHitTarget(_ query: RouteQuery, in session: SessionState) -> GeneratedResponse? {
-        let routes = catalog.routes + session.runtimeStubs().map(\.route)
-        guard let nearest = HitTarget(query: query).nearestIfUnknown(in: routes) else { return nil }
-        let target = query.text
-        let hint = nearest.isEmpty ? "the catalog has no routes" : "nearest: " + nearest.map { "'\($0)'" }.joined(separator: ", ")
-        return .problem(Problem(title: Problem.noSuchRoute, status: 404,
-                                detail: "'\(target)' names no route in this session's catalog (a route name, a signature such as "
-                                    + "'GET /api/{key}/**', or a concrete path one route matches); \(hint)",
-                                nearest: nearest))
-    }
-}

@@ -3,8 +3,9 @@ import HTTPTypes
 import StubdProtocol
 import Synchronization
 
-/// The core of stubd: picks the answer for each request, counts it, and applies quotas.
-/// Knows nothing of sockets; the transport hands it a `RequestHead` and sends what it returns.
+/// The answerer: picks the answer for a request in one session, counts it, applies quotas, fills
+/// its template and journals it. Knows nothing of sockets nor of the admin API (`AdminEndpoints`);
+/// the transport hands it a `RequestHead` and sends the `Outcome` it returns.
 package final class StubEngine: Sendable {
     package static let version = "0.1.0"
 
@@ -12,15 +13,8 @@ package final class StubEngine: Sendable {
     private let current: PublishedValue<StubCatalog>
     /// The sessions requests and admin calls are answered in.
     package let sessions: SessionRegistry
-    private let nextStubID = Atomic<Int>(1)
     /// Told of events worth a log line (a quota's key cap reached).
     private let notice: (@Sendable (String) -> Void)?
-    /// What the journal hides: credential headers and parameters, and `--secret` values.
-    let journalMasking: JournalMasking
-    /// The folder fingerprint `/__stubd/health` reports, with the catalog generation it is of.
-    let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
-    /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
-    package let maxRuntimeStubs: Int
     /// Bytes a template may render for one answer (`stubd serve --max-render`); past it the request
     /// gets a 500 naming the cap, and the journal says why.
     package let maxRenderedBytes: Int
@@ -28,25 +22,18 @@ package final class StubEngine: Sendable {
     /// The specs the stubs and requests are held to (`serve --spec`, repeatable), each judging the
     /// operations it declares; nil without one, so a plain folder pays one nil check.
     package let contracts: ContractSet?
-    /// `serve --proxy` / `stubd record`: set once by the server before it serves, for `/__stubd/health`.
-    package let forwarding = Locked<(mode: String, target: String, recording: Bool)?>(nil)
-    /// Answers the recorder wrote since the server started.
-    package let recordedCount = Atomic<Int>(0)
     /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
     /// for `GET /__stubd/contract` to say.
     package let contractRequests: String
     /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
     package let changes = ChangeFeed()
 
-    package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000, maskedHeaders: [String] = [],
-                maskedSecrets: [NamedSecret] = [], maxRuntimeStubs: Int = 10_000,
+    package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
                 contracts: ContractSet? = nil, contractRequests: String = "report") {
         self.contracts = contracts
         self.contractRequests = contractRequests
-        self.maxRuntimeStubs = max(1, maxRuntimeStubs)
         self.maxRenderedBytes = max(1, maxRenderedBytes)
-        self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
         self.notice = notice
         let current = PublishedValue(catalog)
         self.current = current
@@ -353,33 +340,6 @@ package final class StubEngine: Sendable {
         // A hit of the path it went to, as a stubbed one would be: `stubd hits` and hit waits see it.
         session.recordForwardedHit(request)
         journal(request, in: session, at: Date(), status: status, route: "proxy", misses: [], notes: [note])
-    }
-
-    // MARK: Runtime stubs
-
-    /// Adds a route given as manifest-shaped JSON; returns its id, and how its answers break the spec
-    /// (`serve --spec`), which in strict mode refuses it instead (`RuntimeStubRefusal.breaksContract`).
-    package func addRuntimeStub(json: String, to session: SessionState) throws(RuntimeStubRefusal)
-        -> (id: String, route: Route, contractProblems: [LoadProblem]) {
-        guard session.runtimeStubCount < maxRuntimeStubs else {
-            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
-                file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
-                hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")]))
-        }
-        let number = nextStubID.add(1, ordering: .relaxed).oldValue
-        let id = "s\(number)"
-        let catalog = self.catalog
-        let route: Route
-        do throws(CatalogLoadError) { route = try catalog.parseRuntimeStub(json, id: id, index: -number) } catch { throw .invalid(error) }
-        // Held to the spec as a file stub is; strict mode refuses it as a load refuses a file.
-        let problems = contracts.map { StubContractCheck.problems(of: route, in: $0) } ?? []
-        if !problems.isEmpty, contractRequests == "strict" { throw .breaksContract(problems) }
-        if let taken = route.name.flatMap(catalog.route(named:)) ?? session.addRuntime(route, id: id) {
-            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
-                file: "stub", message: "route name '\(route.name ?? "")' is already used by \(taken.source)",
-                hint: "give the runtime stub its own name, or remove the other first")]))
-        }
-        return (id, route, problems)
     }
 
     /// Everything back to the start (`SessionRegistry.reset(_:)`).

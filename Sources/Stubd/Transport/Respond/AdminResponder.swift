@@ -5,7 +5,7 @@ import StubdProtocol
 
 /// `/__stubd/...`: the admin API and the dashboard, behind `AdminAccess`; passes on every other request.
 struct AdminResponder: Responder {
-    let engine: StubEngine
+    let admin: AdminEndpoints
     let access: AdminAccess
 
     func respond(to request: inout IncomingRequest) -> Reply? {
@@ -23,15 +23,15 @@ struct AdminResponder: Responder {
             }
             // `?all=1`: every session's changes; otherwise the session's own (and "*").
             let all = head.query.contains { $0.name == "all" && $0.value != "0" }
-            return .now(DashboardEvents.response(feed: engine.changes, session: all ? nil : request.target.session))
+            return .now(DashboardEvents.response(feed: admin.engine.changes, session: all ? nil : request.target.session))
         }
-        let session = engine.session(request.target.session)
+        let session = admin.sessions.session(request.target.session)
         request.logLine.session = session.id
-        let reply = engine.admin(method: head.method, call: call, query: head.query, body: head.body, session: session)
+        let reply = admin.answer(method: head.method, call: call, query: head.query, body: head.body, session: session)
         if head.method != .get, head.method != .head {
             // Resetting the default session drops every named one.
             let resetsAll: Bool = if case .reset? = endpoint { session.id.isEmpty } else { false }
-            engine.changes.note(resetsAll ? "*" : session.id)
+            admin.engine.changes.note(resetsAll ? "*" : session.id)
         }
         switch reply {
         case .response(let generated):

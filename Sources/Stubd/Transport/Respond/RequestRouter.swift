@@ -10,6 +10,7 @@ import Synchronization
 /// built before the daemon starts, handed to MHD as the handler's context.
 final class RequestRouter: @unchecked Sendable {
     let engine: StubEngine
+    let admin: AdminEndpoints
     let maxBodyBytes: Int
     /// `StubServer.Options.connectionMemoryBytes`, which bounds a request's head.
     let connectionMemoryBytes: Int
@@ -41,11 +42,12 @@ final class RequestRouter: @unchecked Sendable {
     /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
     let departures: any DispatchSourceTimer
 
-    init(engine: StubEngine, maxBodyBytes: Int, connectionMemoryBytes: Int = 16 * 1024, adminAccess: AdminAccess,
+    init(admin: AdminEndpoints, maxBodyBytes: Int, connectionMemoryBytes: Int = 16 * 1024, adminAccess: AdminAccess,
          hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, passUnknownHosts: Bool = false, forwarding: ForwardingOptions? = nil,
          upstream: UpstreamSettings = UpstreamSettings(), loop: ForwardingLoop = ForwardingLoop(),
          tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds,
          contracts: ContractSet? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
+        let engine = admin.engine
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -59,11 +61,12 @@ final class RequestRouter: @unchecked Sendable {
             return ForwardingResponder(engine: engine, options: options, forwarder: Forwarder(settings))
         }
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
-        chain = ResponderChain(admin: AdminResponder(engine: engine, access: adminAccess),
+        chain = ResponderChain(admin: AdminResponder(admin: admin, access: adminAccess),
                                stubs: forwarding?.options.scope == .everything ? nil
                                    : StubResponder(engine: engine, passesMisses: forwarding != nil, contracts: contracts, validation: validation),
                                forwarding: forwarding)
         self.engine = engine
+        self.admin = admin
         self.adminAccess = adminAccess
         self.hosts = hosts
         self.tunnels = tunnels

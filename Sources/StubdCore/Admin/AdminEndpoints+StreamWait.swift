@@ -1,7 +1,7 @@
 import Foundation
 import StubdProtocol
 
-extension StubEngine {
+extension AdminEndpoints {
     /// The session's routes whose answer streams: server-sent events or a WebSocket.
     func streamRoutes(in session: SessionState) -> [Route] {
         (catalog.routes + session.runtimeStubs().map(\.route)).filter { $0.responses.contains { $0.events != nil || $0.webSocket != nil } }

@@ -1,7 +1,7 @@
 import Foundation
 import StubdProtocol
 
-extension StubEngine {
+extension AdminEndpoints {
     /// `GET /__stubd/scenarios`: every scenario the session's requests can move (the catalog's and
     /// its runtime stubs'), each with its state in the session and the states it has; a keyed one
     /// with each key out of `Started`.

@@ -1,6 +1,6 @@
 import StubdProtocol
 
-extension StubEngine {
+extension AdminEndpoints {
     /// Coverage of the catalog in force: of one named session since its last reset, or (nil, or the
     /// default session) of the whole server since it started, every session added up.
     package func coverage(of session: SessionState?) -> CoverageReport {

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 
-extension StubEngine {
+extension AdminEndpoints {
     /// The session's routes whose answer is a WebSocket: the catalog's, then its runtime stubs.
     func webSocketRoutes(in session: SessionState) -> [Route] {
         (catalog.routes + session.runtimeStubs().map(\.route)).filter { $0.responses.contains { $0.webSocket != nil } }

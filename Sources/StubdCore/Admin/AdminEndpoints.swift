@@ -1,11 +1,43 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import Synchronization
 
-extension StubEngine {
-    /// Answers a call under `/__stubd/`. Admin calls are never counted as hits nor subject to quotas.
-    package func admin(method: HTTPRequest.Method, call: String, query: [QueryItem], body: Data,
-                      session: SessionState) -> AdminReply {
+/// The admin API under `/__stubd/`: each call, typed as an `AdminEndpoint`, goes to its handler,
+/// which reads or sets one session (the registry's) against the catalog the engine answers from.
+/// Admin calls are never counted as hits nor subject to quotas, and the answer path never comes here.
+package final class AdminEndpoints: Sendable {
+    /// The answerer: its catalog, specs and change feed.
+    package let engine: StubEngine
+    /// The engine's sessions.
+    package let sessions: SessionRegistry
+    /// What the journal hides: credential headers and parameters, and `--secret` values.
+    let journalMasking: JournalMasking
+    /// Runtime stubs one session may hold: a bound on the memory one client can make a session hold.
+    package let maxRuntimeStubs: Int
+    private let nextStubID = Atomic<Int>(1)
+    /// The folder fingerprint `/__stubd/health` reports, with the catalog generation it is of.
+    let healthFingerprint = Locked<(generation: UInt64, fingerprint: StubsFingerprint)?>(nil)
+    /// `serve --proxy` / `stubd record`: set once by the server before it serves, for `/__stubd/health`.
+    package let forwarding = Locked<(mode: String, target: String, recording: Bool)?>(nil)
+    /// Answers the recorder wrote since the server started.
+    package let recordedCount = Atomic<Int>(0)
+
+    package init(engine: StubEngine, maskedHeaders: [String] = [], maskedSecrets: [NamedSecret] = [], maxRuntimeStubs: Int = 10_000) {
+        self.engine = engine
+        self.sessions = engine.sessions
+        self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
+        self.maxRuntimeStubs = max(1, maxRuntimeStubs)
+    }
+
+    /// The catalog in force.
+    var catalog: StubCatalog { engine.catalog }
+    var contracts: ContractSet? { engine.contracts }
+    var contractRequests: String { engine.contractRequests }
+
+    /// Answers a call under `/__stubd/`.
+    package func answer(method: HTTPRequest.Method, call: String, query: [QueryItem], body: Data,
+                        session: SessionState) -> AdminReply {
         func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
         guard let endpoint = AdminEndpoint(method: method, call: call) else {
             let takes = AdminEndpoint.methods(call: call)
@@ -73,7 +105,7 @@ extension StubEngine {
             return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity,
                                                           requests: entries.map { $0.document(masking: journalMasking) })))
         case .reset:
-            reset(session)
+            sessions.reset(session)
             return .response(.document(200, ResetDone(session: session.id)))
         case .resources:
             return .response(.document(200, resourcesReport(session)))
@@ -191,49 +223,38 @@ extension StubEngine {
         }
     }
 
-    /// The answer to a finished long-poll: 200 when the count was reached, 408 with the count so far.
-    package func hitsWaitResult(session: SessionState, query: RouteQuery, count: Int) -> GeneratedResponse {
-        let hits = session.hits(for: query)
-        return .document(hits >= count ? 200 : 408, HitWait(route: query.text, hits: hits, expected: count,
-                                                            unmatched: session.unmatched.load(ordering: .relaxed)))
+    /// Adds a route given as manifest-shaped JSON; returns its id, and how its answers break the spec
+    /// (`serve --spec`), which in strict mode refuses it instead (`RuntimeStubRefusal.breaksContract`).
+    package func addRuntimeStub(json: String, to session: SessionState) throws(RuntimeStubRefusal)
+        -> (id: String, route: Route, contractProblems: [LoadProblem]) {
+        guard session.runtimeStubCount < maxRuntimeStubs else {
+            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+                file: "stub", message: "this session already holds \(maxRuntimeStubs) runtime stubs, the most it may",
+                hint: "remove some (DELETE /__stubd/stubs/{id}), reset the session, or put them in the Stubs folder")]))
+        }
+        let number = nextStubID.add(1, ordering: .relaxed).oldValue
+        let id = "s\(number)"
+        let catalog = self.catalog
+        let route: Route
+        do throws(CatalogLoadError) { route = try catalog.parseRuntimeStub(json, id: id, index: -number) } catch { throw .invalid(error) }
+        // Held to the spec as a file stub is; strict mode refuses it as a load refuses a file.
+        let problems = contracts.map { StubContractCheck.problems(of: route, in: $0) } ?? []
+        if !problems.isEmpty, contractRequests == "strict" { throw .breaksContract(problems) }
+        if let taken = route.name.flatMap(catalog.route(named:)) ?? session.addRuntime(route, id: id) {
+            throw .invalid(CatalogLoadError(root: "runtime stub", problems: [LoadProblem(
+                file: "stub", message: "route name '\(route.name ?? "")' is already used by \(taken.source)",
+                hint: "give the runtime stub its own name, or remove the other first")]))
+        }
+        return (id, route, problems)
     }
-
-    /// Registers a long-poll; nil when the count is already reached (answer at once).
-    package func waitForHits(session: SessionState, query: RouteQuery, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
-        session.waiters.add(query: query, count: count, current: { session.hits(for: query) }, fire: fire)
-    }
-
-    /// Drops a long-poll whose timeout came first. False when a hit fired it already.
-    @discardableResult
-    package func cancelWait(session: SessionState, id: Int) -> Bool { session.waiters.remove(id) }
 
     // MARK: Pieces
 
     /// A request document, held to strict JSON first (Foundation's decoder lets a lone surrogate
     /// through, for one), as every other JSON stubd reads.
-    private func adminRequest<T: Decodable>(_ type: T.Type, _ body: Data) throws -> T {
+    func adminRequest<T: Decodable>(_ type: T.Type, _ body: Data) throws -> T {
         _ = try JSONParser.parse(body)
         return try AdminCoding.decode(type, from: body)
-    }
-
-    /// The 400 for a `?route=` that reads as a method and a path but is neither, naming it.
-    private func badReference(_ error: RouteReferenceError) -> GeneratedResponse {
-        .problem(400, title: "Bad route reference", detail: error.description
-                     + " (a route name, a signature such as 'GET /api/{key}/**', or a concrete path such as 'GET /api/KEY/x.json')")
-    }
-
-    /// Every route's and path's hits in `session` (`GET /__stubd/hits` without `?route=`).
-    private func hitsReport(_ session: SessionState) -> GeneratedResponse {
-        let counts = session.routeCounts()
-        let routes = catalog.routes.map { r in
-            HitsReport.RouteHits(route: r.key, signature: r.signature, hits: counts[r.key] ?? 0, source: r.source.description)
-        } + session.runtimeStubs().map { entry in
-            HitsReport.RouteHits(route: entry.route.key, signature: entry.route.signature,
-                                 hits: session.counter(for: entry.route).count, source: entry.route.source.description)
-        }
-        return .document(200, HitsReport(session: session.id, routes: routes, paths: session.allPathCounts(),
-                                         unmatched: session.unmatched.load(ordering: .relaxed), quotas: quotasReport(session).quotas,
-                                         forwarded: session.allForwardedCounts()))
     }
 
     private func describe(_ route: Route, id: String? = nil) -> RouteDescription {
@@ -242,74 +263,6 @@ extension StubEngine {
                          signature: route.signature, source: route.source.description, priority: route.priority,
                          responses: route.responses.count, quotas: route.quotas.isEmpty ? nil : route.quotas.map(\.name),
                          times: route.times, templated: route.responses.contains { $0.template != nil } ? true : nil)
-    }
-
-    /// One page of the session's quotas: every quota, with up to `limit` keys over all of them,
-    /// from the key after `cursor` on, in catalog order, then key order.
-    private func quotasReport(_ session: SessionState, limit: Int = QuotasReport.defaultPageSize,
-                              after cursor: QuotaPageCursor? = nil) -> QuotasReport {
-        let now = session.clock.now()
-        let ledgers = session.existingLedgers()
-        let quotas = catalog.quotas
-        let first = cursor.flatMap { c in quotas.firstIndex { $0.name == c.quota } } ?? 0
-        var room = limit
-        var next: QuotaPageCursor?
-        let report = quotas.indices.map { i -> QuotasReport.Quota in
-            let quota = quotas[i]
-            let ledger = ledgers[quota.name]
-            var keys: [(key: String, statuses: [LimitStatus])] = []
-            if i >= first, next == nil, let ledger {
-                if room > 0 {
-                    let page = ledger.snapshot(at: now, after: i == first ? cursor?.after : nil, limit: room)
-                    keys = page.keys
-                    room -= keys.count
-                    if page.more, let last = keys.last { next = QuotaPageCursor(quota: quota.name, after: last.key) }
-                } else if ledger.keyCount > 0 {
-                    // The page filled up on the quotas before: the next one starts with this quota.
-                    next = QuotaPageCursor(quota: quota.name, after: nil)
-                }
-            }
-            return QuotasReport.Quota(
-                name: quota.name, algorithm: quota.algorithm.rawValue, key: quota.key.description,
-                limits: quota.limits.map(\.description), routes: quota.selectors.map(\.text),
-                keys: keys.map { entry in QuotasReport.KeyStanding(key: entry.key, limits: entry.statuses.map { s in
-                    QuotasReport.LimitStanding(policy: s.limit.name, limit: s.limit.count, used: s.used,
-                                               remaining: s.remaining, resetsIn: s.resetsIn) }) },
-                keyCount: ledger?.keyCount ?? 0, maxKeys: ledger?.maxKeys.load(ordering: .relaxed) ?? quota.maxKeys)
-        }
-        return QuotasReport(session: session.id, now: JournalEntry.timeFormat(now), quotas: report, next: next?.text)
-    }
-
-    private func prefill(_ session: SessionState, quota name: String, body: Data) -> GeneratedResponse {
-        guard let quota = catalog.quotas.first(where: { $0.name == name }) else {
-            let names = catalog.quotas.map(\.name)
-            return .problem(404, title: "No such quota", detail: "no quota named '\(name)'; quotas: " + (names.isEmpty ? "none" : names.joined(separator: ", ")))
-        }
-        guard let fill = try? adminRequest(QuotaFill.self, body) else {
-            return .problem(400, title: "Bad quota fill", detail: #"send {"key": "abc", "used": {"day": 500}} (whole numbers); policies of this quota: "# + quota.limits.map(\.name).joined(separator: ", "))
-        }
-        var counts: [String: Int] = [:]
-        for (policy, count) in fill.used {
-            guard case .whole(let n) = count, n >= 0, n <= Int(QuotaLimit.maxCount) else {
-                let sent: String
-                switch count {
-                case .whole(let n): sent = String(n)
-                case .number(let n): sent = n.rounded() == n && abs(n) < 1e16 ? String(Int64(n)) : String(n)
-                }
-                return .problem(400, title: "Bad quota fill",
-                                detail: "used.\(policy) must be a whole number from 0 to \(Int(QuotaLimit.maxCount)), got \(sent)")
-            }
-            counts[policy] = n
-        }
-        let key = fill.key ?? ""
-        let unknown: [String]
-        do { unknown = try session.ledger(for: quota).setUsed(key: key, used: counts, at: session.clock.now()) } catch {
-            return .problem(409, title: "Too many quota keys", detail: error.description)
-        }
-        guard unknown.isEmpty else {
-            return .problem(400, title: "Unknown policy", detail: "quota '\(name)' has no policy \(unknown.joined(separator: ", ")); its policies: " + quota.limits.map(\.name).joined(separator: ", "))
-        }
-        return .document(200, quotasReport(session))
     }
 
     /// The health document, with the folder's fingerprint (read once per catalog: a reload makes a

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 
-extension StubEngine {
+extension AdminEndpoints {
     /// `GET /__stubd/resources/{name}`: the session's items, a JSON array; `PUT` sets them (a test
     /// seeds its own), all or nothing. Items of a nested resource go to the parent their fields name.
     func resourceItems(method: HTTPRequest.Method, name: String, body: Data, session: SessionState) -> GeneratedResponse {
