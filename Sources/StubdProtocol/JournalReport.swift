@@ -34,18 +34,21 @@ public struct JournalReport: Sendable, Equatable, Codable {
         public let tookMicroseconds: Int?
         /// For a quota'd route: the state it saw, `wunderground 7/10 minute`, or `wunderground exceeded, retry in 42s`.
         public let quota: String?
+        /// For a WebSocket or an event stream: what it carried, oldest first (the newest the session
+        /// keeps, as many messages as the journal keeps requests); nil for a plain request.
+        public let messages: [StreamMessage]?
 
         /// An entry with the fields given.
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
                     headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil,
-                    tookMicroseconds: Int? = nil, quota: String? = nil) {
+                    tookMicroseconds: Int? = nil, quota: String? = nil, messages: [StreamMessage]? = nil) {
             self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
             self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes; self.contract = contract
-            self.tookMicroseconds = tookMicroseconds; self.quota = quota
+            self.tookMicroseconds = tookMicroseconds; self.quota = quota; self.messages = messages
         }
 
         private enum CodingKeys: String, CodingKey {
-            case time, method, path, status, query, headers, route, nearest, notes, contract, tookMicroseconds, quota
+            case time, method, path, status, query, headers, route, nearest, notes, contract, tookMicroseconds, quota, messages
         }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
@@ -64,6 +67,31 @@ public struct JournalReport: Sendable, Equatable, Codable {
             try c.encodeIfPresent(contract, forKey: .contract)
             try c.encodeIfPresent(tookMicroseconds, forKey: .tookMicroseconds)
             try c.encodeIfPresent(quota, forKey: .quota)
+            try c.encodeIfPresent(messages, forKey: .messages)
+        }
+    }
+
+    /// One WebSocket message or server-sent event of a stream's journal entry.
+    public struct StreamMessage: Sendable, Equatable, Codable {
+        /// Its place on its connection, from 1: a gap before the first listed says older ones were dropped.
+        public let index: Int
+        /// `sent` (by stubd: scripted, a reply, a push, an event) or `received` (from the app).
+        public let direction: String
+        /// ISO 8601 on the session's clock (its virtual time when it has one).
+        public let time: String
+        /// The whole message's size in bytes (an event's as written on the wire).
+        public let bytes: Int
+        /// A text message or an event (its lines as sent), cut to 2 KiB when longer (`truncated`).
+        public let text: String?
+        /// A binary message in base64, its first 2 KiB when longer (`truncated`).
+        public let binary: String?
+        /// True when `text` or `binary` holds only the start of the message.
+        public let truncated: Bool?
+
+        /// A message as given.
+        public init(index: Int, direction: String, time: String, bytes: Int, text: String?, binary: String?, truncated: Bool?) {
+            self.index = index; self.direction = direction; self.time = time; self.bytes = bytes
+            self.text = text; self.binary = binary; self.truncated = truncated
         }
     }
 

@@ -39,6 +39,12 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     private let traffic: StreamTraffic
     /// The route's key, under which `traffic` counts this socket.
     private let route: String
+    /// Where its messages are journaled, under its journal entry's id (nil: not journaled).
+    private let journal: (log: StreamJournal, connection: Int)?
+    /// Messages journaled so far, both ways: the next one's index.
+    private var journaled = 0
+    /// Tells the dashboard the session changed (a message from the app, the close).
+    private let changed: @Sendable () -> Void
     /// Serial, on the shared non-overcommitting pool: a thousand sockets waking at once share a few
     /// threads instead of each getting one (a queue of its own on the overcommitting pool did: 76
     /// threads for 1,000 sockets, Benchmarks/websocket_sockets.py).
@@ -80,8 +86,11 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     /// which counts every route's hit as it matches.) A client gone before the
     /// 101 went out never starts, and stays listed as open in its session (libmicrohttpd says nothing
     /// of an upgrade response it drops: see `ResponseWriter.upgrade`).
-    init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry, traffic: StreamTraffic, route: String) {
+    init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry, traffic: StreamTraffic, route: String,
+         journal: (StreamJournal, Int)? = nil, changed: @escaping @Sendable () -> Void = {}) {
         self.script = script
+        self.journal = journal.map { (log: $0.0, connection: $0.1) }
+        self.changed = changed
         virtualClock = clock.isVirtual ? clock : nil
         self.clock = clock
         self.registry = registry
@@ -195,11 +204,22 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
             flush()
         case .text(let text):
             traffic.received(.text(text), at: clock.now(), route: route)
+            journal(.text(text), .received)
+            changed()
             answer(message)
         case .binary(let bytes):
             traffic.received(.binary(bytes), at: clock.now(), route: route)
+            journal(.binary(bytes), .received)
+            changed()
             answer(message)
         }
+    }
+
+    /// Keeps the message under the socket's journal entry, on the session's clock.
+    private func journal(_ payload: WebSocketPayload, _ direction: StreamJournal.Direction) {
+        guard let journal else { return }
+        journaled += 1
+        journal.log.record(payload, direction, at: clock.now(), connection: journal.connection, index: journaled)
     }
 
     /// The script's reply to a data message, if one matches.
@@ -290,6 +310,8 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
 
     /// A data message, counted as sent on the route.
     private func sendMessage(_ payload: WebSocketPayload) {
+        // Journaled before it is written: a test that read it reads the journal with it in.
+        if state != .finished { journal(payload, .sent) }
         enqueue(payload.frame)
         guard state != .finished else { return }
         traffic.sent({
@@ -385,5 +407,6 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         handle = nil
         traffic.closed(self, route: route)
         registry.remove(self)
+        changed()
     }
 }

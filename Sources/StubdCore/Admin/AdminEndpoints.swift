@@ -102,8 +102,11 @@ package final class AdminEndpoints: Sendable {
         case .requests:
             let limit = Int(q("limit") ?? "100") ?? 100
             let (entries, total) = session.journal.recent(limit: max(0, limit))
-            return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity,
-                                                          requests: entries.map { $0.document(masking: journalMasking) })))
+            // A stream's messages are kept apart (they come after its entry is written), and joined to it here.
+            let messages = session.streamJournal.documents(of: Set(entries.compactMap(\.connection)), masker: journalMasking.secrets)
+            return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity, requests: entries.map { entry in
+                entry.document(masking: journalMasking, messages: entry.connection.flatMap { messages[$0] })
+            })))
         case .reset:
             sessions.reset(session)
             return .response(.document(200, ResetDone(session: session.id)))

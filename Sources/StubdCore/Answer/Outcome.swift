@@ -20,6 +20,15 @@ package struct Outcome: Sendable {
     /// Set when the answer is a template still to render, left to the transport because rendering
     /// can take long (see `DeferredRender`); `answer` is then the template unrendered.
     package let deferred: DeferredRender?
+    /// For a WebSocket or an event stream, once journaled: the id its messages are journaled under
+    /// (`StreamJournal`), for the transport to hand its connection.
+    package var connection: Int?
+
+    /// A WebSocket or an event stream: its messages are journaled too.
+    var opensStream: Bool {
+        guard case .canned(let canned, _) = answer else { return false }
+        return canned.events != nil || canned.webSocket != nil
+    }
 
     /// `wunderground 7/10 minute`, for the request log.
     package var quotaNote: String? { quota?.description }

@@ -90,7 +90,7 @@ package final class StubEngine: Sendable {
         }
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
-        journal(request, outcome, route: outcome.route?.key, misses: misses, in: session, at: wall)
+        outcome.connection = journal(request, outcome, route: outcome.route?.key, misses: misses, in: session, at: wall)
         return outcome
     }
 
@@ -208,26 +208,31 @@ package final class StubEngine: Sendable {
 
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
     package func render(_ job: DeferredRender) -> Outcome {
-        let outcome = rendered(job).reporting(job.requestProblems ?? [])
-        journal(job.request, outcome, route: job.route.key, misses: [], in: job.session, at: job.wall)
+        var outcome = rendered(job).reporting(job.requestProblems ?? [])
+        outcome.connection = journal(job.request, outcome, route: job.route.key, misses: [], in: job.session, at: job.wall)
         return outcome
     }
 
-    /// Journals `request` with the outcome that answered it, once that outcome is final.
+    /// Journals `request` with the outcome that answered it, once that outcome is final; for a
+    /// WebSocket or an event stream, returns the id its messages are journaled under (`StreamJournal`).
     private func journal(_ request: RequestHead, _ outcome: Outcome, route: String?, misses: [String],
-                         in session: SessionState, at wall: Date) {
+                         in session: SessionState, at wall: Date) -> Int? {
+        let connection = outcome.opensStream ? StreamJournal.newConnection() : nil
         journal(request, in: session, at: wall, status: outcome.status, route: route, misses: misses, notes: outcome.notes,
-                contract: outcome.contractProblems, took: Self.microseconds(since: wall), quota: outcome.quota?.journalForm)
+                contract: outcome.contractProblems, took: Self.microseconds(since: wall), quota: outcome.quota?.journalForm,
+                connection: connection)
+        return connection
     }
 
     /// The one place a journal entry is written, and the dashboard told (`changes`): for a stub's
     /// answer, a template rendered off the worker and a request passed on to the real API alike.
     private func journal(_ request: RequestHead, in session: SessionState, at wall: Date, status: HTTPResponse.Status,
                          route: String?, misses: [String], notes: [String]?, contract: [String]? = nil,
-                         took: Int32? = nil, quota: JournalQuotaNote? = nil) {
+                         took: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil) {
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: status, route: route, misses: misses,
-                                            notes: notes, contract: contract, tookMicroseconds: took, quota: quota))
+                                            notes: notes, contract: contract, tookMicroseconds: took, quota: quota,
+                                            connection: connection))
         changes.note(session.id)
     }
 

@@ -23,10 +23,13 @@ package struct JournalEntry: Sendable {
     let tookMicroseconds: Int32?
     /// The quota state the request saw, formatted when the journal is read.
     let quota: JournalQuotaNote?
+    /// For a WebSocket or an event stream: the id its messages are kept under (`StreamJournal`).
+    let connection: Int?
 
     init(time: Date, method: HTTPRequest.Method, path: String, query: [QueryItem],
          headers: HTTPFields, status: HTTPResponse.Status, route: String?, misses: [String], notes: [String]? = nil,
-         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil) {
+         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil) {
+        self.connection = connection
         self.contract = contract
         self.tookMicroseconds = tookMicroseconds
         self.quota = quota
@@ -43,7 +46,8 @@ package struct JournalEntry: Sendable {
 
     /// The entry as `GET /__stubd/requests` shows it, credentials masked. Masked when read, not
     /// when recorded, so the request path pays nothing for it.
-    func document(masking: JournalMasking) -> JournalReport.Entry {
+    /// `messages`: the stream's, from `StreamJournal` (a stream with none kept lists an empty array).
+    func document(masking: JournalMasking, messages: [JournalReport.StreamMessage]? = nil) -> JournalReport.Entry {
         // A credential sent by name may also show up elsewhere (a path, a miss's explanation).
         var found: [(value: String, placeholder: String)] = []
         for q in query where SecretNames.isSecretParameter(q.name) {
@@ -65,7 +69,7 @@ package struct JournalEntry: Sendable {
             }, uniquingKeysWith: { a, b in a + ", " + b }),
             route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
             contract: contract.map { $0.map(masker.mask) }, tookMicroseconds: tookMicroseconds.map(Int.init),
-            quota: quota?.description)
+            quota: quota?.description, messages: connection == nil ? nil : (messages ?? []))
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.

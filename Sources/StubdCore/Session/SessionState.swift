@@ -12,6 +12,8 @@ package final class SessionState: Sendable {
     package let journal: RequestJournal
     /// The session's open WebSockets and what its streams carried (kept as long as the journal keeps requests).
     package let streams: StreamTraffic
+    /// What its streams carried, message by message, for their journal entries.
+    package let streamJournal: StreamJournal
     let waiters = HitWaiters()
     /// Long-polls (`/__stubd/hits/wait`) registered and not yet answered: a test waits for its poll
     /// to be pending before it sends the hits, instead of sleeping and hoping.
@@ -68,6 +70,7 @@ package final class SessionState: Sendable {
         self.clock = SessionClock(clock)
         self.journal = RequestJournal(capacity: journalCapacity)
         streams = StreamTraffic(capacity: journalCapacity)
+        streamJournal = StreamJournal(capacity: journalCapacity)
         seed = FNV1a(id.utf8).value
     }
 
@@ -317,6 +320,7 @@ package final class SessionState: Sendable {
         resourceStores.withLock { $0 = [:] }
         scenarios.reset()
         streams.reset()
+        streamJournal.reset()
         waiters.fireAll()
     }
 

@@ -42,9 +42,9 @@ extension RequestRouter {
         guard case .canned(let canned, let extra) = answer else { return send(Response(answer), context, connection, line: line) }
         let (response, note): (Response, String?)
         if let events = canned.events {
-            (response, note) = eventStream(events, canned, extra, session: line.session, route: line.route, connection)
+            (response, note) = eventStream(events, canned, extra, session: line.session, route: line.route, journal: line.connection, connection)
         } else if let script = canned.webSocket {
-            (response, note) = webSocket(script, canned, extra, session: line.session, route: line.route, connection, method: line.method)
+            (response, note) = webSocket(script, canned, extra, session: line.session, route: line.route, journal: line.connection, connection, method: line.method)
         } else {
             (response, note) = NetworkBehaviour.response(for: canned, extra)
         }

@@ -12,8 +12,15 @@ extension RequestRouter {
         return write(.held(HeldAnswer(context: context, start: { [self] _ in
             // `release` resumes the connection, now or when the rendered answer's own hold is over.
             DispatchQueue.global().async { [self] in
-                release(context, rendered: engine.render(job).answer)
+                release(context, rendered: rendered(job, context))
             }
-        }, now: { [self] connection in deliver(engine.render(job).answer, context, connection) })), connection)
+        }, now: { [self] connection in deliver(rendered(job, context), context, connection) })), connection)
+    }
+
+    /// The job rendered and journaled; a stream's journal id goes on to its connection through the log line.
+    private func rendered(_ job: DeferredRender, _ context: RequestContext) -> Outcome.Answer {
+        let outcome = engine.render(job)
+        context.logLine?.connection = outcome.connection
+        return outcome.answer
     }
 }

@@ -8,7 +8,7 @@ import StubdCore
 /// quota and journal entry were counted when it matched.
 extension RequestRouter {
     func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String, route: String?,
-                   _ connection: borrowing Connection, method: String) -> (response: Response, note: String?) {
+                   journal: Int?, _ connection: borrowing Connection, method: String) -> (response: Response, note: String?) {
         switch WebSocketHandshake.accept(method: method, upgrade: connection.headerString("Upgrade"), connection: connection.headerString("Connection"),
                                          key: connection.headerString("Sec-WebSocket-Key"), version: connection.headerString("Sec-WebSocket-Version")) {
         case .refuse(let refusal):
@@ -31,9 +31,17 @@ extension RequestRouter {
             headers[HTTPField.Name("Sec-WebSocket-Accept")!] = accept
             let state = engine.session(session)
             let socket = WebSocketConnection(script: script, clock: state.clock, registry: webSockets, traffic: state.streams,
-                                             route: route ?? "")
+                                             route: route ?? "", journal: journal.map { (state.streamJournal, $0) },
+                                             changed: changeNotice(session))
             return (.upgrade(headers: headers, connection: socket), "websocket")
         }
+    }
+
+    /// Tells the dashboard's event streams (`ChangeFeed`) that `session` changed: a stream's counts
+    /// moved between requests (a socket closed, the app sent a message), which no request journaled says.
+    func changeNotice(_ session: String) -> @Sendable () -> Void {
+        let changes = engine.changes
+        return { changes.note(session) }
     }
 
     /// Every `Sec-WebSocket-Protocol` field's value: a client may send the header more than once.

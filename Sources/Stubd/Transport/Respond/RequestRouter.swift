@@ -239,6 +239,8 @@ final class RequestRouter: @unchecked Sendable {
                 // A stream counts what it carries under its route (`StreamTraffic`), log or no log.
                 line.route = outcome.route?.key
             }
+            // A stream journals what it carries under its entry (nil for anything else).
+            line.connection = outcome.connection
             if let job = outcome.deferred {
                 return renderOffWorker(job, context(existing, conCls), connection, line: line)
             }

@@ -27,11 +27,22 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
     private let traffic: StreamTraffic
     private let route: String
     private var closed = false
+    /// Where each event sent is journaled, under the stream's journal entry (nil: not journaled).
+    private let journal: (log: StreamJournal, connection: Int)?
+    private let clock: SessionClock
+    /// Events sent so far: the next one's index in the journal.
+    private var journaled = 0
+    /// Tells the dashboard the session changed (the stream ended).
+    private let changed: @Sendable () -> Void
 
     var blockSize: Int { 16 * 1024 }
 
-    init(stream: EventStream, from first: Int, clock: SessionClock, traffic: StreamTraffic, route: String) {
+    init(stream: EventStream, from first: Int, clock: SessionClock, traffic: StreamTraffic, route: String,
+         journal: (StreamJournal, Int)? = nil, changed: @escaping @Sendable () -> Void = {}) {
         self.stream = stream
+        self.journal = journal.map { (log: $0.0, connection: $0.1) }
+        self.clock = clock
+        self.changed = changed
         self.traffic = traffic
         self.route = route
         traffic.streamOpened(route: route)
@@ -62,6 +73,11 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
             sentOfFrame = 0
             next += 1
             traffic.sent(String(decoding: frame, as: UTF8.self).split(separator: "\n").joined(separator: " "), route: route)
+            if let journal {
+                journaled += 1
+                journal.log.record(.text(String(decoding: frame, as: UTF8.self)), .sent, at: clock.now(), connection: journal.connection,
+                                   index: journaled)
+            }
         }
         if written > 0 { return .bytes(written) }
         if next == end {
@@ -101,7 +117,10 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
     /// The stream is over or the client left: an alarm still set on the virtual clock goes.
     func close() {
         if let alarm { virtualClock?.cancelAlarm(alarm) }
-        if !closed { traffic.streamClosed(route: route) }
+        if !closed {
+            traffic.streamClosed(route: route)
+            changed()
+        }
         closed = true
     }
 }

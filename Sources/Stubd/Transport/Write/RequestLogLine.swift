@@ -13,4 +13,6 @@ public struct RequestLogLine: Sendable {
     /// Passed on to the real API (`serve --proxy`, `stubd record`): the note says what came of it,
     /// and the line does not call the request unmatched.
     public var isForwarded = false
+    /// A WebSocket's or an event stream's id in the journal (`StreamJournal`), under which its messages are kept.
+    package var connection: Int?
 }
