@@ -3,6 +3,10 @@
 import PackageDescription
 
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+/// Being moved to (issue 40): a module's members are visible only where it is imported, and an import
+/// is internal unless it says `public`/`package` (as swift-certificates and Hummingbird build).
+let strictImports: [SwiftSetting] = strict + [.enableUpcomingFeature("MemberImportVisibility"),
+                                              .enableUpcomingFeature("InternalImportsByDefault")]
 
 /// Compiles the test helpers' sources without the in-process start (the `…Remote` products).
 let remoteOnly: [SwiftSetting] = [.define("STUBD_REMOTE_ONLY")]
@@ -75,12 +79,12 @@ let package = Package(
         // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation and
         // HTTPTypes only (plain Swift: an app can link it).
         .target(name: "StubdProtocol", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
-                swiftSettings: strict),
+                swiftSettings: strictImports),
 
         // Talks to a running stubd over the admin API. Foundation and HTTPTypes only, so an app can link it.
         .target(name: "StubdClient",
                 dependencies: ["StubdProtocol", .product(name: "HTTPTypes", package: "swift-http-types")],
-                swiftSettings: strict),
+                swiftSettings: strictImports),
 
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",
@@ -107,8 +111,8 @@ let package = Package(
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test
         // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.
-        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
-        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
+        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strictImports),
+        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strictImports),
 
         // The test helpers with the in-process server left out on every platform: StubdXCTest's and
         // StubdTesting's own source files (symlinked, so the two cannot drift), compiled with
@@ -116,8 +120,8 @@ let package = Package(
         // test container) through StubdClient, and link no C library and none of swift-crypto,
         // swift-certificates, OpenAPIKit or Yams (scripts/check-client-side checks it): a user's test
         // package that needs only these builds HTTPTypes and four small modules (scripts/measure-helper-build).
-        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
-        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
+        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strictImports + remoteOnly),
+        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strictImports + remoteOnly),
 
         // The `stubd` binary. The folder is Sources/StubdCLI, not Sources/stubd: on a case-insensitive
         // file system (a Mac, Windows) that would be the same folder as Sources/Stubd.

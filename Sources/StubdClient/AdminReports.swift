@@ -1,4 +1,4 @@
-import StubdProtocol
+public import StubdProtocol
 
 // The documents the client's calls return are the admin API's own, defined once in StubdProtocol,
 // which the server encodes them with. StubdProtocol is no product, so without these a user who

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import StubdProtocol
 
 /// Reads a `text/event-stream` as it arrives (a URLSession delegate's `didReceive data`, a

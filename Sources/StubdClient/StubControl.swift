@@ -1,5 +1,5 @@
-import Foundation
-import StubdProtocol
+public import Foundation
+public import StubdProtocol
 
 /// What a test can do with a stub server, in-process (`StubServer`) or running elsewhere (`StubdClient`).
 public protocol StubControl: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import StubdProtocol
+public import Foundation
+public import StubdProtocol
 
 /// What the test helpers (`StubdXCTest`, `StubdTesting`) share: where a test's stubs come from, and
 /// how a hit-count assertion words its failure. Kept here so both frameworks behave the same.

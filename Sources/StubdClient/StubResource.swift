@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One resource of the server (`resources:` in stubd.yml) as a session holds it: read its items,
 /// or seed the ones a test starts from. `server.resource("todos")`.

@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTypes
-import StubdProtocol
+public import HTTPTypes
+public import StubdProtocol
 
 // StubRoute looks like RuntimeStubDocument (StubdProtocol) on purpose but is not the same thing:
 // this is what a test writes (defaults filled in, `.json(…)`/`.file(…)` builders, headers always

@@ -1,5 +1,5 @@
 import Foundation
-import StubdProtocol
+public import StubdProtocol
 
 /// One streaming route of the server (server-sent events or a WebSocket) as a session sees it:
 /// wait, on the server's side, until it has sent the app N events or messages. `server.stream("GET /scores")`.

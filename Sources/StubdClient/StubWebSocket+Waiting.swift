@@ -1,5 +1,5 @@
 import Foundation
-import StubdProtocol
+public import StubdProtocol
 
 extension StubWebSocket {
     /// The first message the app sent on the route in this session (those sent before the call

@@ -1,5 +1,5 @@
-import Foundation
-import StubdProtocol
+public import Foundation
+public import StubdProtocol
 
 /// One WebSocket route of the server as a session sees it: push messages to the app's open sockets,
 /// and read what the app sent. `server.webSockets("chat")`.

@@ -1,6 +1,7 @@
-import Foundation
+public import Foundation
 // The documents it exchanges with the server (HealthReport, StubsFingerprint) come with it.
-import StubdProtocol
+import HTTPTypes
+public import StubdProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A failure talking to stubd, worded for a test log.
 public enum StubdError: Error, Sendable, CustomStringConvertible, LocalizedError {

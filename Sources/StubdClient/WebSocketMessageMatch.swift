@@ -1,5 +1,5 @@
 import Foundation
-import StubdProtocol
+public import StubdProtocol
 
 /// What a message the app sent on a WebSocket should be, for `StubWebSocket.waitForMessage(_:timeout:)`
 /// and the assertions built on it; its description is what a failure quotes.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How the admin API's documents go on the wire, on both sides: keys sorted (stable output to
 /// diff and to test), slashes as they are (`"/api/{key}"`, not `"\/api\/{key}"`).

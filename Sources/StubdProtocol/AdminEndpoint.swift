@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 /// One call of the admin API under `/__stubd/`: the server routes on it and `StubdClient` builds its
 /// requests from it, so a call's method and path are written here once (docs/admin-api.yaml

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 /// A route as a test names it in a hit count or a wait: a route's name (`city-not-found`), a
 /// concrete path (`GET /api/KEY/x.json`, or `/x` for any method) or a pattern (`GET /api/{key}/**`).

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 
 /// `POST /__stubd/stubs`: a runtime stub, in the shape of a manifest route (see the manifest's
 /// `routes:`). The server reads it with the manifest's own parser, so its errors carry positions.

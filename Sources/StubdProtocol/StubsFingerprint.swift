@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a Stubs folder holds, in one short string: the same folder gives the same fingerprint on
 /// any machine (a test's checkout, the docker-compose container), and any edit changes it. The

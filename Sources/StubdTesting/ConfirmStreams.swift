@@ -1,6 +1,6 @@
-import StubdClient
-import StubdProtocol
-import Testing
+public import StubdClient
+public import StubdProtocol
+public import Testing
 
 /// Waits until the server has sent `count` events or messages on the streaming route `route` (server-sent
 /// events or a WebSocket) in this session: "the app received N events". The server holds a long-poll;

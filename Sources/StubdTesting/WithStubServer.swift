@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 #if canImport(Stubd) && !STUBD_REMOTE_ONLY
 import Stubd
 #endif
-import StubdClient
+public import StubdClient
 import StubdProtocol
-import Testing
+public import Testing
 
 /// Runs `body` with a stub server: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
 /// `STUBD_URL` is set, a fresh session on that daemon. The server is stopped (or the session reset)

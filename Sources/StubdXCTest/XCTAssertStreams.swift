@@ -1,5 +1,5 @@
-import StubdClient
-import StubdProtocol
+public import StubdClient
+public import StubdProtocol
 import XCTest
 
 /// Asserts that the server sends `count` events or messages on the streaming route `route` (server-sent

@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 #if canImport(Stubd) && !STUBD_REMOTE_ONLY
 import Stubd
 #endif
-import StubdClient
+public import StubdClient
 import StubdProtocol
-import XCTest
+public import XCTest
 
 extension XCTestCase {
     /// A stub server for this test: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
