@@ -165,11 +165,13 @@ public final class StubServer: Sendable {
         let catalog = try StubServer.load(stubs, contracts: options.contracts)
         contracts = options.contracts
         stubsDirectory = stubs
+        let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
+        // The engine scrubs the bodies it journals with what the admin API masks when it shows them.
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, contracts: options.contracts,
-                            contractRequests: options.requestValidation.rawValue)
-        admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders,
-                               maskedSecrets: options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? []),
+                            contractRequests: options.requestValidation.rawValue,
+                            journalMasking: JournalMasking(headers: options.maskedHeaders, secrets: maskedSecrets))
+        admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
                                maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {
             admin.forwarding.withLock {

@@ -28,9 +28,14 @@ package final class StubEngine: Sendable {
     /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
     package let changes = ChangeFeed()
 
+    /// What the journal scrubs from the bodies it keeps (`JournalBodies`): credential headers (and
+    /// `--mask-header`) and `--secret` values, as the admin API masks them when it shows the journal.
+    let journalMasking: JournalMasking
+
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
-                contracts: ContractSet? = nil, contractRequests: String = "report") {
+                contracts: ContractSet? = nil, contractRequests: String = "report", journalMasking: JournalMasking = JournalMasking()) {
+        self.journalMasking = journalMasking
         self.contracts = contracts
         self.contractRequests = contractRequests
         self.maxRenderedBytes = max(1, maxRenderedBytes)
@@ -220,7 +225,7 @@ package final class StubEngine: Sendable {
         let connection = outcome.opensStream ? StreamJournal.newConnection() : nil
         journal(request, in: session, at: wall, status: outcome.status, route: route, misses: misses, notes: outcome.notes,
                 contract: outcome.contractProblems, took: Self.microseconds(since: wall), quota: outcome.quota?.journalForm,
-                connection: connection)
+                connection: connection, bodies: JournalBodies(request: request, answer: outcome.answer, masking: journalMasking))
         return connection
     }
 
@@ -228,11 +233,11 @@ package final class StubEngine: Sendable {
     /// answer, a template rendered off the worker and a request passed on to the real API alike.
     private func journal(_ request: RequestHead, in session: SessionState, at wall: Date, status: HTTPResponse.Status,
                          route: String?, misses: [String], notes: [String]?, contract: [String]? = nil,
-                         took: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil) {
+                         took: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil, bodies: JournalBodies? = nil) {
         session.journal.append(JournalEntry(time: wall, method: request.method, path: request.path, query: request.query,
                                             headers: request.headers, status: status, route: route, misses: misses,
                                             notes: notes, contract: contract, tookMicroseconds: took, quota: quota,
-                                            connection: connection))
+                                            connection: connection, sessionTime: session.clock.now(wall: wall), bodies: bodies))
         changes.note(session.id)
     }
 

@@ -58,15 +58,24 @@ enum ExchangeScrubber {
 
     /// Every value that must not reach a file, with what stands in for it.
     static func secrets(of exchange: RecordedExchange, rules: RecordingRules) -> SecretMasker {
-        var literals: [(value: String, placeholder: String)] = rules.secrets.map { ($0.value, $0.placeholder) }
+        secrets(query: exchange.query, requestHeaders: exchange.requestHeaders, requestBody: exchange.requestBody,
+                responseHeaders: exchange.responseHeaders, known: SecretMasker(rules.secrets.map { ($0.value, $0.placeholder) }))
+    }
+
+    /// The same, from an exchange's parts: the journal finds a request's secrets this way before it
+    /// keeps the bodies for `stubd export har`. `known`: `--secret` values; `extraHeaders`: more
+    /// lower-cased header names to treat as credentials (`serve --mask-header`).
+    static func secrets(query: [QueryItem], requestHeaders: HTTPFields, requestBody: Data, responseHeaders: HTTPFields,
+                        known: SecretMasker, extraHeaders: Set<String> = []) -> SecretMasker {
+        var literals: [(value: String, placeholder: String)] = known.literals
         // Shorter values match too much ordinary text to be worth replacing (`key=1`).
         func add(_ value: String, _ placeholder: String, atLeast minimum: Int = 3) {
             if value.count >= minimum { literals.append((value, placeholder)) }
         }
-        for q in exchange.query where SecretNames.isSecretParameter(q.name) {
+        for q in query where SecretNames.isSecretParameter(q.name) {
             if let v = q.value { add(v, "<\(q.name.lowercased())>") }
         }
-        for h in exchange.requestHeaders where SecretNames.isSecretHeader(h.name.canonicalName) {
+        for h in requestHeaders where SecretNames.isSecretHeader(h.name.canonicalName) || extraHeaders.contains(h.name.canonicalName) {
             add(h.value, "<redacted>")
             // `Bearer abc`: the token alone may be echoed back.
             if let token = SecretNames.credential(afterScheme: h.value) { add(token, "<redacted>") }
@@ -75,18 +84,18 @@ enum ExchangeScrubber {
             }
         }
         // A session the API sets may come back in the same answer's body.
-        for h in exchange.responseHeaders where h.name == .setCookie {
+        for h in responseHeaders where h.name == .setCookie {
             if let pair = cookiePairs(h.value).first { add(pair.value, "<redacted>", atLeast: cookieMinimum) }
         }
-        let contentType = exchange.requestHeaders.firstValue(of: .contentType)?.lowercased() ?? ""
+        let contentType = requestHeaders.firstValue(of: .contentType)?.lowercased() ?? ""
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
-            for pair in String(decoding: exchange.requestBody, as: UTF8.self).split(separator: "&") {
+            for pair in String(decoding: requestBody, as: UTF8.self).split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2, SecretNames.isSecretParameter(decodedForm(parts[0])) else { continue }
                 add(String(parts[1]), "<redacted>")
                 add(decodedForm(parts[1]), "<redacted>")
             }
-        } else if let json = try? JSONParser.parse(exchange.requestBody) {
+        } else if let json = try? JSONParser.parse(requestBody) {
             for value in secretValues(in: json) { add(value, "<redacted>") }
         }
         return SecretMasker(literals)

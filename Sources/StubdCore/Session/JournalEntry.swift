@@ -20,16 +20,24 @@ package struct JournalEntry: Sendable {
     /// With a spec: how the request or a rendered answer breaks it; nil when nothing does.
     package let contract: [String]?
     /// From `time` to the answer being ready, in microseconds; nil when not measured.
-    let tookMicroseconds: Int32?
+    package let tookMicroseconds: Int32?
     /// The quota state the request saw, formatted when the journal is read.
     let quota: JournalQuotaNote?
     /// For a WebSocket or an event stream: the id its messages are kept under (`StreamJournal`).
     let connection: Int?
+    /// The session's clock when the request came (`time` is the wall clock's): a HAR's `startedDateTime`.
+    package let sessionTime: Date
+    /// The answer's headers and both bodies, scrubbed, for `stubd export har`; nil when not kept (a
+    /// request passed on to the real API). The journal lets the oldest go when its budget runs out.
+    package internal(set) var bodies: JournalBodies?
 
     init(time: Date, method: HTTPRequest.Method, path: String, query: [QueryItem],
          headers: HTTPFields, status: HTTPResponse.Status, route: String?, misses: [String], notes: [String]? = nil,
-         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil) {
+         contract: [String]? = nil, tookMicroseconds: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil,
+         sessionTime: Date? = nil, bodies: JournalBodies? = nil) {
         self.connection = connection
+        self.sessionTime = sessionTime ?? time
+        self.bodies = bodies
         self.contract = contract
         self.tookMicroseconds = tookMicroseconds
         self.quota = quota

@@ -1,7 +1,7 @@
 import StubdProtocol
 import Synchronization
 
-/// The last N requests (default 1000): rings, so a long test run never grows it. Each worker
+/// The last N requests (default 1000), with their bodies up to a budget (`bodyBudget`): rings, so a long test run never grows it. Each worker
 /// thread appends to its own ring (no lock contention on the hot path); reading merges them by
 /// arrival order and keeps the newest N. A ring grows as requests arrive, so a session that
 /// answers a few requests costs a few entries, not N per worker.
@@ -14,21 +14,52 @@ package final class RequestJournal: Sendable {
     private let rings = ThreadStriped { Ring() }
     private let sequence = Atomic<Int>(0)
     package let capacity: Int
+    /// The most body bytes (`JournalBodies`) the session's entries hold together: 1,000 entries of
+    /// two 64 KiB bodies would be 128 MiB a session. Past it, the oldest entries' bodies go first.
+    package let bodyBudget: Int
+    /// 16 MiB a session.
+    package static let defaultBodyBudget = 16 * 1024 * 1024
+    private let bodyBytes = Atomic<Int>(0)
 
-    init(capacity: Int) {
+    init(capacity: Int, bodyBudget: Int = RequestJournal.defaultBodyBudget) {
         self.capacity = max(1, capacity)
+        self.bodyBudget = max(0, bodyBudget)
     }
 
     func append(_ entry: JournalEntry) {
         let n = sequence.add(1, ordering: .relaxed).oldValue
+        var entry = entry
+        let added = entry.bodies?.bytes ?? 0
+        if added > bodyBudget { entry.bodies = entry.bodies?.droppingBodies() }
         rings.withCurrent { r in
+            var freed = 0
             if r.items.count < capacity {
                 r.items.append((n, entry))
             } else {
+                freed = r.items[r.next].entry.bodies?.bytes ?? 0
                 r.items[r.next] = (n, entry)
                 r.next = (r.next + 1) % capacity
             }
+            let bytes = entry.bodies?.bytes ?? 0
+            guard bytes != freed else { return }
+            let held = bodyBytes.add(bytes - freed, ordering: .relaxed).newValue
+            if held > bodyBudget { dropOldestBodies(&r, over: held - bodyBudget) }
         }
+    }
+
+    /// Lets go of this ring's oldest bodies until `excess` bytes are freed. Other workers' rings
+    /// keep theirs (they may be older): each ring gives up its own, so no lock is shared.
+    private func dropOldestBodies(_ r: inout Ring, over excess: Int) {
+        var freed = 0
+        let count = r.items.count
+        let oldest = count < capacity ? 0 : r.next
+        for step in 0..<count where freed < excess {
+            let i = (oldest + step) % count
+            guard let bodies = r.items[i].entry.bodies, !bodies.dropped, bodies.bytes > 0 else { continue }
+            freed += bodies.bytes
+            r.items[i].entry.bodies = bodies.droppingBodies()
+        }
+        bodyBytes.subtract(freed, ordering: .relaxed)
     }
 
     /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
@@ -46,5 +77,6 @@ package final class RequestJournal: Sendable {
     func reset() {
         rings.forEach { $0 = Ring() }
         sequence.store(0, ordering: .relaxed)
+        bodyBytes.store(0, ordering: .relaxed)
     }
 }
