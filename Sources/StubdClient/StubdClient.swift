@@ -167,6 +167,14 @@ public struct StubdClient: StubControl {
         try await get(JournalReport.self, .requests, query: ["limit": String(limit)])
     }
 
+    /// The session's journal as a HAR 1.2 file (`GET /__stubd/requests?format=har`), bodies and all,
+    /// secrets scrubbed: what `stubd export har --url` writes. `limit`: the newest that many; nil, all kept.
+    public func requestsHAR(limit: Int? = nil) async throws -> Data {
+        let reply = try await fetch(.requests, query: ["format": "har"].merging(limit.map { ["limit": String($0)] } ?? [:]) { a, _ in a })
+        guard (200..<300).contains(reply.status) else { throw Self.rejection(.requests, reply) }
+        return reply.body
+    }
+
     /// Matches this session's requests as if they sent `Prefer: value` when they send none
     /// (`PUT /__stubd/prefer`); nil stops it.
     public func prefer(_ value: String?) async throws {

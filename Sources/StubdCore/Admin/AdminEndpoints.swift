@@ -100,8 +100,17 @@ package final class AdminEndpoints: Sendable {
             // Without a session: the whole server, every session since it started.
             return .response(.document(200, coverage(of: session)))
         case .requests:
-            let limit = Int(q("limit") ?? "100") ?? 100
+            // A HAR is the whole journal unless told otherwise: a viewer wants the test's traffic, not its tail.
+            let fallback = q("format") == nil ? 100 : session.journal.capacity
+            let limit = q("limit").flatMap { Int($0) } ?? fallback
             let (entries, total) = session.journal.recent(limit: max(0, limit))
+            if let format = q("format") {
+                guard format == "har" else {
+                    return .response(.problem(400, title: "Bad format", detail: "format is har (a HAR 1.2 file) or left out (the journal as JSON), got '\(format)'"))
+                }
+                return .response(GeneratedResponse(status: 200, headers: [.contentType: "application/json"],
+                                                   body: JournalHAR(entries: entries, masking: journalMasking).data))
+            }
             // A stream's messages are kept apart (they come after its entry is written), and joined to it here.
             let messages = session.streamJournal.documents(of: Set(entries.compactMap(\.connection)), masker: journalMasking.secrets)
             return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity, requests: entries.map { entry in
