@@ -49,6 +49,20 @@ import Testing
         #expect(try decode(WebSocketFrame(opcode: .binary, payload: medium).bytes(mask: (9, 8, 7, 6))) == [WebSocketFrame(opcode: .binary, payload: medium)])
     }
 
+    /// A relay (`stubd record`) reads the API's side with the same decoder: a server's frames come
+    /// unmasked (§5.1), and one that is masked is refused, as an unmasked one from a client is.
+    @Test func aServersFramesDecodeUnmaskedAndAMaskedOneIsRefused() throws {
+        var decoder = WebSocketFrameDecoder(maxFrameBytes: 100_000, fromClient: false)
+        let medium = [UInt8]((0..<300).map { UInt8($0 & 0xFF) })
+        var frames: [WebSocketFrame] = []
+        for byte in WebSocketFrame(opcode: .text, payload: Self.hello).serverBytes + WebSocketFrame(opcode: .binary, payload: medium).serverBytes {
+            frames += try decoder.frames(after: [byte])
+        }
+        #expect(frames == [WebSocketFrame(opcode: .text, payload: Self.hello), WebSocketFrame(opcode: .binary, payload: medium)])
+        var strict = WebSocketFrameDecoder(maxFrameBytes: 100, fromClient: false)
+        #expect(throws: WebSocketProtocolError.self) { try strict.frames(after: WebSocketFrame(opcode: .text, payload: Self.hello).bytes(mask: (1, 2, 3, 4))) }
+    }
+
     @Test func fragmentsMakeOneMessageWithControlFramesBetween() throws {
         var assembler = WebSocketMessageAssembler(maxMessageBytes: 100)
         #expect(try assembler.add(WebSocketFrame(fin: false, opcode: .text, payload: Array("Hel".utf8))) == nil)

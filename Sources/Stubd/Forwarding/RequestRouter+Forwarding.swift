@@ -39,6 +39,9 @@ extension RequestRouter {
             return send(.generated(loop.refusal("\(request.method) \(request.path) has passed through this stubd already (its Via header carries \(loop.token))")),
                         context, connection, line: line)
         }
+        if WebSocketRelayHandshake.asksForWebSocket(request.headers) {
+            return relayWebSocket(request, session, forwarding, context, connection, line: line)
+        }
         let options = forwarding.options
         let target = options.target.absoluteString
         return write(.held(HeldAnswer(context: context, start: { [self] resume in
@@ -104,7 +107,7 @@ extension RequestRouter {
     /// Puts a route just recorded in force, so the same request is answered from it rather than
     /// forwarded (and recorded) again before the watcher reloads the folder. One at a time: two
     /// recordings amending the same catalog at once would each drop the other's route.
-    private func serveFromNowOn(_ route: Route) {
+    func serveFromNowOn(_ route: Route) {
         RequestRouter.amending.withLock { _ in
             let amended = engine.catalog.amended(with: route)
             amended.prepareAnswers()
@@ -117,7 +120,7 @@ extension RequestRouter {
     /// What came of a forward, said once: the request line carries the note when the request log
     /// is on (`--log-level info`, the default); otherwise a notice does, as recording is worth
     /// seeing at any level.
-    private func noteForward(_ request: RequestHead, status: Int, note: String, _ options: ForwardingOptions) {
+    func noteForward(_ request: RequestHead, status: Int, note: String, _ options: ForwardingOptions) {
         if !log.isOn { options.notice?("\(request.method) \(request.path) \(status): \(note)") }
     }
 

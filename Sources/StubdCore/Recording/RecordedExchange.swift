@@ -24,6 +24,9 @@ package struct RecordedExchange: Sendable {
     /// For an event stream, when each piece of the body came from the API: its events are written
     /// with that timing (`: delay` in the `.sse` file). Empty for other answers.
     package var bodyArrivals: [BodyArrival] = []
+    /// For a WebSocket the API accepted (`101`): the conversation relayed, written as a `.ws` script
+    /// instead of a body.
+    package var webSocket: WebSocketTranscript?
 
     package init(method: HTTPRequest.Method, path: String, query: [QueryItem], requestHeaders: HTTPFields,
                 requestBody: Data, status: HTTPResponse.Status, responseHeaders: HTTPFields, responseBody: Data,

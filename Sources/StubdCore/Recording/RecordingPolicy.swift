@@ -41,6 +41,8 @@ package struct RecordingPolicy: Sendable {
     /// keeps to the spec or none is loaded. The recording is written all the same: it is what the API
     /// said, and a stub check at the next load says so again, at the file's line.
     func contractWarning(_ exchange: RecordedExchange, _ files: [String]) -> String {
+        // A spec describes a WebSocket's handshake at most, not its messages.
+        guard exchange.webSocket == nil else { return "" }
         let segments = PathPattern.split(exchange.path)
         guard let contract = contracts?.contract(method: exchange.method, path: segments),
               let (operation, _) = contract.operation(method: exchange.method, path: segments) else { return "" }

@@ -31,6 +31,8 @@ struct ScrubbedExchange {
     var scenario: ScenarioStep? = nil
     /// A declared stub's fault (`response: { fault: … }`); nil for a recording, which saw an answer.
     var fault: Fault? = nil
+    /// A WebSocket: `responseBody` is its `.ws` script, written as a `.ws` file or `websocket:`.
+    var isWebSocket = false
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {

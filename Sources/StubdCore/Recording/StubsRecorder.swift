@@ -96,6 +96,8 @@ package final class StubsRecorder: Sendable {
         /// Not compared: the same answer, slower or faster, is the same answer (no sequence).
         var delay: Duration?
         var fault: Fault? = nil
+        /// `file` is a `.ws` script: the response is `websocket:` it (no status: the handshake's is 101).
+        var isWebSocket = false
         static func == (a: Answer, b: Answer) -> Bool {
             a.status == b.status && a.headers == b.headers && a.bodyDigest == b.bodyDigest && a.fault == b.fault
         }
@@ -159,16 +161,28 @@ package final class StubsRecorder: Sendable {
             // The events as a client reads them, each after the time the API took: an `.sse` file replays them so.
             exchange.responseBody = RecordedEventStream.sseFile(body: exchange.responseBody, arrivals: exchange.bodyArrivals)
         }
+        if let transcript = exchange.webSocket {
+            // The conversation as a script; secrets the app sent in its messages are masked too.
+            var masker = ExchangeScrubber.secrets(of: exchange, rules: rules)
+            for case .text(let text) in transcript.messages.filter(\.fromClient).map(\.payload) {
+                if let json = try? JSONParser.parse(Data(text.utf8)) {
+                    masker.add(ExchangeScrubber.secretValues(in: json).filter { $0.count >= 3 }.map { ($0, "<redacted>") })
+                }
+            }
+            exchange.responseBody = RecordedWebSocket.wsFile(transcript, masker: masker)
+        }
         let request = exchange.requestHead
         if exchange.path.hasPrefix("/__stubd") { return .skipped("admin call") }
-        guard rules.statuses.keeps(exchange.status) else {
+        // A WebSocket's 101 is no status `--only` chooses among: the conversation is the answer.
+        guard exchange.webSocket != nil || rules.statuses.keeps(exchange.status) else {
             return .skipped("status \(exchange.status.code) is not in --only \(rules.statuses)")
         }
         // The manifest knows these methods only (and `ANY` would mean every method).
         guard ConventionScanner.methods.contains(exchange.method.rawValue) else {
             return .skipped("stubd routes answer \(ConventionScanner.methods.sorted().joined(separator: ", ")), not \(exchange.method)")
         }
-        let scrubbed = ExchangeScrubber.scrub(exchange, rules: rules)
+        var scrubbed = ExchangeScrubber.scrub(exchange, rules: rules)
+        scrubbed.isWebSocket = exchange.webSocket != nil
         let secretNames = rules.secrets.map(\.name)
         if let problem = RecordedNames.patternProblem(scrubbed.path, secretNames: secretNames) {
             return .skipped("\(problem); add a route for it by hand")
@@ -326,6 +340,11 @@ package final class StubsRecorder: Sendable {
 
     /// The convention file for a request that needs nothing more than its path, or nil.
     private func conventionFile(_ s: ScrubbedExchange, secretNames: [String]) -> String? {
+        if s.isWebSocket {
+            // `chat.ws` answers `GET /chat` with the script, as a hand-written one does.
+            guard s.method == .get, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.responseHeaders.isEmpty else { return nil }
+            return RecordedNames.conventionFile(method: s.method.rawValue, path: s.path, ext: "ws", secretNames: secretNames)
+        }
         guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
               s.requestContains == nil, s.priority == nil, s.scenario == nil, s.fault == nil, s.method.rawValue != "ANY",
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
@@ -344,14 +363,14 @@ package final class StubsRecorder: Sendable {
     private func answer(_ s: ScrubbedExchange, key: String, index: Int) -> Answer {
         var file: String?
         if !s.responseBody.isEmpty {
-            var ext = StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
+            var ext = s.isWebSocket ? "ws" : StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
             // A .json file must parse to load; the route's own Content-Type still says JSON.
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
         return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, bodyDigest: BodyDigest(s.responseBody),
-                      delay: s.delay, fault: s.fault)
+                      delay: s.delay, fault: s.fault, isWebSocket: s.isWebSocket)
     }
 
     private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
@@ -366,6 +385,7 @@ package final class StubsRecorder: Sendable {
         if let json = s.requestJSON { lines.append("      body: { json: \(json.serialized) }") }
         else if let text = s.requestContains { lines.append("      body: { contains: \(StubsRecorder.quoted(text)) }") }
         func response(_ a: Answer) -> String {
+            if a.isWebSocket, let file = a.file { return "{ websocket: \(StubsRecorder.quoted(file)) }" }
             var parts = ["status: \(a.status)"]
             if !a.headers.isEmpty { parts.append("headers: { " + a.headers.joined(separator: ", ") + " }") }
             if let file = a.file { parts.append("file: \(StubsRecorder.quoted(file))") }

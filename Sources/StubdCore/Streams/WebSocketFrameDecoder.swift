@@ -11,13 +11,19 @@
 /// client's messages did hung on how TCP cut its bytes (found by Fuzz/FuzzWebSocketFrames).
 package struct WebSocketFrameDecoder: Sendable {
     package let maxFrameBytes: Int
+    /// False for a server's frames, which come unmasked (§5.1): a relay (`stubd record`) reads the
+    /// real API's side with the same decoder.
+    package let fromClient: Bool
     private var buffer: [UInt8] = []
     /// Where the next frame starts in `buffer`: the bytes before it were decoded.
     private var start = 0
     /// Set once a frame was refused: the connection is over, and nothing more is decoded.
     private var failed = false
 
-    package init(maxFrameBytes: Int) { self.maxFrameBytes = maxFrameBytes }
+    package init(maxFrameBytes: Int, fromClient: Bool = true) {
+        self.maxFrameBytes = maxFrameBytes
+        self.fromClient = fromClient
+    }
 
     /// Adds bytes the client sent (none once a frame was refused).
     package mutating func append(_ bytes: some Collection<UInt8>) {
@@ -55,7 +61,9 @@ package struct WebSocketFrameDecoder: Sendable {
             throw .protocolError("opcode \(b0 & 0x0F) is reserved")
         }
         let fin = b0 & 0x80 != 0
-        guard b1 & 0x80 != 0 else { throw .protocolError("a client frame must be masked") }
+        guard b1 & 0x80 != 0 || !fromClient else { throw .protocolError("a client frame must be masked") }
+        guard b1 & 0x80 == 0 || fromClient else { throw .protocolError("a server frame must not be masked") }
+        let maskBytes = fromClient ? 4 : 0
         var length = UInt64(b1 & 0x7F)
         var offset = 2
         if length == 126 {
@@ -76,8 +84,12 @@ package struct WebSocketFrameDecoder: Sendable {
         guard length <= UInt64(maxFrameBytes) else {
             throw .tooBig("a frame of \(length) bytes is over the limit of \(maxFrameBytes)")
         }
-        let total = offset + 4 + Int(length)
+        let total = offset + maskBytes + Int(length)
         guard available >= total else { return nil }
+        guard fromClient else {
+            let payloadStart = start + offset
+            return (WebSocketFrame(fin: fin, opcode: opcode, payload: Array(buffer[payloadStart..<payloadStart + Int(length)])), total)
+        }
         let key = (buffer[start + offset], buffer[start + offset + 1], buffer[start + offset + 2], buffer[start + offset + 3])
         let payloadStart = start + offset + 4
         var payload = [UInt8](repeating: 0, count: Int(length))

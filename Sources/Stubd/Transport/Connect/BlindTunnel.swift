@@ -98,7 +98,7 @@ enum BlindTunnel {
         return (200, "passed through to \(authority): \(up) bytes up, \(down) bytes down" + (ending.map { "; \($0)" } ?? ""))
     }
 
-    private enum ConnectError: Error {
+    enum ConnectError: Error {
         case failed(String)
         /// The address (or the proxy's) is this server's own.
         case loop(String)
@@ -144,7 +144,7 @@ enum BlindTunnel {
 
     /// A TCP connection to the first address of `host` that takes one within the timeout; an
     /// address that is this server's own is a loop, not tried.
-    private static func connect(host: String, port: String, loop: ForwardingLoop, timeoutMilliseconds: Int32) -> Result<Int32, ConnectError> {
+    static func connect(host: String, port: String, loop: ForwardingLoop, timeoutMilliseconds: Int32) -> Result<Int32, ConnectError> {
         var hints = addrinfo()
         hints.ai_socktype = Sockets.streamType
         hints.ai_family = AF_UNSPEC
@@ -221,7 +221,7 @@ enum BlindTunnel {
 
     /// Writes all of `bytes` to a non-blocking socket, waiting for room at most `idleMilliseconds`
     /// at a time; nil once written, else why not (the peer left, or took nothing for that long).
-    private static func write(_ fd: Int32, _ bytes: [UInt8], idleMilliseconds: Int32) -> String? {
+    static func write(_ fd: Int32, _ bytes: [UInt8], idleMilliseconds: Int32) -> String? {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + sent, bytes.count - sent, Sockets.noSignal) }

@@ -1,0 +1,65 @@
+import CMicroHTTPD
+import Foundation
+import HTTPTypes
+import StubdCore
+
+extension RequestRouter {
+    /// A WebSocket through `stubd record` or `serve --proxy`: the API's handshake is made on a
+    /// thread of its own (the connection waits suspended, as for a forward), then the app gets the
+    /// `101` and a `WebSocketRelay` passes frames both ways. When the conversation ends it is
+    /// recorded (if asked), journaled and logged, with the note saying so.
+    func relayWebSocket(_ request: RequestHead, _ session: SessionState, _ forwarding: ForwardingResponder,
+                        _ context: RequestContext, _ connection: borrowing Connection, line: RequestLogLine) -> MHD_Result {
+        let options = forwarding.options
+        let target = options.target.absoluteString
+        let settings = forwarding.forwarder.settings
+        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+            guard let url = forwarding.forwarder.url(path: request.path, query: request.query) else {
+                context.pending = .answer(.generated(.problem(502, title: "Target unreachable", detail: "cannot build a URL for \(request.path)")))
+                return resume()
+            }
+            NamedThread.start("stubd-forward") { [self] in
+                let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target, contracts: engine.contracts)
+                let answer: GeneratedResponse
+                let note: String
+                switch UpstreamWebSocket.open(url: url, headers: request.headers, loop: settings.loop ?? ForwardingLoop(), timeoutSeconds: options.timeoutSeconds) {
+                case let .upgraded(fd, upstreamHeaders, extra):
+                    let headers = WebSocketRelayHandshake.headers(clientKey: request.headers[HTTPField.Name("Sec-WebSocket-Key")!], upstream: upstreamHeaders)
+                    let relay = WebSocketRelay(upstream: fd, extra: extra, subprotocol: headers[HTTPField.Name("Sec-WebSocket-Protocol")!]) { [self] transcript, ending in
+                        var exchange = RecordedExchange(method: request.method, path: request.path, query: request.query, requestHeaders: request.headers,
+                                                        requestBody: Data(), status: .switchingProtocols, responseHeaders: HTTPFields(), responseBody: Data())
+                        exchange.webSocket = transcript
+                        var (note, recorded) = policy.answered(exchange)
+                        note = "WebSocket " + note + ", \(transcript.messages.count) message(s)" + (ending.map { "; \($0)" } ?? "")
+                        if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
+                        if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
+                        engine.journalForwarded(request, status: .switchingProtocols, note: note, in: session)
+                        noteForward(request, status: 101, note: note, options)
+                        log.write(line, status: 101, note: note, started: context.started)
+                    }
+                    context.pending = .response(.upgrade(headers: headers, connection: relay))
+                    return resume()
+                case let .answered(status, headers, body):
+                    answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
+                    note = "proxied to \(target); not recorded: the API answered the WebSocket handshake with \(status), not 101"
+                case .unreachable(let reason):
+                    answer = .problem(502, title: "Target unreachable",
+                                      detail: "\(target) did not open a WebSocket for \(request.path): \(reason); nothing was recorded")
+                    note = policy.unreachable(reason)
+                case .loop(let why):
+                    answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
+                    note = "not forwarded: a loop (\(why))"
+                }
+                engine.journalForwarded(request, status: answer.status, note: note, in: session)
+                noteForward(request, status: answer.status.code, note: note, options)
+                var logged = line
+                logged.note = note
+                context.logLine = logged
+                context.pending = .answer(.generated(answer))
+                resume()
+            }
+        }, now: { [self] connection in
+            send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+        })), connection)
+    }
+}
