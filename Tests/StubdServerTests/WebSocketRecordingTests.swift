@@ -123,4 +123,23 @@ import Testing
             #expect(waited >= 0.08, "the update's 100 ms are replayed (waited \(waited) s)")
         }
     }
+
+    @Test func driftComparesAConversationsMessagesShapeAndCloseCode() async throws {
+        let api = try API()
+        let (folder, relayed, output) = try Self.recorded(from: api)
+        #expect(relayed.count == 5, "\(output)")
+        func drift() throws -> (status: Int32, findings: Set<String>, output: String) {
+            let r = try run(stubdBinary.path, ["drift", "--target", api.upstream.url.absoluteString, "--stubs", folder.path,
+                                               "--format", "json", "--rate", "50"])
+            let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
+            return (r.status, DriftTests.findings(report), r.output + r.error)
+        }
+        let same = try drift()
+        #expect(same.status == 0 && same.findings.isEmpty, "\(same.output)")
+        try api.set("v2")
+        let changed = try drift()
+        #expect(changed.status == 1, "\(changed.output)")
+        #expect(changed.findings == ["shape GET /chat /open/*/user", "shape GET /chat /replies/1/*/n",
+                                     "shape GET /chat /close/4000", "shape GET /chat /close/4001"], "\(changed.output)")
+    }
 }

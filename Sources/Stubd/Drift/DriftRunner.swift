@@ -99,13 +99,20 @@ package struct DriftRunner: Sendable {
             }
             do {
                 var path = request.paths[0]
-                var live = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
-                // A convention file's name does not say whether its extension was in the URL: the other spelling on a 404.
-                if live.status == 404, replay.recorded.status != 404, request.paths.count > 1 {
-                    let other = try await send(request, path: request.paths[1], pace: pace, shown: replay.shown(1, secrets: masker), masker: masker)
-                    if other.status != 404 { (path, live, shown) = (request.paths[1], other, replay.shown(1, secrets: masker)) }
+                let live: DriftAnswer, again: DriftAnswer
+                if let script = replay.webSocket {
+                    live = try await converse(script, request, path: path, pace: pace, shown: shown)
+                    again = try await converse(script, request, path: path, pace: pace, shown: shown)
+                } else {
+                    var first = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
+                    // A convention file's name does not say whether its extension was in the URL: the other spelling on a 404.
+                    if first.status == 404, replay.recorded.status != 404, request.paths.count > 1 {
+                        let other = try await send(request, path: request.paths[1], pace: pace, shown: replay.shown(1, secrets: masker), masker: masker)
+                        if other.status != 404 { (path, first, shown) = (request.paths[1], other, replay.shown(1, secrets: masker)) }
+                    }
+                    live = first
+                    again = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
                 }
-                let again = try await send(request, path: path, pace: pace, shown: shown, masker: masker)
                 let origin = settings.target.origin
                 let findings: [DriftFinding]
                 do {
@@ -209,6 +216,50 @@ package struct DriftRunner: Sendable {
         case .loop(let why):
             throw Stop(reason: "cannot compare with \(settings.target.absoluteString): \(why)")
         }
+    }
+
+    /// One WebSocket conversation with the real API, when the pace allows: the app's messages of
+    /// `script` sent, what the API sent back as JSON (`DriftWebSocket`); a handshake it refused is
+    /// its answer (compared by status). Throws as `send` does.
+    private func converse(_ script: WebSocketScript, _ request: DriftRequest.ConcreteRequest, path: String, pace: Pace,
+                          shown: String) async throws -> DriftAnswer {
+        guard let left = await pace.turn() else {
+            throw Stop(reason: "--timeout (\(format(settings.timeoutSeconds)) s for the whole run) passed before \(shown)")
+        }
+        guard let url = Forwarder(Forwarder.Settings(target: settings.target)).url(path: path, query: request.query) else {
+            throw RouteFailure(reason: "cannot build a URL for \(path)")
+        }
+        var headers = request.headers
+        headers[HTTPField.Name("Sec-WebSocket-Key")!] = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+        headers[HTTPField.Name("Sec-WebSocket-Version")!] = "13"
+        if !script.protocols.isEmpty { headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = script.protocols.joined(separator: ", ") }
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(left * 1e9)
+        let handshake = headers
+        let target = settings.target.absoluteString
+        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Result<DriftAnswer, any Error>, Never>) in
+            // Blocking sockets on a thread of its own, as a forward's transfer.
+            NamedThread.start("stubd-drift-ws") {
+                switch UpstreamWebSocket.open(url: url, headers: handshake, loop: ForwardingLoop(), timeoutSeconds: left) {
+                case let .upgraded(fd, _, extra):
+                    let conversation = DriftWebSocketConversation.play(script, fd: fd, extra: extra, deadline: deadline)
+                    close(fd)
+                    let body = DriftWebSocket.json(open: conversation.open, replies: conversation.replies, close: conversation.close)
+                    continuation.resume(returning: .success(DriftAnswer(status: .switchingProtocols, headers: [.contentType: "application/json"],
+                                                                        body: Data(body.serialized.utf8))))
+                case let .answered(status, headers, body):
+                    if status == 429 {
+                        continuation.resume(returning: .failure(Stop(reason: "the real API answered 429 Too Many Requests to \(shown), so nothing more was sent; run again later, or with a lower --rate")))
+                    } else {
+                        continuation.resume(returning: .success(DriftAnswer(status: HTTPResponse.Status(code: status), headers: headers, body: body)))
+                    }
+                case .unreachable(let why):
+                    continuation.resume(returning: .failure(Stop(reason: "cannot open a WebSocket on \(target): \(why)")))
+                case .loop(let why):
+                    continuation.resume(returning: .failure(Stop(reason: "cannot compare with \(target): \(why)")))
+                }
+            }
+        }
+        return try outcome.get()
     }
 
     private func format(_ seconds: Double) -> String {

@@ -21,6 +21,9 @@ package struct DriftRequest: Sendable {
     package let request: ConcreteRequest
     /// The folder's answer (the last of a sequence: the one that repeats).
     package let recorded: DriftAnswer
+    /// A WebSocket's script: the app's side of it is played against the API, and what the API
+    /// sends back compared (`recorded` is the script's conversation as JSON).
+    package var webSocket: WebSocketScript? = nil
 
     /// Methods that change nothing on the API (RFC 9110 §9.2.1): replayed twice without a second thought.
     static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options]
@@ -52,7 +55,14 @@ package struct DriftRequest: Sendable {
         if answer.template != nil { return .skip("its answer is a template, rendered per request") }
         if answer.quotaStatus != nil { return .skip("its answer is made from stubd's own quotas") }
         if answer.status == 429 { return .skip("its answer is a 429: replaying it would mean using up the API's quota") }
-        if answer.webSocket != nil { return .skip("its answer is a WebSocket; drift compares HTTP answers and event streams") }
+        if let script = answer.webSocket {
+            // The conversation as the folder's script has it, compared with the API's as JSON (DriftWebSocket).
+            var replay = DriftRequest(route: route.description, source: route.source.description, request: request,
+                                      recorded: DriftAnswer(status: .switchingProtocols, headers: [.contentType: "application/json"],
+                                                            body: Data(DriftWebSocket.json(of: script).serialized.utf8)))
+            replay.webSocket = script
+            return .replay(replay)
+        }
         var recorded = DriftAnswer(status: answer.status,
                                    headers: HTTPFields(answer.headers.filter { RecordingRules.keepsResponseHeader($0.name.canonicalName) }),
                                    body: answer.body)
