@@ -93,7 +93,7 @@ let package = Package(
                                // Whether a spec is an OpenAPI 3.0 or 3.1 document at all (Contract/OpenAPIStructure).
                                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI])),
                                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI]))],
-                swiftSettings: strict),
+                swiftSettings: strictImports),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 import StubdProtocol
 
 /// Who may call the admin API (`/__stubd/`), checked before any call runs.

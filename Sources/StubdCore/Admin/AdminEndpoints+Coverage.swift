@@ -1,4 +1,5 @@
-import StubdProtocol
+import HTTPTypes
+package import StubdProtocol
 
 extension AdminEndpoints {
     /// Coverage of the catalog in force: of one named session since its last reset, or (nil, or the

@@ -1,7 +1,7 @@
-import Foundation
-import HTTPTypes
-import StubdProtocol
-import Synchronization
+package import Foundation
+package import HTTPTypes
+package import StubdProtocol
+package import Synchronization
 
 /// The admin API under `/__stubd/`: each call, typed as an `AdminEndpoint`, goes to its handler,
 /// which reads or sets one session (the registry's) against the catalog the engine answers from.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// Headers added to a canned answer for one request: what its quotas advertise.
 ///

@@ -1,6 +1,6 @@
-import Foundation
-import StubdProtocol
-import HTTPTypes
+package import Foundation
+package import StubdProtocol
+package import HTTPTypes
 
 /// An answer made for one request (errors, quota rejections, admin replies), as opposed to a canned one.
 package struct GeneratedResponse: Sendable {

@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 // Header names stubd writes that HTTPTypes does not define. Each is spelled as the API it mimics
 // sends it: a name's case goes on the wire as written (GitHub's are lower-case).

@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// How one request was answered, for the transport to send and the log to show.
 package struct Outcome: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 extension StubEngine {
     /// `X-Stubd-Accept`: a request's `Accept` that takes none of the answer's media types, in report mode.

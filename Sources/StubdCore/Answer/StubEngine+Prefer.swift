@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 extension StubEngine {
     /// `X-Stubd-Prefer`: a request's `Prefer: code=…`/`example=…` that no stub answers, and what would.

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 import StubdProtocol
 import Synchronization
 

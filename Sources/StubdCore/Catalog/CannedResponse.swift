@@ -1,6 +1,6 @@
-import Foundation
-import StubdProtocol
-import HTTPTypes
+package import Foundation
+package import StubdProtocol
+package import HTTPTypes
 import Synchronization
 
 /// An answer built once at load time and served many times.

@@ -1,3 +1,4 @@
+import Foundation
 /// The `Content-Type` a stub file is served with, chosen by its extension.
 enum ContentType {
     static let json = "application/json; charset=utf-8"

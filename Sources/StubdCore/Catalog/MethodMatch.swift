@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// Which methods a route answers. `GET` routes answer `HEAD` too.
 package enum MethodMatch: Sendable, Hashable, CustomStringConvertible {

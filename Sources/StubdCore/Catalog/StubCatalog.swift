@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Everything a Stubs directory says: its routes (files and manifest), quotas and clock.

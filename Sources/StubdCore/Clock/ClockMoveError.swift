@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Why the admin API refused to move a session's clock.
 package enum ClockMoveError: Error, Sendable, CustomStringConvertible {

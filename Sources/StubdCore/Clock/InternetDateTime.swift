@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// An RFC 3339 date-time (`2016-08-30T00:00:00-04:00`, `2026-01-01T14:00:00.5Z`), read field by
 /// field. Foundation's ISO 8601 formatter rolls `2026-02-30` over to March 2, takes `+99:00` as an

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Synchronization
 
 /// The time a session's quotas see: the wall clock or a virtual start, plus whatever the

@@ -1,5 +1,6 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
+import StubdProtocol
 
 extension APIContract {
     /// `X-Stubd-Problem`: stubd's own reason for an answer it sent in the spec's shape rather than as

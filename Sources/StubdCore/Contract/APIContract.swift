@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 import StubdProtocol
 
 /// An OpenAPI 3.0, 3.1 or 3.2 spec, read once: (method, path template) → operation → responses by

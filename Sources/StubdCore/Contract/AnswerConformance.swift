@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// Holds one answer (status, headers, body) against its operation's response in the spec: the one
 /// rule set a stub in the folder (`StubContractCheck`) and a live answer of the real API

@@ -1,3 +1,4 @@
+import Foundation
 /// One media type of a response or request body (`application/json` and its schema).
 package struct ContractMedia: Sendable {
     /// As the spec writes it: `application/json`, `application/*`, `*/*`.

@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// One operation of the spec: a method on a path template, what it takes and what it answers.
 package struct ContractOperation: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// One of the spec's `components/securitySchemes`: where a request carries the credential it names.
 /// stubd checks that the credential is there, never what it is.

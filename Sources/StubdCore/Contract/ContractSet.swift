@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// The specs a folder is held to (`serve --spec A --spec B`, `check --spec A --spec B`), kept apart:
 /// each request and each stub route is judged by the spec that declares its operation, so a message

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The fields of an `application/x-www-form-urlencoded` or `multipart/form-data` request body, in
 /// the order sent, before any schema says what they are.

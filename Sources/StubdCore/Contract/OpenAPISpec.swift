@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A spec as both readers of specs take it (`check --spec` / `serve --spec` through `APIContract`,
 /// `openapi import` through `OpenAPIDocument`): its files bundled into one document, its version

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// Takes a request's parameters out of its path, query, headers and cookies as their `style` and
 /// `explode` wrote them (OpenAPI's "Style Examples"), before their schema judges them.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 extension APIContract {
     /// Every way a request's body breaks its operation's `requestBody`: a body of a type the operation

@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+package import Foundation
 import Yams
 
 /// A spec and every file its `$ref`s reach, as one JSON document.

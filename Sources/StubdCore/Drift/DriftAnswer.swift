@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// An answer as `stubd drift` compares it: what the folder serves, or what the real API sent
 /// (body decoded, secrets masked as the recording masked them).

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A stream of server-sent events as `stubd drift` compares it: a JSON document of its events,
 /// grouped by event name (`message` when none), each `{ data, id, retry }` with a `data` that is JSON

@@ -1,3 +1,4 @@
+import Foundation
 /// A `drift.ignore` entry of the manifest: a JSON pointer into an answer's body (`/meta/generated`),
 /// or a simple glob of one (`/list/*/dt`: `*` is any one key or index, `**` any number of them).
 /// A rule silences the place it names and everything under it, in every route's answer: a field

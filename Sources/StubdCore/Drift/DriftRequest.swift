@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// The concrete request a route of the folder stands for, secrets put back, ready to send to the
 /// real API, and the answer the folder gives it.

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A strict RFC 8259 parser that remembers line and column, so a broken stub
 /// can be reported as `file:line:column` (Foundation's parser gives an offset at best).

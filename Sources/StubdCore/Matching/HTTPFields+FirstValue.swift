@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 // HTTPFields' own subscript joins every value sent under a name (`a, b`); matching, templates and
 // the journal's lookups have always read the first one, so these keep that.

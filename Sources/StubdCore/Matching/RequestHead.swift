@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// What the core needs to know about a request; the transport fills it in.
 package struct RequestHead: Sendable {

@@ -1,5 +1,5 @@
 import HTTPTypes
-import StubdProtocol
+package import StubdProtocol
 
 /// A `RouteReference` as the engine counts it: the path normalized like a request's, a pattern
 /// compiled. Made once where a reference enters (hit counts `/__stubd/hits?route=`, long-polls

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The folder an import would write, loaded and checked by the loader `stubd check --spec` uses,
 /// before anything is written: an import must never report success for a folder `check` or

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 #if canImport(Glibc)
 import Glibc

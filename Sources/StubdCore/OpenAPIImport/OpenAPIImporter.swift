@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 
 /// A spec turned into a Stubs folder's files: `stubd.yml` with a route per answer, and each body

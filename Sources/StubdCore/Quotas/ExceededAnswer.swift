@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// What a rejected request gets.
 package enum ExceededAnswer: Sendable {

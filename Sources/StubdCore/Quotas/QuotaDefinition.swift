@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A `quotas:` entry of the manifest. A class: every verdict refers to it, and copying its
 /// fields per request showed in profiles.

@@ -1,3 +1,4 @@
+import Foundation
 /// `"10/minute"`: at most `count` requests per window.
 package struct QuotaLimit: Sendable, Hashable, CustomStringConvertible {
     package let count: Int

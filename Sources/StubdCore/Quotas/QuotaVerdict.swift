@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// The verdict on one request under one quota.
 package struct QuotaVerdict: Sendable {

@@ -1,6 +1,6 @@
-import Foundation
-import HTTPTypes
-import StubdProtocol
+package import Foundation
+package import HTTPTypes
+package import StubdProtocol
 
 /// A stub another tool declared (a WireMock mapping, a Postman example), as StubsRecorder writes
 /// it: conditions rather than one request seen on the wire. Unlike a RecordedExchange nothing is

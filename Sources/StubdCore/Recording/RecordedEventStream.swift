@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 
 /// A stream of server-sent events as the real API sent it, made into what a stub replays: an `.sse`

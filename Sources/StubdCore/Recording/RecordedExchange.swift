@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 // Not built on RequestHead although the request half looks the same: RequestHead is what matching
 // reads (its normalized path computed once, the client's address, the session prefix gone), this is

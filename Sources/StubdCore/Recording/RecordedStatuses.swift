@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 /// `--only 2xx,3xx,429`: the answer statuses a recording keeps; the others are passed on to the
 /// client but not written. Without `--only` every status is kept: a 429 with `Retry-After`, a 503

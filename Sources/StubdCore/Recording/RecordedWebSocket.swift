@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 
 /// A recorded WebSocket conversation made into the script a stub replays (a `.ws` file: the

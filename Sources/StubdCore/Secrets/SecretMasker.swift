@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Replaces known secret values wherever they appear, in text or in any bytes (a token echoed in
 /// a PNG or in JSON that is not UTF-8 is found all the same): the longest value first, so a

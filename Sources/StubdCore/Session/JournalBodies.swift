@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// What the journal keeps of an exchange beyond its request line, for `stubd export har`: the
 /// answer's headers and both bodies, each cut at `limit`, with the request's secrets scrubbed out as

@@ -1,5 +1,5 @@
-import Foundation
-import HTTPTypes
+package import Foundation
+package import HTTPTypes
 import StubdProtocol
 
 /// One request as the journal remembers it.

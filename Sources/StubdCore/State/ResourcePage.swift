@@ -1,3 +1,4 @@
+import HTTPTypes
 /// What a list request asks for: the filters (every query name that is not a paging one, compared
 /// with the item's field of that name as text; `ResourceStore.list` drops a name no item has) and
 /// the window, in either common style.

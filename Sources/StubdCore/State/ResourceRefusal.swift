@@ -1,4 +1,4 @@
-import HTTPTypes
+package import HTTPTypes
 
 /// Why a resource operation was not done, as the problem+json answer that says so.
 package struct ResourceRefusal: Error, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdProtocol
 
 /// One session's items of one resource. Every operation runs under one lock, so concurrent writes

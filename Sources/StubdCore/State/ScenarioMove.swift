@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A timed move of a scenario (`scenarios: { order: { moves: [{ from: paid, after: 30s, to: shipped }] } }`):
 /// once the scenario (each key of a keyed one) has been in `from` for `after` seconds of the

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 
 /// One session's scenarios: name → current state, and for a keyed scenario name → key → state,

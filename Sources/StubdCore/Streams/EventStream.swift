@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 
 /// A stub's answer that is a stream of server-sent events (`events:` in the manifest, or an `.sse`

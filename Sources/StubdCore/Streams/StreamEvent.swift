@@ -1,5 +1,5 @@
 import Foundation
-import StubdProtocol
+package import StubdProtocol
 
 /// One server-sent event of a stub's stream: the WHATWG fields, and how long after the one before
 /// it (or after the stream opened) it is sent.

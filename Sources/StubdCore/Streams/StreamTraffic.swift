@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import StubdProtocol
 
 /// What a session's streams carry, by route key: the WebSockets open now (so a test can push to

@@ -1,3 +1,4 @@
+import Foundation
 /// Which subprotocol a WebSocket speaks (RFC 6455 §4.2.2, `Sec-WebSocket-Protocol`): the first one the
 /// client offered that the stub speaks. Socket-free.
 package enum WebSocketSubprotocol {

@@ -1,5 +1,6 @@
-import Foundation
+package import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// `stubd export har`: a Stubs folder's routes as a HAR 1.2 file, one entry per answer (a sequence
 /// gives one entry per step, in order), so a recording can be opened in any HAR viewer, or imported

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 
 /// `stubd import har`: the requests of a HAR file written into a Stubs folder exactly as

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import HTTPTypes
 
 /// `stubd import postman`: a Postman collection's saved example answers written into a Stubs folder

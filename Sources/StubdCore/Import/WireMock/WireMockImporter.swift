@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// `stubd import wiremock`: WireMock stub mappings (`mappings/*.json`, bodies under `__files/`)
 /// written into a Stubs folder through StubsImport, the writing side `stubd import har` uses: a
