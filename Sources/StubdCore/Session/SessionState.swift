@@ -186,16 +186,22 @@ package final class SessionState: Sendable {
 
     /// The next answer of a route, advancing its sequence and moving its scenario. Nil when `times`
     /// ran out, or its scenario moved on, since matching (the request is then matched again).
+    /// A route without a scenario takes the inlined path: no scenario code in every request's way.
+    @inline(__always)
     func nextResponse(_ route: Route, _ request: RequestHead) throws(ScenarioKeyCapReached) -> CannedResponse? {
-        if let step = route.scenario {
-            var key: String?
-            if let source = step.key {
-                guard let value = source.value(in: request, pattern: route.pattern) else { return nil }
-                key = value
-            }
-            return try scenarios.claim(step, key: key, now: { self.clock.now() }) { nextAnswer(route) }
+        guard let step = route.scenario else { return nextAnswer(route) }
+        return try nextResponse(route, request, moving: step)
+    }
+
+    @inline(never)
+    private func nextResponse(_ route: Route, _ request: RequestHead, moving step: ScenarioStep) throws(ScenarioKeyCapReached)
+        -> CannedResponse? {
+        var key: String?
+        if let source = step.key {
+            guard let value = source.value(in: request, pattern: route.pattern) else { return nil }
+            key = value
         }
-        return nextAnswer(route)
+        return try scenarios.claim(step, key: key, now: { self.clock.now() }) { nextAnswer(route) }
     }
 
     /// Whether the scenario (the request's key of it, for a keyed one) is in the step's state; a
@@ -209,9 +215,16 @@ package final class SessionState: Sendable {
         return scenarios.allows(step, key: key, now: { self.clock.now() })
     }
 
+    /// A route with one answer and no `times` reads it without the lock (inlined); the rest take it.
+    @inline(__always)
     private func nextAnswer(_ route: Route) -> CannedResponse? {
         if !route.isStateful { return route.responses[0] }
-        return served.withLock { table -> CannedResponse? in
+        return nextCountedAnswer(route)
+    }
+
+    @inline(never)
+    private func nextCountedAnswer(_ route: Route) -> CannedResponse? {
+        served.withLock { table -> CannedResponse? in
             let n = table[route.key] ?? 0
             if let times = route.times, n >= times { return nil }
             table[route.key] = n + 1
