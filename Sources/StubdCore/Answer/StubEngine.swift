@@ -85,7 +85,9 @@ package final class StubEngine: Sendable {
                          contractProblems: [String]?) -> Outcome? {
         let wall = Date()
         guard let (decided, misses) = decide(request, in: session, catalog ?? self.catalog, wall, passingMisses: passingMisses) else { return nil }
-        var outcome = contractProblems.map { decided.reporting($0) } ?? decided
+        // Moved, not copied (`contractProblems.map { … } ?? decided` copied the whole outcome).
+        var outcome = decided
+        if let contractProblems { outcome = outcome.reporting(contractProblems) }
         if let unmet = unmetPreference(request, answeredBy: outcome, in: session, catalog ?? self.catalog) {
             // Strict: the miss it is (as Prism's 404 for a status or example it does not have); else said, and served.
             outcome = contractRequests == "strict"
@@ -223,6 +225,8 @@ package final class StubEngine: Sendable {
 
     /// Journals `request` with the outcome that answered it, once that outcome is final; for a
     /// WebSocket or an event stream, returns the id its messages are journaled under (`StreamJournal`).
+    /// Inlined, as the next: called, they copied the outcome's parts once more a request (~45 instructions).
+    @inline(__always)
     private func journal(_ request: RequestHead, _ outcome: Outcome, route: String?, misses: [String],
                          in session: SessionState, at wall: Date) -> Int? {
         let connection = outcome.opensStream ? StreamJournal.newConnection() : nil
@@ -234,6 +238,7 @@ package final class StubEngine: Sendable {
 
     /// The one place a journal entry is written, and the dashboard told (`changes`): for a stub's
     /// answer, a template rendered off the worker and a request passed on to the real API alike.
+    @inline(__always)
     private func journal(_ request: RequestHead, in session: SessionState, at wall: Date, status: HTTPResponse.Status,
                          route: String?, misses: [String], notes: [String]?, contract: [String]? = nil,
                          took: Int32? = nil, quota: JournalQuotaNote? = nil, connection: Int? = nil, bodies: JournalBodies? = nil) {
