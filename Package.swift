@@ -147,10 +147,10 @@ let package = Package(
                           swiftSettings: strict),
 
         // The worked example: an app-style weather client and its tests (Examples/WeatherApp).
-        .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strict),
+        .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strictImports),
         .testTarget(name: "WeatherServiceTests",
                     dependencies: ["WeatherService", "StubdXCTest", "StubdTesting", "Stubd"],
-                    path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strict),
+                    path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strictImports),
     ]
 )
 

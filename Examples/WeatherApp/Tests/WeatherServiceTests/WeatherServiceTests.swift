@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdClient
+import StubdCore
 import StubdTesting
 import Testing
 import WeatherService
