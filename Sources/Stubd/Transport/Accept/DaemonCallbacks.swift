@@ -18,7 +18,7 @@ enum DaemonCallbacks {
         // Its connection waits for the next head from now (see `HeadWatch`).
         if let connection, let state = Connection(connection).state, let head = state.head { state.heads?.waiting(head) }
         guard let conCls, conCls.pointee != nil else { return }
-        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.move { $0.complete() } }
+        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.handle(.completed) }
         RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { _ = $0.active.subtract(1, ordering: .relaxed) }

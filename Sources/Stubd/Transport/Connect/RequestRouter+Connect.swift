@@ -9,7 +9,7 @@ extension RequestRouter {
     /// connection after it, as a proxy does after a failed CONNECT.
     func connect(_ connection: borrowing Connection, authority: String,
                  _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let context = RequestContext(phase: .answering)
+        let context = RequestContext(.answering)
         conCls.pointee = RequestSlot.tracked(context).raw
         let authorization = connection.headerString("Proxy-Authorization")
         let session = AbsoluteForm.proxySession(authorization)

@@ -20,7 +20,6 @@ final class RequestContext: @unchecked Sendable {
 
     let started = DispatchTime.now().uptimeNanoseconds
     var body = Data()
-    var bodyTooLarge = false
     var pending: Pending?
     /// Kept from the first pass for the request log line written after a delay.
     var logLine: RequestLogLine?
@@ -31,20 +30,20 @@ final class RequestContext: @unchecked Sendable {
     /// Shared because a timer, a waiter, a forward and `stop()` may each try to resume it.
     let lifecycle: SharedRequestLifecycle
 
-    /// `phase` is `.answering` for a context made once the request is in (a delay, a content reader).
-    init(phase: RequestLifecycle.Phase = .headers) {
-        lifecycle = SharedRequestLifecycle(phase)
+    /// `state` is where the request is when the context is made: its head read (the usual), the
+    /// whole request in (a delay, a CONNECT, a refusal), or a stream pausing (`StreamPause`).
+    init(_ state: RequestLifecycle.State = .readingBody) {
+        lifecycle = SharedRequestLifecycle(state)
     }
 
-    /// Keeps a piece of the body, or from the first byte past `limit` on, only that it was too large.
-    func receiveBody(_ bytes: UnsafeRawBufferPointer, limit: Int) {
-        lifecycle.move { $0.receiveBody() }
-        guard !bodyTooLarge else { return }
-        if body.count + bytes.count > limit {
-            bodyTooLarge = true
+    /// Keeps a piece of the body; false, with what was kept dropped, when it would pass `limit`
+    /// (the lifecycle then discards the rest, `RequestLifecycle.Event.bodyOverLimit`).
+    func keepBody(_ bytes: UnsafeRawBufferPointer, limit: Int) -> Bool {
+        guard body.count + bytes.count <= limit else {
             body = Data()
-        } else {
-            body.append(contentsOf: bytes)
+            return false
         }
+        body.append(contentsOf: bytes)
+        return true
     }
 }

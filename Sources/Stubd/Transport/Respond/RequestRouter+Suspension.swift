@@ -20,7 +20,7 @@ extension RequestRouter {
     func suspend(_ context: RequestContext, _ connection: ConnectionHandle) -> Bool {
         suspended.withLock { state in
             if state.stopping { return false }
-            guard context.lifecycle.move({ $0.suspend() }) else { return false }
+            guard context.lifecycle.handle(.hold) == .suspend else { return false }
             context.connection = connection
             if context.socket < 0 { context.socket = connection.fd }
             connection.suspend()
@@ -34,7 +34,7 @@ extension RequestRouter {
 
     static func resume(_ context: RequestContext, in suspended: SuspendedRequests) {
         suspended.withLock { state in
-            guard context.lifecycle.move({ $0.resume() }) else { return }
+            guard context.lifecycle.handle(.holdOver) == .resume else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))
             context.connection?.resume()
         }

@@ -95,91 +95,127 @@ final class RequestRouter: @unchecked Sendable {
         max(16, (connectionMemoryBytes - 2048 - targetLength) / 64)
     }
 
-    /// libmicrohttpd's calls for one request, read by what its slot holds (see `RequestSlot`).
+    /// libmicrohttpd's calls for one request: what its slot holds (see `RequestSlot`) gives the
+    /// request's `RequestLifecycle`, the call is its event, and the action it returns is done here.
     func handle(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                 _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let context: RequestContext
+        let event = RequestLifecycle.Event.accessCall(upload: uploadSize.pointee > 0)
+        let existing: RequestContext?
+        let action: RequestLifecycle.Action
         switch RequestSlot(conCls.pointee) {
         case .nulInPath, .nulInQuery, .tooManyParameters:
-            let refusal: GeneratedResponse
-            switch RequestSlot(conCls.pointee) {
-            case .nulInPath: refusal = .problem(400, title: "Bad path", detail: "a request path may not contain a NUL byte or %00")
-            case let .tooManyParameters(count, length):
-                refusal = .problem(414, title: "Too many query parameters",
-                                   detail: "the query has \(count) parameters; in a request target of \(length) bytes stubd reads at most \(maxQueryParameters(targetLength: length)) (each takes 64 bytes of a connection's \(connectionMemoryBytes) for a request's head): send fewer, or put them in a body")
-            default:
-                refusal = .problem(400, title: "Bad query",
-                                   detail: "a request query may not contain a NUL byte or %00: a stub matches query values as text, and it would cut the value short")
-            }
-            // Answered now, which makes libmicrohttpd close after the answer: the rest of a head
-            // this broken is not worth reading.
-            let context = RequestContext()
-            conCls.pointee = RequestSlot.tracked(context).raw
-            active.add(1, ordering: .relaxed)
-            let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 0,
-                                      session: "", latencyMicroseconds: 0, isAdmin: false)
-            return send(.generated(refusal), context, connection, line: line)
-        case .empty where method.pointee == 0x43 && strcmp(method, "CONNECT") == 0:
-            active.add(1, ordering: .relaxed)
-            return connect(connection, authority: String(cString: url), conCls)
+            return refuseTarget(RequestSlot(conCls.pointee), connection, url, method, conCls)
         case .empty:
-            // First call: headers only. Queueing now would make 0.9.75 close the connection after
-            // the answer (it treats it as an early reply), so only set up and come back.
-            active.add(1, ordering: .relaxed)
-            let declared = connection.header("Content-Length")
-            if let problem = RequestFraming.problem(in: connection, version: version) {
-                // Answered now, which makes libmicrohttpd close after the answer: nothing after this
-                // head can be trusted to be the next request.
-                let context = RequestContext()
-                conCls.pointee = RequestSlot.tracked(context).raw
-                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
-                                          session: "", latencyMicroseconds: 0, isAdmin: false)
-                return send(.generated(.problem(HTTPResponse.Status(code: problem.status), title: problem.title, detail: problem.detail)), context, connection, line: line)
-            } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16)
-                        || (DeclaredLength.exceeds(declared, maxBodyBytes) && connection.header("Expect") != nil) {
-                // Far past the limit (up to 2^64), or waiting for a `100 Continue` before it sends: answered
-                // before reading a byte of it. Queueing now makes libmicrohttpd close after the answer (and
-                // send no 100); a client already sending may see a reset rather than the 413, so a body
-                // only somewhat too large, sent without asking, is read and dropped instead.
-                let context = RequestContext()
-                conCls.pointee = RequestSlot.tracked(context).raw
-                let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
-                                          session: "", latencyMicroseconds: 0, isAdmin: false)
-                return send(.generated(.problem(413, title: "Body too large",
-                    detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
-            } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
-                let context = RequestContext()
-                context.bodyTooLarge = true
-                conCls.pointee = RequestSlot.tracked(context).raw
-            } else {
-                conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext())).raw
-            }
-            return .YES
+            // A plain request keeps no context: its lifecycle lives on the stack, one call at a time.
+            var life = RequestLifecycle(.readingHead)
+            (existing, action) = (nil, life.handle(event))
         case .plain:
-            guard uploadSize.pointee > 0 else { return answer(nil, conCls, connection, url, method) }
-            context = RequestContext()
-            conCls.pointee = RequestSlot.tracked(context).raw
+            var life = RequestLifecycle(.readingBody)
+            (existing, action) = (nil, life.handle(event))
         case .tracked(let tracked):
-            context = tracked
+            (existing, action) = (tracked, tracked.lifecycle.handle(event))
         }
-        if uploadSize.pointee > 0 {
-            context.receiveBody(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee),
-                                limit: maxBodyBytes)
+        switch action {
+        case .readHead:
+            active.add(1, ordering: .relaxed)
+            return readHead(connection, url, method, version, conCls)
+        case .answer:
+            return answer(existing, conCls, connection, url, method)
+        case .keepBody:
+            let context: RequestContext
+            if let existing { context = existing } else {
+                context = RequestContext(.readingBody)
+                conCls.pointee = RequestSlot.tracked(context).raw
+            }
+            let piece = UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee)
+            if !context.keepBody(piece, limit: maxBodyBytes) { context.lifecycle.handle(.bodyOverLimit) }
             uploadSize.pointee = 0
             return .YES
+        case .discardBody:
+            uploadSize.pointee = 0
+            return .YES
+        case .refuse(let status):
+            return send(.generated(.problem(HTTPResponse.Status(code: status), title: "Body too large",
+                detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
+                line: RequestLogLine(method: String(cString: method), path: String(cString: url), status: status, session: "", latencyMicroseconds: 0, isAdmin: false))
+        case .finishPending:
+            if let existing, let pending = existing.pending {
+                existing.pending = nil
+                return finish(pending, existing, connection)
+            }
+            return answer(existing, conCls, connection, url, method)
+        case .close, .suspend, .answerNow, .resume, .none, .ignore, .release:
+            // No access call leads to these but `.close`: libmicrohttpd ends the connection.
+            return .NO
         }
-        context.lifecycle.move { $0.answer() }
-        if let pending = context.pending {
-            context.pending = nil
-            return finish(pending, context, connection)
+    }
+
+    /// A target `DaemonCallbacks.rawURIInspector` refused before the head was read (see `RequestSlot`).
+    private func refuseTarget(_ slot: RequestSlot, _ connection: borrowing Connection, _ url: UnsafePointer<CChar>,
+                              _ method: UnsafePointer<CChar>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let refusal: GeneratedResponse
+        switch slot {
+        case .nulInPath: refusal = .problem(400, title: "Bad path", detail: "a request path may not contain a NUL byte or %00")
+        case let .tooManyParameters(count, length):
+            refusal = .problem(414, title: "Too many query parameters",
+                               detail: "the query has \(count) parameters; in a request target of \(length) bytes stubd reads at most \(maxQueryParameters(targetLength: length)) (each takes 64 bytes of a connection's \(connectionMemoryBytes) for a request's head): send fewer, or put them in a body")
+        default:
+            refusal = .problem(400, title: "Bad query",
+                               detail: "a request query may not contain a NUL byte or %00: a stub matches query values as text, and it would cut the value short")
         }
-        return answer(context, conCls, connection, url, method)
+        // Answered now, which makes libmicrohttpd close after the answer: the rest of a head
+        // this broken is not worth reading.
+        let context = RequestContext(.answering)
+        conCls.pointee = RequestSlot.tracked(context).raw
+        active.add(1, ordering: .relaxed)
+        let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 0,
+                                  session: "", latencyMicroseconds: 0, isAdmin: false)
+        return send(.generated(refusal), context, connection, line: line)
+    }
+
+    /// The head's call (`RequestLifecycle.Action.readHead`): a CONNECT, a head refused on its framing
+    /// or declared length, or set up for the calls that follow. Queueing an answer now makes 0.9.75
+    /// close the connection after it (it treats it as an early reply), so only refusals do.
+    private func readHead(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
+                          _ version: UnsafePointer<CChar>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        if method.pointee == 0x43 && strcmp(method, "CONNECT") == 0 {
+            return connect(connection, authority: String(cString: url), conCls)
+        }
+        let declared = connection.header("Content-Length")
+        if let problem = RequestFraming.problem(in: connection, version: version) {
+            // Answered now, which makes libmicrohttpd close after the answer: nothing after this
+            // head can be trusted to be the next request.
+            let context = RequestContext(.answering)
+            conCls.pointee = RequestSlot.tracked(context).raw
+            let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
+                                      session: "", latencyMicroseconds: 0, isAdmin: false)
+            return send(.generated(.problem(HTTPResponse.Status(code: problem.status), title: problem.title, detail: problem.detail)), context, connection, line: line)
+        } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes > Int.max / 16 ? Int.max : maxBodyBytes * 16)
+                    || (DeclaredLength.exceeds(declared, maxBodyBytes) && connection.header("Expect") != nil) {
+            // Far past the limit (up to 2^64), or waiting for a `100 Continue` before it sends: answered
+            // before reading a byte of it. Queueing now makes libmicrohttpd close after the answer (and
+            // send no 100); a client already sending may see a reset rather than the 413, so a body
+            // only somewhat too large, sent without asking, is read and dropped instead.
+            let context = RequestContext(.answering)
+            conCls.pointee = RequestSlot.tracked(context).raw
+            let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
+                                      session: "", latencyMicroseconds: 0, isAdmin: false)
+            return send(.generated(.problem(413, title: "Body too large",
+                detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
+        } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
+            let context = RequestContext(.readingBody)
+            context.lifecycle.handle(.bodyOverLimit)
+            conCls.pointee = RequestSlot.tracked(context).raw
+        } else {
+            conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext(.readingBody))).raw
+        }
+        return .YES
     }
 
     /// The request's context, created now if the request had none (a delay or long-poll needs one).
     func context(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> RequestContext {
         if let existing { return existing }
-        let context = RequestContext(phase: .answering)
+        let context = RequestContext(.answering)
         conCls.pointee = RequestSlot.tracked(context).raw
         return context
     }
@@ -192,11 +228,6 @@ final class RequestRouter: @unchecked Sendable {
                 _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
-        if existing?.bodyTooLarge == true {
-            return send(.generated(.problem(413, title: "Body too large",
-                detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
-                line: RequestLogLine(method: method, path: rawPath, status: 413, session: "", latencyMicroseconds: 0, isAdmin: false))
-        }
         var request: IncomingRequest
         switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: existing?.body ?? Data(),
                                     catalog: engine.catalog, hosts: hosts) {
@@ -264,6 +295,11 @@ final class RequestRouter: @unchecked Sendable {
               line: RequestLogLine, note: String? = nil) -> MHD_Result {
         let writer = ResponseWriter(router: self)
         guard let context else { return writer.write(response, on: connection) }
+        switch response {
+        case .stream: context.lifecycle.handle(.streamQueued)
+        case .upgrade: context.lifecycle.handle(.upgradeQueued)
+        default: break
+        }
         return writer.write(response, on: connection, finishing: line, note: note, started: context.started)
     }
 

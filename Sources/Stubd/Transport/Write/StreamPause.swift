@@ -15,7 +15,7 @@ struct StreamPause {
 
     /// Suspends the connection for `nanoseconds`; false when stopping.
     func suspend(forNanoseconds nanoseconds: UInt64) -> Bool {
-        let context = RequestContext(phase: .answering)
+        let context = RequestContext(.streaming)
         guard router.suspend(context, connection) else { return false }
         let router = router
         router.schedule(after: nanoseconds) { router.resume(context) }
@@ -32,7 +32,7 @@ struct StreamPause {
     /// Suspends the connection until the returned wake-up is called (from any thread, at most once
     /// matters); nil when stopping.
     func suspendUntilWoken() -> (@Sendable () -> Void)? {
-        let context = RequestContext(phase: .answering)
+        let context = RequestContext(.streaming)
         guard router.suspend(context, connection) else { return nil }
         let router = router
         return { router.resume(context) }
