@@ -109,8 +109,8 @@ public final class StubServer: Sendable {
     /// The specs the stubs are held to, if any.
     package let contracts: ContractSet?
 
-    private let daemons: [CPointer]
-    private let tlsDaemons: [CPointer]
+    private let daemons: [Daemon]
+    private let tlsDaemons: [Daemon]
     private let acceptors: [Acceptor]
     private let leaves: LeafCertificates?
     private let router: RequestRouter
@@ -211,10 +211,10 @@ public final class StubServer: Sendable {
         self.routerHandle = routerHandle
 
         var sockets: [ListeningSocket] = []
-        var started: [OpaquePointer] = []
-        var startedTLS: [OpaquePointer] = []
+        var started: [Daemon] = []
+        var startedTLS: [Daemon] = []
         func undo() {
-            for d in started + startedTLS { MHD_stop_daemon(d) }
+            for d in started + startedTLS { d.stop() }
             for socket in sockets { close(socket.fd) }
             leaves?.releaseAll()
             connections.heads.stop()
@@ -233,7 +233,7 @@ public final class StubServer: Sendable {
         let tlsOnMain = options.tls?.onMainPort == true
         // One daemon per worker thread, fed by our acceptor (see Acceptor for why not MHD's pool).
         var messages: [WorkerMessages] = []
-        func startWorker(tls: Bool) -> OpaquePointer? {
+        func startWorker(tls: Bool) -> Daemon? {
             let said = WorkerMessages(router: router, heads: connections.heads)
             messages.append(said)
             var items: [MHD_OptionItem] = [
@@ -260,10 +260,8 @@ public final class StubServer: Sendable {
                 | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ERROR_LOG.rawValue
                 | MHD_ALLOW_UPGRADE.rawValue // WebSocket stubs: a 101 hands the socket over (WebSocketConnection)
             if tls { flags |= MHD_USE_TLS.rawValue }
-            let daemon = items.withUnsafeMutableBufferPointer {
-                shim_start_daemon(UInt32(flags), 0, DaemonCallbacks.accessHandler, routerHandle.raw, $0.baseAddress)
-            }
-            said.daemon.store(UInt(bitPattern: daemon.map { UnsafeRawPointer($0) }), ordering: .relaxed)
+            let daemon = Daemon.start(flags: UInt32(flags), handler: DaemonCallbacks.accessHandler, context: routerHandle.raw, options: &items)
+            said.daemon.store(daemon?.address ?? 0, ordering: .relaxed)
             return daemon
         }
         for _ in 0..<max(1, options.threads) {
@@ -283,8 +281,8 @@ public final class StubServer: Sendable {
                 startedTLS.append(daemon)
             }
         }
-        daemons = started.map { CPointer(UnsafeMutableRawPointer($0)) }
-        tlsDaemons = startedTLS.map { CPointer(UnsafeMutableRawPointer($0)) }
+        daemons = started
+        tlsDaemons = startedTLS
         tunnels?.attach(tlsDaemons)
         var acceptors = [tlsOnMain ? Acceptor(listener: sockets[0].fd, daemons: startedTLS, budget: connections, tls: true)
                                    : Acceptor(listener: sockets[0].fd, daemons: started, budget: connections)]
@@ -354,10 +352,10 @@ public final class StubServer: Sendable {
         while router.active.load(ordering: .relaxed) > 0, DispatchTime.now().uptimeNanoseconds < deadline {
             usleep(1000)
         }
-        for daemon in daemons { MHD_stop_daemon(OpaquePointer(daemon.raw)) }
+        for daemon in daemons { daemon.stop() }
         for daemon in tlsDaemons {
-            MHD_stop_daemon(OpaquePointer(daemon.raw))
-            LeafCertificates.unregister(OpaquePointer(daemon.raw))
+            daemon.stop()
+            LeafCertificates.unregister(daemon)
         }
         leaves?.releaseAll()
         connections.heads.stop()

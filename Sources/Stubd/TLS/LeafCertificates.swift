@@ -137,12 +137,12 @@ final class LeafCertificates: @unchecked Sendable {
     /// whose pointer libmicrohttpd sets to the connection.
     private static let byDaemon = Locked<[Int: LeafCertificates]>([:])
 
-    static func register(_ leaves: LeafCertificates, for daemon: OpaquePointer) {
-        byDaemon.withLock { $0[Int(bitPattern: UnsafeRawPointer(daemon))] = leaves }
+    static func register(_ leaves: LeafCertificates, for daemon: Daemon) {
+        byDaemon.withLock { $0[Int(bitPattern: daemon.address)] = leaves }
     }
 
-    static func unregister(_ daemon: OpaquePointer) {
-        _ = byDaemon.withLock { $0.removeValue(forKey: Int(bitPattern: UnsafeRawPointer(daemon))) }
+    static func unregister(_ daemon: Daemon) {
+        _ = byDaemon.withLock { $0.removeValue(forKey: Int(bitPattern: daemon.address)) }
     }
 
     /// Picks the leaf for the name the client sent (SNI); -1 fails the handshake.

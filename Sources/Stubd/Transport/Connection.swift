@@ -68,10 +68,10 @@ struct Connection: ~Copyable {
 
     // MARK: Answering
 
-    /// Queues `response` (libmicrohttpd's, which the caller still owns) with `status`.
+    /// Queues `response` with `status`; the connection holds its own reference until it is sent.
     @inline(__always)
-    func queue(_ response: OpaquePointer, status: Int) -> MHD_Result {
-        MHD_queue_response(raw, UInt32(status), response)
+    func queue(_ response: borrowing MHDResponse, status: Int) -> MHD_Result {
+        MHD_queue_response(raw, UInt32(status), response.raw)
     }
 }
 

@@ -14,14 +14,14 @@ import Synchronization
 /// out keeps the workers even (measured: Benchmarks/RESULTS.md).
 final class Acceptor: @unchecked Sendable {
     private let listener: Int32
-    private let daemons: [OpaquePointer]
+    private let daemons: [Daemon]
     private let budget: ConnectionBudget
     /// The daemons speak TLS: a connection over the cap is closed, not answered in plain HTTP.
     private let tls: Bool
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(listener: Int32, daemons: [OpaquePointer], budget: ConnectionBudget, tls: Bool = false) {
+    init(listener: Int32, daemons: [Daemon], budget: ConnectionBudget, tls: Bool = false) {
         self.listener = listener
         self.daemons = daemons
         self.budget = budget
@@ -58,7 +58,7 @@ final class Acceptor: @unchecked Sendable {
             setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
             // MHD owns (and on failure closes) the socket from here.
             let added = withUnsafePointer(to: &storage) { p in
-                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemons[next], client, $0, length) }
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { daemons[next].add(client, address: $0, length: length) }
             }
             if added != .YES { budget.refused() }
             next = (next + 1) % daemons.count

@@ -31,10 +31,19 @@ final class ConnectionState {
         handshake.watch.ended(handshake.fd)
         self.handshake = nil
     }
-    private var variant: OpaquePointer?
-    private var base: PreparedResponse?
-    /// What `variant` carries beyond `base`'s headers.
-    private var extra: Extra = .list([:])
+    /// The last per-request response: `base`'s body with `extra`'s headers. An object, so the
+    /// response (non-copyable) can be borrowed from it while its headers change.
+    private final class Kept {
+        let response: MHDResponse
+        let base: PreparedResponse
+        var extra: Extra
+        init(_ response: consuming MHDResponse, base: PreparedResponse, extra: Extra) {
+            self.response = response
+            self.base = base
+            self.extra = extra
+        }
+    }
+    private var kept: Kept?
 
     private enum Extra {
         case list(HTTPFields)
@@ -43,65 +52,48 @@ final class ConnectionState {
         case rateLimit(quota: ObjectIdentifier)
     }
 
-    /// `prepared` with `headers` added, as a response the caller queues but does not destroy.
-    func variant(of prepared: PreparedResponse, adding headers: ExtraHeaders) -> OpaquePointer {
-        if let variant, base === prepared {
+    /// Queues `prepared` with `headers` added, reusing the kept response when it differs only in values.
+    func queueVariant(of prepared: PreparedResponse, adding headers: ExtraHeaders, status: Int,
+                      on connection: borrowing Connection) -> MHD_Result {
+        if let kept, kept.base === prepared {
             if let advert = headers.rateLimit {
-                if case .rateLimit(let quota) = extra, quota == advert.quotaIdentity {
-                    Self.replaceRateLimit(in: variant, with: advert)
-                    return variant
+                if case .rateLimit(let quota) = kept.extra, quota == advert.quotaIdentity {
+                    Self.replaceRateLimit(in: kept.response, with: advert)
+                    return connection.queue(kept.response, status: status)
                 }
-            } else if case .list(let current) = extra, Self.sameNames(current, headers.list) {
-                Self.replaceValues(in: variant, current, headers.list)
-                extra = .list(headers.list)
-                return variant
+            } else if case .list(let current) = kept.extra, Self.sameNames(current, headers.list) {
+                Self.replaceValues(in: kept.response, current, headers.list)
+                kept.extra = .list(headers.list)
+                return connection.queue(kept.response, status: status)
             }
         }
-        if let variant { MHD_destroy_response(variant) }
         let list = headers.list
-        let fresh = prepared.variant(adding: list)
-        (variant, base) = (fresh, prepared)
-        if let advert = headers.rateLimit {
-            extra = .rateLimit(quota: advert.quotaIdentity)
-        } else {
-            extra = .list(list)
-        }
-        return fresh
+        let fresh = Kept(prepared.variant(adding: list), base: prepared,
+                         extra: headers.rateLimit.map { .rateLimit(quota: $0.quotaIdentity) } ?? .list(list))
+        // The response kept before is destroyed with its keeper (its request was answered already).
+        kept = fresh
+        return connection.queue(fresh.response, status: status)
     }
 
     /// Sets `RateLimit` to the advert's value, formatted on the stack (no string for it).
-    private static func replaceRateLimit(in response: OpaquePointer, with advert: RateLimitAdvert) {
+    private static func replaceRateLimit(in response: borrowing MHDResponse, with advert: RateLimitAdvert) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: advert.maxValueLength + 1) { buffer in
             let value = buffer.baseAddress!
             let length = advert.writeValue(to: value)
             value[length] = 0
-            value.withMemoryRebound(to: CChar.self, capacity: length + 1) { setValue(in: response, name: "RateLimit", to: $0) }
+            value.withMemoryRebound(to: CChar.self, capacity: length + 1) { response.replace("RateLimit", with: $0) }
         }
     }
 
-    private static func replaceValues(in response: OpaquePointer, _ current: HTTPFields, _ new: HTTPFields) {
+    private static func replaceValues(in response: borrowing MHDResponse, _ current: HTTPFields, _ new: HTTPFields) {
         for i in new.indices where new[i].value != current[i].value {
             new[i].name.rawName.withCString { name in
-                new[i].value.withCString { value in setValue(in: response, name: name, to: value) }
+                new[i].value.withCString { value in response.replace(name, with: value) }
             }
         }
     }
 
-    /// Replaces header `name`'s value with `value` (zero-terminated) when it differs: libmicrohttpd
-    /// deletes the old header (found by name and value) and adds the new one.
-    private static func setValue(in response: OpaquePointer, name: UnsafePointer<CChar>, to value: UnsafePointer<CChar>) {
-        guard let stored = MHD_get_response_header(response, name) else { return }
-        if strcmp(stored, value) == 0 { return }
-        // The call reads `stored` to find the header before it frees it.
-        MHD_del_response_header(response, name, stored)
-        MHD_add_response_header(response, name, value)
-    }
-
     private static func sameNames(_ a: HTTPFields, _ b: HTTPFields) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name }
-    }
-
-    deinit {
-        if let variant { MHD_destroy_response(variant) }
     }
 }

@@ -20,7 +20,7 @@ import Synchronization
 /// `MHD_connection_mark_closed_`), so the duplicate keeps the connection open.
 final class TunnelHandOff: Sendable {
     /// The TLS workers, set once they have started (they are told of this object first).
-    private let daemons = Locked<[CPointer]>([])
+    private let daemons = Locked<[Daemon]>([])
     let budget: ConnectionBudget
     private let next = Atomic<Int>(0)
     let leaves: LeafCertificates
@@ -33,7 +33,7 @@ final class TunnelHandOff: Sendable {
         self.leaves = leaves
     }
 
-    func attach(_ started: [CPointer]) { daemons.withLock { $0 = started } }
+    func attach(_ started: [Daemon]) { daemons.withLock { $0 = started } }
 
     enum Failure: Error {
         /// The plain connection still stands: answer it.
@@ -69,7 +69,7 @@ final class TunnelHandOff: Sendable {
         let index = next.add(1, ordering: .relaxed).newValue % workers.count
         // libmicrohttpd owns (and on failure closes) the duplicate from here.
         let added = withUnsafePointer(to: &storage) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(OpaquePointer(workers[index].raw), tunnel, $0, length) }
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { workers[index].add(tunnel, address: $0, length: length) }
         }
         if added != .YES {
             budget.refused()

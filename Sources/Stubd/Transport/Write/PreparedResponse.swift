@@ -8,14 +8,14 @@ import HTTPTypes
 /// headers added once, then queued by any number of requests at once.
 ///
 /// Lifetime: libmicrohttpd reference-counts a response (each queueing holds one until that
-/// connection is done with it). This object holds one more; its `deinit` gives that up, and the
+/// connection is done with it). This object holds one more (`response`, given up with it), and the
 /// free callback frees the body once the last connection is done. A variant (the same body with
 /// rate-limit headers) holds a retain on this object until libmicrohttpd frees the variant, so the
 /// shared body outlives every response that points into it. A request holds this object from lookup
 /// to queueing, so a reload can drop it at any moment. It does not hold its `CannedResponse`,
 /// which holds it (`CannedResponse.prepared`).
 final class PreparedResponse: @unchecked Sendable {
-    let response: OpaquePointer
+    let response: MHDResponse
     private let body: UnsafeMutableRawPointer
     private let length: Int
     /// The canned headers as C strings, converted once: the shared response and every variant add them.
@@ -28,27 +28,27 @@ final class PreparedResponse: @unchecked Sendable {
         self.length = length
         self.body = body
         cHeaders = canned.headers.map { (strdup($0.name.rawName)!, strdup($0.value)!) }
-        response = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { body in body?.deallocate() }, body)!
-        for header in cHeaders { MHD_add_response_header(response, header.name, header.value) }
+        response = MHDResponse(sharing: body, length: length, free: { body in body?.deallocate() }, context: body)
+        for header in cHeaders { response.add(header.name, header.value) }
     }
 
     /// The same body with per-request headers (rate limits), sharing the buffer; the caller destroys it after queueing.
-    func variant(adding extra: HTTPFields) -> OpaquePointer {
+    func variant(adding extra: HTTPFields) -> MHDResponse {
         let owner = Unmanaged.passRetained(self).toOpaque()
-        let r = MHD_create_response_from_buffer_with_free_callback_cls(length, body, { owner in
+        let r = MHDResponse(sharing: body, length: length, free: { owner in
             Unmanaged<PreparedResponse>.fromOpaque(owner!).release()
-        }, owner)!
-        for header in cHeaders { MHD_add_response_header(r, header.name, header.value) }
+        }, context: owner)
+        for header in cHeaders { r.add(header.name, header.value) }
         // withCString, not the implicit conversion: that allocates a copy of every small string.
         for header in extra {
-            header.name.rawName.withCString { name in header.value.withCString { value in _ = MHD_add_response_header(r, name, value) } }
+            header.name.rawName.withCString { name in header.value.withCString { value in r.add(name, value) } }
         }
         return r
     }
 
     deinit {
-        // libmicrohttpd copied the headers; the body goes when the last connection using it is done.
+        // libmicrohttpd copied the headers; `response` is destroyed after this, and the body goes
+        // when the last connection using it is done.
         for header in cHeaders { free(header.name); free(header.value) }
-        MHD_destroy_response(response)
     }
 }

@@ -70,27 +70,26 @@ struct ResponseWriter {
         let prepared = canned.prepared
         if let state = connection.state {
             // The connection keeps the response for its next request (see ConnectionState).
-            return connection.queue(state.variant(of: prepared, adding: extra), status: canned.status.code)
+            return state.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection)
         }
         return queueOnce(prepared.variant(adding: extra.list), status: canned.status, on: connection)
     }
 
     @inline(never)
     private func queue(_ generated: GeneratedResponse, on connection: borrowing Connection) -> MHD_Result {
-        let r = generated.body.withUnsafeBytes { raw in
-            MHD_create_response_from_buffer(raw.count, UnsafeMutableRawPointer(mutating: raw.baseAddress), .RESPMEM_MUST_COPY)!
+        generated.body.withUnsafeBytes { raw in
+            let r = MHDResponse(copying: raw)
+            r.add(generated.headers)
+            return connection.queue(r, status: generated.status.code)
         }
-        add(generated.headers, to: r)
-        return queueOnce(r, status: generated.status, on: connection)
     }
 
     @inline(never)
     private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream,
                        on connection: borrowing Connection) -> MHD_Result {
         let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection.handle, router: router))).toOpaque()
-        // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
-        let r = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
-        add(headers, to: r)
+        let r = MHDResponse(length: length, blockSize: body.blockSize, reader: StreamReader.read, context: reader, release: StreamReader.release)
+        r.add(headers)
         return queueOnce(r, status: status, on: connection)
     }
 
@@ -100,23 +99,18 @@ struct ResponseWriter {
     @inline(never)
     private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection, on connection: borrowing Connection) -> MHD_Result {
         let box = Unmanaged.passRetained(UpgradeBox(upgraded)).toOpaque()
-        guard let r = MHD_create_response_for_upgrade(UpgradeBox.handler, box) else {
+        guard let r = MHDResponse(upgrade: UpgradeBox.handler, context: box) else {
             Unmanaged<UpgradeBox>.fromOpaque(box).release()
             return .NO
         }
-        add(headers, to: r)
+        r.add(headers)
         return queueOnce(r, status: .switchingProtocols, on: connection)
     }
 
-    /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent.
-    private func queueOnce(_ r: OpaquePointer, status: HTTPResponse.Status, on connection: borrowing Connection) -> MHD_Result {
-        let result = connection.queue(r, status: status.code)
-        MHD_destroy_response(r)
-        return result
-    }
-
-    private func add(_ headers: HTTPFields, to r: OpaquePointer) {
-        for h in headers { MHD_add_response_header(r, h.name.rawName, h.value) }
+    /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent, and
+    /// ours is destroyed on return.
+    private func queueOnce(_ r: consuming MHDResponse, status: HTTPResponse.Status, on connection: borrowing Connection) -> MHD_Result {
+        connection.queue(r, status: status.code)
     }
 
     /// An answer for a socket libmicrohttpd does not hold (a connection over the cap, a head it
