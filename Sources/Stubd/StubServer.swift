@@ -166,11 +166,9 @@ public final class StubServer: Sendable {
         contracts = options.contracts
         stubsDirectory = stubs
         let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
-        // The engine scrubs the bodies it journals with what the admin API masks when it shows them.
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, contracts: options.contracts,
-                            contractRequests: options.requestValidation.rawValue,
-                            journalMasking: JournalMasking(headers: options.maskedHeaders, secrets: maskedSecrets))
+                            contractRequests: options.requestValidation.rawValue)
         admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
                                maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {

@@ -10,7 +10,7 @@ import Testing
         let request = RequestHead(method: .get, path: "/\(n)")
         let answer = Outcome.Answer.generated(GeneratedResponse(status: .ok, body: Data(repeating: 0x61, count: bodyBytes)))
         return JournalEntry(time: Date(), method: .get, path: "/\(n)", query: [], headers: [:], status: .ok, route: nil, misses: [],
-                            bodies: JournalBodies(request: request, answer: answer, masking: JournalMasking()))
+                            bodies: JournalBodies(request: request, answer: answer))
     }
 
     @Test func theOldestBodiesGoFirstWhenTheBudgetRunsOut() {
@@ -18,8 +18,8 @@ import Testing
         for n in 1...5 { journal.append(Self.entry(n, bodyBytes: 40)) }
         let kept = journal.recent(limit: 10).entries
         #expect(kept.map { $0.bodies?.dropped } == [true, true, true, false, false])
-        #expect(kept.map { $0.bodies?.responseBody.count } == [0, 0, 0, 40, 40])
-        #expect(kept.map { $0.bodies?.responseSize } == [40, 40, 40, 40, 40])
+        #expect(kept.map { $0.bodies?.shown(for: $0, masking: JournalMasking()).responseBody.count } == [0, 0, 0, 40, 40])
+        #expect(kept.map { $0.bodies?.shown(for: $0, masking: JournalMasking()).responseSize } == [40, 40, 40, 40, 40])
     }
 
     @Test func aRingThatWrapsGivesBackWhatItsOverwrittenEntriesHeld() {
@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func aBodyOver64KiBIsCutAndSaysSo() {
-        let bodies = Self.entry(1, bodyBytes: 100_000).bodies!
+        let entry = Self.entry(1, bodyBytes: 100_000)
+        let bodies = entry.bodies!.shown(for: entry, masking: JournalMasking())
         #expect(bodies.responseBody.count == 65_536)
         #expect(bodies.responseTruncated && bodies.responseSize == 100_000)
     }

@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// A session's journal as a HAR 1.2 file (`GET /__stubd/requests?format=har`, `stubd export har
 /// --url`), so a failing test's traffic opens in any HAR viewer, or imports again as stubs
-/// (`stubd import har`). Bodies are the journal's (`JournalBodies`): scrubbed before they were kept,
+/// (`stubd import har`). Bodies are the journal's (`JournalBodies`), scrubbed as `record` scrubs when written here,
 /// cut at 64 KiB (`_truncated` and a `comment` say so), or let go when the session's budget ran out.
 /// Request headers and query values are masked here, as `GET /__stubd/requests` masks them.
 struct JournalHAR {
@@ -21,9 +21,11 @@ struct JournalHAR {
     }
 
     private func entry(_ e: JournalEntry) -> JSONValue {
-        // The request's own secrets, as the journal's document finds them; bodies were scrubbed when kept.
+        // The bodies cut and scrubbed now (the journal keeps them as they were), then the request's own
+        // secrets, as the journal's document finds them, for its URL and headers.
+        let bodies = e.bodies?.shown(for: e, masking: masking)
         let masker = ExchangeScrubber.secrets(query: e.query, requestHeaders: e.headers, requestBody: Data(),
-                                              responseHeaders: e.bodies?.responseHeaders ?? [:], known: masking.secrets,
+                                              responseHeaders: bodies?.responseHeaders ?? [:], known: masking.secrets,
                                               extraHeaders: masking.headers)
         func pairs(_ fields: HTTPFields, request: Bool) -> JSONValue {
             .array(fields.map { field in
@@ -44,7 +46,6 @@ struct JournalHAR {
                     + (value.addingPercentEncoding(withAllowedCharacters: JournalHAR.valueAllowed) ?? value)
             }.joined(separator: "&")
         }
-        let bodies = e.bodies
         var request: [String: JSONValue] = [
             "method": .string(e.method.rawValue), "url": .string(masker.mask(url)), "httpVersion": .string("HTTP/1.1"),
             "cookies": .array([]), "headers": pairs(e.headers, request: true),

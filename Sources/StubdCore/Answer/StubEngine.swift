@@ -28,14 +28,9 @@ package final class StubEngine: Sendable {
     /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
     package let changes = ChangeFeed()
 
-    /// What the journal scrubs from the bodies it keeps (`JournalBodies`): credential headers (and
-    /// `--mask-header`) and `--secret` values, as the admin API masks them when it shows the journal.
-    let journalMasking: JournalMasking
-
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
-                contracts: ContractSet? = nil, contractRequests: String = "report", journalMasking: JournalMasking = JournalMasking()) {
-        self.journalMasking = journalMasking
+                contracts: ContractSet? = nil, contractRequests: String = "report") {
         self.contracts = contracts
         self.contractRequests = contractRequests
         self.maxRenderedBytes = max(1, maxRenderedBytes)
@@ -232,7 +227,7 @@ package final class StubEngine: Sendable {
         let connection = outcome.opensStream ? StreamJournal.newConnection() : nil
         journal(request, in: session, at: wall, status: outcome.status, route: route, misses: misses, notes: outcome.notes,
                 contract: outcome.contractProblems, took: Self.microseconds(since: wall), quota: outcome.quota?.journalForm,
-                connection: connection, bodies: JournalBodies(request: request, answer: outcome.answer, masking: journalMasking))
+                connection: connection, bodies: JournalBodies(request: request, answer: outcome.answer))
         return connection
     }
 
