@@ -29,7 +29,16 @@ enum CTRFCoverage {
                 return test
             }
         }
-        let tests = routeTests + operationTests
+        let scenarioTests: [[String: Any]] = (report.scenarios ?? []).flatMap { scenario in
+            scenario.items.map { item -> [String: Any] in
+                var test: [String: Any] = ["name": "\(scenario.label): \(item.title)", "status": item.isCovered ? "passed" : missing,
+                                           "duration": 0, "tags": [item.kind.rawValue, "scenario"],
+                                           "extra": ["hits": item.hits, "scenario": scenario.scenario, "item": item.id] as [String: Any]]
+                if !item.isCovered { test["message"] = CoverageReport.explain(item, of: scenario) }
+                return test
+            }
+        }
+        let tests = routeTests + scenarioTests + operationTests
         let count = { (status: String) in tests.filter { $0["status"] as? String == status }.count }
         let millis = Int(now.timeIntervalSince1970 * 1000)
         let document: [String: Any] = [

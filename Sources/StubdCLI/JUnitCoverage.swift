@@ -4,7 +4,8 @@ import StubdProtocol
 /// answer or quota state, an uncovered one failing (or skipped) with what to do in its message.
 enum JUnitCoverage {
     static func render(_ report: CoverageReport, uncoveredAs: CoverageOutput.Uncovered) -> String {
-        let items = report.routes.flatMap(\.items)
+        let scenarios = report.scenarios ?? []
+        let items = report.routes.flatMap(\.items) + scenarios.flatMap(\.items)
         let operations = report.operations ?? []
         let statuses = operations.reduce(0) { $0 + $1.documented.count }
         let missing = items.filter { !$0.isCovered }.count + operations.reduce(0) { $0 + $1.unanswered.count }
@@ -17,9 +18,16 @@ enum JUnitCoverage {
                      message: CoverageReport.explain(item, on: route), hint: item.hint)
             })
         }
+        // A suite per scenario, a testcase per state and transition.
+        for (offset, scenario) in scenarios.enumerated() {
+            xml += suite(name: scenario.label, id: report.routes.count + offset, uncoveredAs: uncoveredAs, cases: scenario.items.map { item in
+                Case(name: item.title, classname: scenario.label, covered: item.isCovered,
+                     message: CoverageReport.explain(item, of: scenario), hint: item.hint)
+            })
+        }
         // With a spec: a suite per operation, a testcase per documented status.
         for (offset, operation) in operations.enumerated() {
-            xml += suite(name: operation.operation, id: report.routes.count + offset, uncoveredAs: uncoveredAs, cases: operation.documented.map { status in
+            xml += suite(name: operation.operation, id: report.routes.count + scenarios.count + offset, uncoveredAs: uncoveredAs, cases: operation.documented.map { status in
                 Case(name: String(status), classname: "spec " + operation.operation, covered: operation.answered.contains(status),
                      message: CoverageReport.explain(status, of: operation), hint: operation.hint(for: status))
             })

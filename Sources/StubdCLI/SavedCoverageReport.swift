@@ -18,6 +18,14 @@ enum SavedCoverageReport {
                 return .failure(Failure(file: file, reason: negative(item.hits, at: "routes[\(r)].items[\(i)].hits (\(route.route), \(item.id))")))
             }
         }
+        for (s, scenario) in (report.scenarios ?? []).enumerated() {
+            if let keys = scenario.keys, keys < 0 {
+                return .failure(Failure(file: file, reason: negative(keys, at: "scenarios[\(s)].keys (\(scenario.scenario))")))
+            }
+            for (i, item) in scenario.items.enumerated() where item.hits < 0 {
+                return .failure(Failure(file: file, reason: negative(item.hits, at: "scenarios[\(s)].items[\(i)].hits (\(scenario.scenario), \(item.id))")))
+            }
+        }
         return .success(report)
     }
 

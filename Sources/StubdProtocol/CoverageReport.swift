@@ -23,7 +23,8 @@ public struct CoverageReport: Sendable, Equatable, Codable {
     }
 
     /// One thing to cover: an answer of the route (a sequence step, with its status and network
-    /// behaviour), or one state of a quota on the route.
+    /// behaviour), or one state of a quota on the route; in a scenario's entry, a state it can be in
+    /// or a move between two.
     public struct Item: Sendable, Equatable, Codable {
         /// What an item stands for: one of the route's answers, or one state of a quota on it.
         public enum Kind: String, Sendable, Equatable, Codable {
@@ -35,6 +36,12 @@ public struct CoverageReport: Sendable, Equatable, Codable {
             case exceeded
             /// Accepted by `quota` again after a refusal, once its window passed on the clock.
             case resetByClock = "reset-by-clock"
+            /// A state of a scenario (other than `Started`, where every session begins), entered by a
+            /// route's `thenState:`, a timed move or the admin API.
+            case state
+            /// A move of a scenario: a route's `thenState:` (out of its `whenState:`, or out of any
+            /// state), or a timed move (`scenarios: { x: { moves: […] } }`).
+            case transition
         }
         /// An answer, or which state of a quota.
         public let kind: Kind
@@ -51,16 +58,25 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         public let behaviours: [String]?
         /// For a quota item, the quota's name; nil for an answer.
         public let quota: String?
+        /// For a scenario's state item, the state.
+        public let state: String?
+        /// For a scenario's transition, the state it moves out of; nil for a route with no
+        /// `whenState:`, which moves out of any state.
+        public let from: String?
+        /// For a scenario's transition, the state it moves into.
+        public let to: String?
         /// Requests that reached it; 0 means not covered.
         public var hits: Int
         /// How a test reaches it.
         public let hint: String
 
-        /// An item with the fields given: `step`, `status` and `behaviours` describe an answer, `quota` a quota state.
+        /// An item with the fields given: `step`, `status` and `behaviours` describe an answer, `quota` a quota
+        /// state, `state` a scenario's state, `from` and `to` a scenario's transition.
         public init(kind: Kind, id: String, title: String, step: Int? = nil, status: Int? = nil, behaviours: [String]? = nil,
-                    quota: String? = nil, hits: Int, hint: String) {
+                    quota: String? = nil, state: String? = nil, from: String? = nil, to: String? = nil, hits: Int, hint: String) {
             self.kind = kind; self.id = id; self.title = title; self.step = step; self.status = status
-            self.behaviours = behaviours; self.quota = quota; self.hits = hits; self.hint = hint
+            self.behaviours = behaviours; self.quota = quota; self.state = state; self.from = from; self.to = to
+            self.hits = hits; self.hint = hint
         }
 
         /// True once a request reached it (`hits > 0`).
@@ -84,6 +100,26 @@ public struct CoverageReport: Sendable, Equatable, Codable {
             self.items = items; self.covered = covered; self.routes = routes; self.routesHit = routesHit
             percent = items == 0 ? 100 : (Double(covered) * 1000 / Double(items)).rounded(.down) / 10
         }
+    }
+
+    /// A scenario of the catalog (routes' `scenario:`): the states it can be in and the moves
+    /// between them that its routes and timed moves declare, each an item with how many times a
+    /// session entered it or took it. A keyed scenario is counted as one, whatever its keys.
+    public struct Scenario: Sendable, Equatable, Codable {
+        /// Its name, as routes give it in `scenario:`.
+        public let scenario: String
+        /// For a keyed scenario (`scenarioKey:`), the request value it keeps a state per: `path id`.
+        public let keyedBy: String?
+        /// For a keyed scenario, how many times a key left `Started` (over every session counted).
+        public var keys: Int?
+        /// Each state but `Started` (every session begins there), then each transition.
+        public var items: [Item]
+        /// A scenario's entry as given.
+        public init(scenario: String, keyedBy: String? = nil, keys: Int? = nil, items: [Item]) {
+            self.scenario = scenario; self.keyedBy = keyedBy; self.keys = keys; self.items = items
+        }
+        /// How the table, JUnit and CTRF name it, and what `except:` takes for all of it: `scenario cart`.
+        public var label: String { "scenario \(scenario)" }
     }
 
     /// One network behaviour over the whole catalog: how many answers have it, how many were sent.
@@ -168,19 +204,33 @@ public struct CoverageReport: Sendable, Equatable, Codable {
     public var behaviours: [Behaviour]
     /// Nil when no spec is loaded.
     public var operations: [Operation]?
+    /// The catalog's scenarios, by name, with the states reached and transitions taken; nil when none.
+    public var scenarios: [Scenario]?
 
     /// A report of `routes` (and of the spec's `operations`); `summary` and `behaviours` are worked out from them.
-    public init(session: String?, routes: [Route], operations: [Operation]? = nil) {
+    public init(session: String?, routes: [Route], operations: [Operation]? = nil, scenarios: [Scenario]? = nil) {
         self.session = session
         self.routes = routes
         self.operations = operations
-        summary = Self.summarize(routes, operations)
+        self.scenarios = scenarios
+        summary = Self.summarize(routes, operations, scenarios)
         behaviours = Self.behaviours(of: routes)
     }
 
     /// Every item with no hits, with its route: what a test suite has not reached.
     public var uncovered: [(route: Route, item: Item)] {
         routes.flatMap { route in route.items.filter { !$0.isCovered }.map { (route, $0) } }
+    }
+
+    /// Every scenario state never entered and transition never taken, with its scenario.
+    public var uncoveredScenarioItems: [(scenario: Scenario, item: Item)] {
+        (scenarios ?? []).flatMap { scenario in scenario.items.filter { !$0.isCovered }.map { (scenario, $0) } }
+    }
+
+    /// The sentence a failing assertion shows for a scenario's state never entered or transition never taken.
+    public static func explain(_ item: Item, of scenario: Scenario) -> String {
+        let what = item.kind == .state ? "reached \(item.title)" : "took the transition \(item.title)"
+        return "no test \(what) of scenario \(scenario.scenario): \(item.hint)"
     }
 
     /// The sentence a failing assertion shows for a documented status of an operation no answer had.
@@ -193,9 +243,9 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         "no test saw the \(item.title) on \(route.signature)\(route.route == route.signature ? "" : " (route \(route.route))"): \(item.hint)"
     }
 
-    /// Route items, and each documented status of each operation as one more item.
-    private static func summarize(_ routes: [Route], _ operations: [Operation]?) -> Summary {
-        let items = routes.flatMap(\.items)
+    /// Route items, each scenario's states and transitions, and each documented status of each operation as one more item.
+    private static func summarize(_ routes: [Route], _ operations: [Operation]?, _ scenarios: [Scenario]?) -> Summary {
+        let items = routes.flatMap(\.items) + (scenarios ?? []).flatMap(\.items)
         let statuses = (operations ?? []).reduce(0) { $0 + $1.documented.count }
         let answered = (operations ?? []).reduce(0) { $0 + $1.documented.count - $1.unanswered.count }
         return Summary(items: items.count + statuses, covered: items.filter(\.isCovered).count + answered,
@@ -228,7 +278,21 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         var routes: [String: Route] = [:]
         var operations: [String: Operation] = [:]
         var operationOrder: [String] = []
+        var scenarios: [String: Scenario] = [:]
+        var scenarioOrder: [String] = []
         for report in reports {
+            for scenario in report.scenarios ?? [] {
+                guard var known = scenarios[scenario.scenario] else {
+                    scenarioOrder.append(scenario.scenario)
+                    scenarios[scenario.scenario] = scenario
+                    continue
+                }
+                if let theirs = scenario.keys { known.keys = saturatingSum(known.keys ?? 0, theirs) }
+                for item in scenario.items {
+                    if let i = known.items.firstIndex(where: { $0.id == item.id }) { known.items[i].hits = saturatingSum(known.items[i].hits, item.hits) } else { known.items.append(item) }
+                }
+                scenarios[scenario.scenario] = known
+            }
             for route in report.routes {
                 guard var known = routes[route.route] else {
                     order.append(route.route)
@@ -254,7 +318,9 @@ public struct CoverageReport: Sendable, Equatable, Codable {
             }
         }
         let hasOperations = reports.contains { $0.operations != nil }
+        let hasScenarios = reports.contains { $0.scenarios != nil }
         return CoverageReport(session: nil, routes: order.map { routes[$0]! },
-                              operations: hasOperations ? operationOrder.map { operations[$0]! } : nil)
+                              operations: hasOperations ? operationOrder.map { operations[$0]! } : nil,
+                              scenarios: hasScenarios ? scenarioOrder.map { scenarios[$0]! } : nil)
     }
 }

@@ -16,7 +16,8 @@ extension AdminEndpoints {
         let name = session.flatMap { $0.id.isEmpty ? nil : $0.id }
         let routes = catalog.routes.map { describeCoverage($0, tally[$0.key]) }
         return CoverageReport(session: name, routes: routes,
-                              operations: contracts.map { Self.operationCoverage($0, catalog.routes, routes) })
+                              operations: contracts.map { Self.operationCoverage($0, catalog.routes, routes) },
+                              scenarios: ScenarioCoverage.report(catalog, tally.scenarios))
     }
 
     /// With a spec: each operation (of every spec, in their order), the statuses it documents, and

@@ -126,7 +126,7 @@ package final class AdminEndpoints: Sendable {
         case .scenarios:
             return .response(.document(200, scenariosReport(session)))
         case .resetScenarios:
-            session.scenarios.reset()
+            session.scenarios.reset(settling: scenarioSteps(session), now: session.clock.now())
             return .response(.document(200, scenariosReport(session)))
         case .setScenario(let name):
             guard let set = try? adminRequest(ScenarioSet.self, body) else {

@@ -18,11 +18,14 @@ package struct CoverageTally: Sendable, Equatable {
     }
 
     private(set) var routes: [String: RouteTally] = [:]
+    /// States entered and moves taken, by scenario (the session's, however its routes changed since).
+    private(set) var scenarios = ScenarioCounts()
 
     package init() {}
 
     /// A session's counts, with its routes' answers told apart by the shape of `catalog`'s routes.
     init(_ session: SessionState, catalog: StubCatalog) {
+        scenarios = session.scenarios.counts(settling: catalog.scenarioSteps, now: session.clock.now())
         let shapes = Dictionary(catalog.routes.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for (key, counter) in session.hitCounters() {
             let hits = counter.count
@@ -57,6 +60,7 @@ package struct CoverageTally: Sendable, Equatable {
 
     /// Adds another tally's counts to these.
     package mutating func add(_ other: CoverageTally) {
+        scenarios.add(other.scenarios)
         for (key, theirs) in other.routes {
             var mine = routes[key] ?? RouteTally()
             mine.hits += theirs.hits

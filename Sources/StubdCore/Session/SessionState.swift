@@ -332,6 +332,7 @@ package final class SessionState: Sendable {
         setPreferred(nil)
         resourceStores.withLock { $0 = [:] }
         scenarios.reset()
+        scenarios.resetCounts()
         streams.reset()
         streamJournal.reset()
         waiters.fireAll()

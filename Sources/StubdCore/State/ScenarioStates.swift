@@ -17,6 +17,9 @@ package final class ScenarioStates: Sendable {
     private struct Table {
         var plain: [String: Entry] = [:]
         var keyed: [String: [String: Entry]] = [:]
+        /// What coverage reports; kept by a reset of the states (`POST /__stubd/scenarios/reset`),
+        /// emptied with the session's other counts (`resetCounts`).
+        var counts = ScenarioCounts()
 
         func entry(_ name: String, _ key: String?) -> Entry? {
             key.map { keyed[name]?[$0] } ?? plain[name]
@@ -45,6 +48,7 @@ package final class ScenarioStates: Sendable {
                 let due = entry.since.addingTimeInterval(move.after)
                 guard due <= at else { break }
                 entry = Entry(state: move.to, since: due)
+                counts.moved(name, ScenarioCounts.Move(from: move.from, to: move.to, after: move.after), keyLeftStarted: false)
                 moved = true
             }
             if moved { store(name, key, entry) }
@@ -94,6 +98,8 @@ package final class ScenarioStates: Sendable {
             guard let answered = answer() else { return nil }
             if let then = step.thenState, then != current?.state ?? ScenarioStep.started {
                 table.store(step.name, key, Entry(state: then, since: now()))
+                table.counts.moved(step.name, ScenarioCounts.Move(from: step.whenState, to: then),
+                                   keyLeftStarted: key != nil && current == nil)
             }
             return answered
         }
@@ -106,10 +112,44 @@ package final class ScenarioStates: Sendable {
             if let key, state != ScenarioStep.started, table.entry(name, key) == nil, table.heldKeys(name) >= maxKeys {
                 throw ScenarioKeyCapReached(scenario: name, key: key, cap: maxKeys, source: maxKeysSource)
             }
+            let current = table.entry(name, key)
+            // Putting it where it is reaches nothing; a state a test sets is reached (a state only
+            // tests set could not be covered otherwise), but it is no move.
+            if state != current?.state ?? ScenarioStep.started {
+                table.counts.entered(name, state, keyLeftStarted: key != nil && current == nil)
+            }
             table.store(name, key, Entry(state: state, since: now))
         }
     }
 
-    /// Every scenario back in `Started`.
-    package func reset() { table.withLock { $0 = Table() } }
+    /// Every scenario back in `Started`; what coverage counted stays, with the timed moves of
+    /// `steps` that came due by `now` and were not yet read taken first (they did happen).
+    package func reset(settling steps: [String: ScenarioStep] = [:], now: Date = Date()) {
+        table.withLock { table in
+            Self.settleAll(&table, steps, now)
+            table = Table(counts: table.counts)
+        }
+    }
+
+    /// Forgets what coverage counted (a reset of the whole session).
+    func resetCounts() { table.withLock { $0.counts = ScenarioCounts() } }
+
+    /// What coverage counts, with every timed move of `steps` that came due by `now` taken first:
+    /// a test that moved the clock past a move sees it in the report without reading the state.
+    func counts(settling steps: [String: ScenarioStep], now: Date) -> ScenarioCounts {
+        table.withLock { table in
+            Self.settleAll(&table, steps, now)
+            return table.counts
+        }
+    }
+
+    private static func settleAll(_ table: inout Table, _ steps: [String: ScenarioStep], _ now: Date) {
+        for (name, step) in steps where !step.moves.isEmpty {
+            if step.key == nil {
+                _ = table.settled(name, nil, step.moves, { now })
+            } else {
+                for key in Array(table.keyed[name]?.keys ?? [:].keys) { _ = table.settled(name, key, step.moves, { now }) }
+            }
+        }
+    }
 }
