@@ -102,6 +102,33 @@ import Testing
         #expect((items?.first?["id"] as? String)?.count == 36, "a UUID id: \(envelope.text)")
     }
 
+    /// The manifest's `defaults.headers` reach a resource's answers as every route's (issue 42):
+    /// they did not, so an app reading a header its API always sends broke on resources only.
+    @Test func resourceAnswersCarryTheDefaultHeaders() async throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            defaults:
+              headers: { X-Api-Version: "2", Cache-Control: no-store, Content-Type: text/plain }
+            resources:
+              - path: /todos
+                items: [{ id: 1, title: one }]
+            """])
+        let server = try ServeProcess(["--stubs", stubs.url.path])
+        let list = try await call(server, "/todos")
+        let created = try await call(server, "/todos", "POST", #"{"title": "two"}"#)
+        let missing = try await call(server, "/todos/9")
+        let deleted = try await call(server, "/todos/1", "DELETE")
+        let statuses: [Int] = [list.status, created.status, missing.status, deleted.status]
+        #expect(statuses == [200, 201, 404, 204])
+        for answer in [list, created, missing, deleted] {
+            #expect(answer.header("X-Api-Version") == "2" && answer.header("Cache-Control") == "no-store", "\(answer.status): \(answer.headers)")
+        }
+        // The answer's own Content-Type wins (JSON, problem+json), and a 204 gets none from the defaults.
+        #expect(list.header("Content-Type")?.hasPrefix("application/json") == true, "\(list.headers)")
+        #expect(missing.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(missing.headers)")
+        #expect(deleted.header("Content-Type") == nil, "\(deleted.headers)")
+        #expect(created.header("Location") == "/todos/2")
+    }
+
     @Test func aQueryNameNoItemHasFiltersNothing() async throws {
         let stubs = try Self.stubs()
         let server = try ServeProcess(["--stubs", stubs.url.path])

@@ -10,6 +10,11 @@ extension StubEngine {
         var answer = ResourceAnswers.answer(binding, parameters: parameters, request: request,
                                             store: session.resourceStore(for: binding.resource),
                                             locationPrefix: prefix, random: session.nextRandom)
+        // The manifest's `defaults.headers`, as every other route's answers carry them, unless the
+        // answer sets the field itself (its Content-Type, a Location, the total).
+        for field in route.responses.first?.headers ?? [:] where answer.headers[field.name] == nil {
+            answer.headers.append(field)
+        }
         if !extra.isEmpty { answer.headers.append(contentsOf: extra.list) }
         return Outcome(answer: .generated(answer), route: route, quota: quota)
     }

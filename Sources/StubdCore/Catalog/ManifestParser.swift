@@ -100,7 +100,7 @@ struct ManifestParser {
                         continue
                     }
                     manifest.resources.append(resource)
-                    manifest.routes += resource.routes(priority: ManifestParser.manifestPriority)
+                    manifest.routes += resource.routes(priority: ManifestParser.manifestPriority, headers: defaultHeaders)
                 }
             } else {
                 add(resources, "resources must be a list (each entry starts with '- ')")

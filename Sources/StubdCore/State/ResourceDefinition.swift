@@ -50,13 +50,16 @@ package final class ResourceDefinition: Sendable {
     /// The name of the item's own path parameter: the id field's, unless a parent took it.
     package let itemParameter: String
 
-    /// The routes that answer for this resource, one per operation.
-    func routes(priority: Int) -> [Route] {
+    /// The routes that answer for this resource, one per operation. `headers` (the manifest's
+    /// `defaults.headers`, less `Content-Type`: a resource answers JSON or nothing) are kept as the
+    /// routes' answer headers, which every answer then carries (`StubEngine.resourceOutcome`).
+    func routes(priority: Int, headers: HTTPFields = [:]) -> [Route] {
+        let kept = HTTPFields(headers.filter { $0.name != .contentType })
         let itemPattern = try! PathPattern(parsing: (pattern.text == "/" ? "" : pattern.text) + "/{\(itemParameter)}")
         return ResourceOperation.allCases.map { operation in
             Route(name: "\(name).\(operation.rawValue)", method: .only(operation.method),
                   pattern: operation.onItem ? itemPattern : pattern,
-                  responses: [CannedResponse(status: .ok, headers: [:], body: Data())], priority: priority,
+                  responses: [CannedResponse(status: .ok, headers: kept, body: Data())], priority: priority,
                   source: .manifest(file: file, line: line), resource: ResourceBinding(resource: self, operation: operation))
         }
     }
