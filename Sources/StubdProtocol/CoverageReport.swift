@@ -42,6 +42,10 @@ public struct CoverageReport: Sendable, Equatable, Codable {
             /// A move of a scenario: a route's `thenState:` (out of its `whenState:`, or out of any
             /// state), or a timed move (`scenarios: { x: { moves: […] } }`).
             case transition
+            /// One reply of a WebSocket script: a client message it matched.
+            case reply
+            /// An event stream sent every event before its ending (ran to its end).
+            case events
         }
         /// An answer, or which state of a quota.
         public let kind: Kind
@@ -69,14 +73,20 @@ public struct CoverageReport: Sendable, Equatable, Codable {
         public var hits: Int
         /// How a test reaches it.
         public let hint: String
+        /// For `events`: how many events the stream has.
+        public let events: Int?
+        /// For `events`: the most events one stream sent (merged reports keep the largest).
+        public var eventsSent: Int?
 
         /// An item with the fields given: `step`, `status` and `behaviours` describe an answer, `quota` a quota
         /// state, `state` a scenario's state, `from` and `to` a scenario's transition.
         public init(kind: Kind, id: String, title: String, step: Int? = nil, status: Int? = nil, behaviours: [String]? = nil,
-                    quota: String? = nil, state: String? = nil, from: String? = nil, to: String? = nil, hits: Int, hint: String) {
+                    quota: String? = nil, state: String? = nil, from: String? = nil, to: String? = nil, hits: Int, hint: String,
+                    events: Int? = nil, eventsSent: Int? = nil) {
             self.kind = kind; self.id = id; self.title = title; self.step = step; self.status = status
             self.behaviours = behaviours; self.quota = quota; self.state = state; self.from = from; self.to = to
             self.hits = hits; self.hint = hint
+            self.events = events; self.eventsSent = eventsSent
         }
 
         /// True once a request reached it (`hits > 0`).
@@ -301,7 +311,10 @@ public struct CoverageReport: Sendable, Equatable, Codable {
                 }
                 known.hits = saturatingSum(known.hits, route.hits)
                 for item in route.items {
-                    if let i = known.items.firstIndex(where: { $0.id == item.id }) { known.items[i].hits = saturatingSum(known.items[i].hits, item.hits) } else { known.items.append(item) }
+                    if let i = known.items.firstIndex(where: { $0.id == item.id }) {
+                        known.items[i].hits = saturatingSum(known.items[i].hits, item.hits)
+                        if let sent = item.eventsSent { known.items[i].eventsSent = max(known.items[i].eventsSent ?? 0, sent) }
+                    } else { known.items.append(item) }
                 }
                 routes[route.route] = known
             }

@@ -224,7 +224,9 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
 
     /// The script's reply to a data message, if one matches.
     private func answer(_ message: WebSocketMessage) {
-            guard state == .open, let reply = script.reply(to: message) else { return }
+            guard state == .open, let index = script.replyIndex(to: message) else { return }
+            let reply = script.replies[index]
+            traffic.replied(index, route: route)
             for send in reply.send { schedule(after: send.after, from: now(), .send(send.payload)) }
             if let close = reply.close { schedule(after: close.after, from: now(), .close(close)) }
             runDue()

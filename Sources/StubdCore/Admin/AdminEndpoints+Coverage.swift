@@ -67,6 +67,7 @@ extension AdminEndpoints {
                                        hits: i < (tally?.answers.count ?? 0) ? tally!.answers[i] : 0,
                                        hint: Self.answerHint(route, step: i + 1))
         }
+        items += Self.streamItems(route, tally)
         // A route whose every answer is a `quotaStatus:` one is never charged: no quota state to reach.
         if route.responses.contains(where: { $0.quotaStatus == nil }) {
             for quota in route.quotas {
@@ -76,6 +77,29 @@ extension AdminEndpoints {
         }
         return CoverageReport.Route(route: route.key, signature: route.signature, source: route.source.description,
                                     hits: tally?.hits ?? 0, items: items)
+    }
+
+    /// A WebSocket script's replies, each an item a client message reaches; an event stream's run to its end.
+    private static func streamItems(_ route: Route, _ tally: CoverageTally.RouteTally?) -> [CoverageReport.Item] {
+        let path = route.signature.split(separator: " ", maxSplits: 1).last.map(String.init) ?? ""
+        var items: [CoverageReport.Item] = []
+        if let script = route.responses.lazy.compactMap(\.webSocket).first {
+            for (i, reply) in script.replies.enumerated() {
+                items.append(CoverageReport.Item(kind: .reply, id: "reply \(i + 1)", title: "WebSocket reply \(i + 1) (\(reply.match.summary))",
+                                                 hits: tally?.replies[i] ?? 0,
+                                                 hint: "have the app send a message matching \(reply.match.summary) on \(path)"
+                                                     + (i == 0 ? "" : " that no earlier reply matches")))
+            }
+        }
+        if let stream = route.responses.lazy.compactMap(\.events).first {
+            let count = stream.sendable(from: 0)
+            let ending = stream.ending.sentEvents == nil ? "ran to its end" : "reached its ending"
+            items.append(CoverageReport.Item(kind: .events, id: "events", title: "every event sent (\(count) events, the stream \(ending))",
+                                             hits: tally?.streamsEnded ?? 0,
+                                             hint: "read \(path) until the stream ends (on a virtual clock, advance it past the last event's delay)",
+                                             events: count, eventsSent: tally?.furthestEvent ?? 0))
+        }
+        return items
     }
 
     static func behaviours(of response: CannedResponse) -> [String] {

@@ -9,6 +9,11 @@ package struct CoverageTally: Sendable, Equatable {
         /// Answer index → times sent. Empty for a route no longer in the catalog.
         var answers: [Int] = []
         var quotas: [String: QuotaTally] = [:]
+        /// A WebSocket script's reply index → times a client message took it.
+        var replies: [Int: Int] = [:]
+        /// The most events one event stream sent, and how many streams sent every event before their ending.
+        var furthestEvent = 0
+        var streamsEnded = 0
     }
 
     package struct QuotaTally: Sendable, Equatable {
@@ -36,6 +41,12 @@ package struct CoverageTally: Sendable, Equatable {
                 continue
             }
             routes[key] = Self.tally(route, hits: hits, outcomes)
+            if route.responses.contains(where: { $0.webSocket != nil || $0.events != nil }) {
+                let traffic = session.streams.route(key)
+                routes[key]!.replies = traffic.replies
+                routes[key]!.furthestEvent = traffic.furthestEvent
+                routes[key]!.streamsEnded = traffic.streamsEnded
+            }
         }
     }
 
@@ -68,6 +79,9 @@ package struct CoverageTally: Sendable, Equatable {
                 mine.answers += Array(repeating: 0, count: theirs.answers.count - mine.answers.count)
             }
             for (i, n) in theirs.answers.enumerated() { mine.answers[i] += n }
+            for (i, n) in theirs.replies { mine.replies[i, default: 0] += n }
+            mine.furthestEvent = max(mine.furthestEvent, theirs.furthestEvent)
+            mine.streamsEnded += theirs.streamsEnded
             for (name, q) in theirs.quotas {
                 var t = mine.quotas[name] ?? QuotaTally()
                 t.underLimit += q.underLimit

@@ -37,6 +37,11 @@ package final class StreamTraffic: Sendable {
         package var sent = 0
         /// What the server sent last, described for a failure message (`"tick"`, `event: score {"a":1}`).
         package var recentSent: [String] = []
+        /// Coverage: script reply index → times a client message took it.
+        package var replies: [Int: Int] = [:]
+        /// Coverage: the most events one stream of the route sent, and how many streams sent all theirs.
+        package var furthestEvent = 0
+        package var streamsEnded = 0
 
         package func count(_ measure: Measure) -> Int {
             switch measure {
@@ -150,6 +155,17 @@ package final class StreamTraffic: Sendable {
             route.sent += 1
             route.recentSent.append(text.count > 120 ? String(text.prefix(119)) + "…" : text)
             if route.recentSent.count > StreamTraffic.recentKept { route.recentSent.removeFirst() }
+        }
+    }
+
+    /// A client message took the script's `index`th reply (coverage).
+    package func replied(_ index: Int, route key: String) { change(key) { $0.replies[index, default: 0] += 1 } }
+
+    /// An event stream sent `count` events, `ended` when that was every one before its ending (coverage).
+    package func streamReached(_ count: Int, ended: Bool, route key: String) {
+        change(key) { route in
+            route.furthestEvent = max(route.furthestEvent, count)
+            if ended { route.streamsEnded += 1 }
         }
     }
 

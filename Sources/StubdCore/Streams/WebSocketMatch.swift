@@ -30,6 +30,18 @@ package enum WebSocketMatch: Sendable {
 
 /// A compiled regular expression, shared by every connection (NSRegularExpression is immutable and
 /// thread-safe, but not marked Sendable).
+extension WebSocketMatch {
+    /// `text "ping"`, `regex ^echo `, `json {"type":"subscribe"}`, `any message`: how coverage names a reply.
+    package var summary: String {
+        switch self {
+        case .text(let text): "text \"\(text)\""
+        case .regex(let pattern): "regex \(pattern.source)"
+        case .json(let value): "json \(value.serialized)"
+        case .any: "any message"
+        }
+    }
+}
+
 package struct WebSocketPattern: @unchecked Sendable {
     package let source: String
     private let expression: NSRegularExpression

@@ -29,7 +29,12 @@ package final class WebSocketScript: Sendable {
 
     /// The first reply whose match takes `message`.
     package func reply(to message: WebSocketMessage) -> WebSocketReply? {
-        replies.first { $0.match.matches(message) }
+        replyIndex(to: message).map { replies[$0] }
+    }
+
+    /// Where that reply is in `replies` (coverage counts replies by it).
+    package func replyIndex(to message: WebSocketMessage) -> Int? {
+        replies.firstIndex { $0.match.matches(message) }
     }
 }
 

@@ -118,6 +118,8 @@ final class EventStreamBody: ResponseStream, @unchecked Sendable {
     func close() {
         if let alarm { virtualClock?.cancelAlarm(alarm) }
         if !closed {
+            // Coverage: how far this stream got, and whether it sent every event before its ending.
+            traffic.streamReached(next, ended: next == end, route: route)
             traffic.streamClosed(route: route)
             changed()
         }
