@@ -11,7 +11,7 @@ extension JSONSchema {
 
     private func memberSchemas(_ name: String, includingAdditional: Bool) -> [JSONSchema] {
         var out: [JSONSchema] = []
-        for node in reachable() {
+        for node in root.applicable {
             var named: [SchemaNode] = []
             var additional: SchemaNode?
             for keyword in node.keywords {
@@ -30,7 +30,7 @@ extension JSONSchema {
 
     /// The schemas an array's items are held to (`items`, and `prefixItems` for want of a position).
     package var itemSchemas: [JSONSchema] {
-        reachable().flatMap { node in
+        root.applicable.flatMap { node in
             node.keywords.flatMap { keyword -> [SchemaNode] in
                 switch keyword {
                 case .items(let schema, _): return [schema]
@@ -50,27 +50,8 @@ extension JSONSchema {
 
     /// Whether some `type` the schema reaches names `name`.
     func expects(_ name: SchemaKeyword.TypeName) -> Bool {
-        reachable().contains { node in
+        root.applicable.contains { node in
             node.keywords.contains { if case .type(let names, _) = $0 { names.contains(name) } else { false } }
         }
-    }
-
-    /// The root and what it reaches through `$ref`, `allOf`, `anyOf` and `oneOf`, each once.
-    private func reachable() -> [SchemaNode] {
-        var out: [SchemaNode] = []
-        var pending = [root], seen: Set<ObjectIdentifier> = []
-        while let node = pending.popLast() {
-            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
-            out.append(node)
-            for keyword in node.keywords {
-                switch keyword {
-                case .ref(let target, _): pending.append(target)
-                case .allOf(let all): pending += all
-                case .anyOf(let any, _), .oneOf(let any, _): pending += any
-                default: break
-                }
-            }
-        }
-        return out
     }
 }

@@ -4,7 +4,7 @@
 extension JSONSchema {
     /// Array, object or anything else, through `$ref`, `allOf`, `anyOf` and `oneOf`.
     package var parameterShape: ContractParameter.Shape {
-        let nodes = Self.applicable(root)
+        let nodes = root.applicable
         var types: Set<SchemaKeyword.TypeName> = []
         var typed = false
         var properties: [String] = []
@@ -66,14 +66,14 @@ extension JSONSchema {
     private static func coerce(_ raw: JSONValue, _ node: SchemaNode?) -> JSONValue {
         guard let node else { return raw }
         switch raw {
-        case .string(let text): return leaf(text, applicable(node))
+        case .string(let text): return leaf(text, node.applicable)
         case .array(let items):
-            let itemNode = applicable(node).lazy.compactMap { n in
+            let itemNode = node.applicable.lazy.compactMap { n in
                 n.keywords.lazy.compactMap { k -> SchemaNode? in if case .items(let s, _) = k { s } else { nil } }.first
             }.first
             return .array(items.map { coerce($0, itemNode) })
         case .object(let members):
-            let nodes = applicable(node)
+            let nodes = node.applicable
             var out: [String: JSONValue] = [:]
             for (name, value) in members {
                 var member: SchemaNode?
@@ -107,23 +107,5 @@ extension JSONSchema {
         }
         if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
         return .string(text)
-    }
-
-    /// The node and every node that applies to the same value beside it (`$ref`, `allOf`, `anyOf`, `oneOf`).
-    private static func applicable(_ root: SchemaNode) -> [SchemaNode] {
-        var out: [SchemaNode] = []
-        var pending = [root], seen: Set<ObjectIdentifier> = []
-        while let node = pending.popLast() {
-            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
-            out.append(node)
-            for keyword in node.keywords {
-                switch keyword {
-                case .ref(let target, _): pending.append(target)
-                case .allOf(let all), .anyOf(let all, _), .oneOf(let all, _): pending += all
-                default: break
-                }
-            }
-        }
-        return out
     }
 }

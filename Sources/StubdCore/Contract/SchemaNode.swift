@@ -11,4 +11,24 @@ final class SchemaNode: @unchecked Sendable {
     init(location: String) {
         self.location = location
     }
+
+    /// This node and every node that applies to the same value beside it, through `$ref`, `allOf`,
+    /// `anyOf` and `oneOf`, each once (a cycle is followed once): what a schema's members, its
+    /// types and a parameter's coercion read.
+    var applicable: [SchemaNode] {
+        var out: [SchemaNode] = []
+        var pending = [self], seen: Set<ObjectIdentifier> = []
+        while let node = pending.popLast() {
+            guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+            out.append(node)
+            for keyword in node.keywords {
+                switch keyword {
+                case .ref(let target, _): pending.append(target)
+                case .allOf(let all), .anyOf(let all, _), .oneOf(let all, _): pending += all
+                default: break
+                }
+            }
+        }
+        return out
+    }
 }
