@@ -24,10 +24,7 @@ struct CA: ParsableCommand {
 
         func run() throws {
             let authority = try CA.load(ca)
-            do { print(try authority.certificatePEM, terminator: "") } catch {
-                printError("stubd ca export: \(error.description)")
-                throw ExitCode(1)
-            }
+            print(try CA.exitingOnFailure("stubd ca export") { () throws(TLSSetupError) in try authority.certificatePEM }, terminator: "")
         }
     }
 
@@ -38,13 +35,8 @@ struct CA: ParsableCommand {
         @OptionGroup var ca: CAOption
 
         func run() throws {
-            do {
-                let authority = try CertificateAuthority.renew(in: ca.directory)
-                print(authority.certificateURL.path)
-            } catch {
-                printError("stubd ca renew: \(error.description)")
-                throw ExitCode(1)
-            }
+            let authority = try CA.exitingOnFailure("stubd ca renew") { () throws(TLSSetupError) in try CertificateAuthority.renew(in: ca.directory) }
+            print(authority.certificateURL.path)
         }
     }
 
@@ -79,8 +71,14 @@ struct CA: ParsableCommand {
 
     /// The CA in `option`'s folder, made there if it has none; a failure is printed and exits 1.
     static func load(_ option: CAOption) throws -> CertificateAuthority {
-        do { return try CertificateAuthority.loadOrCreate(in: option.directory) } catch {
-            printError("stubd ca: \(error.description)")
+        try exitingOnFailure("stubd ca") { () throws(TLSSetupError) in try CertificateAuthority.loadOrCreate(in: option.directory) }
+    }
+
+    /// What `body` returns; when it fails, its error printed after `command` and exit 1, as every
+    /// `stubd ca` subcommand fails.
+    static func exitingOnFailure<T>(_ command: String, _ body: () throws(TLSSetupError) -> T) throws -> T {
+        do { return try body() } catch {
+            printError("\(command): \(error.description)")
             throw ExitCode(1)
         }
     }
