@@ -50,7 +50,7 @@ struct ImportHARCommand: ParsableCommand {
         options.keepTiming = keepTiming
         options.rules = RecordingRules(secrets: secret.compactMap { try? NamedSecret(parsing: $0) }, matchHeaders: matchHeader,
                                        statuses: only.flatMap { try? RecordedStatuses(parsing: $0) } ?? .all)
-        do throws(ImportError) {
+        try ImportCommand.run("har") { () throws(ImportError) in
             let document = try HARDocument.load(url, name: file, maxBytes: size.bytes)
             let report = try HARImporter(root: stubs.url, options: options).run(document, name: file)
             print(report.table)
@@ -61,9 +61,6 @@ struct ImportHARCommand: ParsableCommand {
             print("imported \(imported) of \(document.count) requests from \(url.lastPathComponent) into \(stubs.stubs): "
                   + "\(report.routes.count) route\(report.routes.count == 1 ? "" : "s") written, \(unchanged) already answered, \(leftOut) not imported"
                   + "; the folder loads as stubd serve loads it")
-        } catch {
-            printError("stubd import har: " + error.problems.joined(separator: "\nstubd import har: "))
-            throw ExitCode(1)
         }
     }
 }

@@ -20,16 +20,13 @@ struct ImportPostmanCommand: ParsableCommand {
     @OptionGroup var size: ImportSizeOption
 
     func run() throws {
-        do throws(ImportError) {
+        try ImportCommand.run("postman") { () throws(ImportError) in
             let report = try PostmanImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: file), name: file)
             print(report.table)
             let imported = report.count(.imported)
             print("imported \(imported) of \(report.rows.count) examples and requests from \(URL(fileURLWithPath: file).lastPathComponent) into \(stubs.stubs): "
                   + "\(report.routes.count) route\(report.routes.count == 1 ? "" : "s") written, \(report.count(.alreadyThere)) already answered, "
                   + "\(report.count(.leftOut)) not imported; the folder loads as stubd serve loads it")
-        } catch {
-            printError("stubd import postman: " + error.problems.joined(separator: "\nstubd import postman: "))
-            throw ExitCode(1)
         }
     }
 }

@@ -20,15 +20,12 @@ struct ImportWireMockCommand: ParsableCommand {
     @OptionGroup var size: ImportSizeOption
 
     func run() throws {
-        do throws(ImportError) {
+        try ImportCommand.run("wiremock") { () throws(ImportError) in
             let report = try WireMockImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: input), name: input)
             print(report.table)
             let imported = report.count(.imported), partial = report.partialCount
             print("imported \(imported) of \(report.rows.count) mappings from \(input) into \(stubs.stubs): \(imported - partial) whole, \(partial) in part, "
                   + "\(report.count(.alreadyThere)) already answered, \(report.count(.leftOut)) not imported; the folder loads as stubd serve loads it")
-        } catch {
-            printError("stubd import wiremock: " + error.problems.joined(separator: "\nstubd import wiremock: "))
-            throw ExitCode(1)
         }
     }
 }
