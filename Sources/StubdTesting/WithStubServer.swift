@@ -1,7 +1,4 @@
 public import Foundation
-#if canImport(Stubd) && !STUBD_REMOTE_ONLY
-import Stubd
-#endif
 public import StubdClient
 import StubdProtocol
 public import Testing
@@ -25,13 +22,7 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
                               _ body: (any StubControl) async throws -> R) async throws -> R {
     let fixture: StubFixture.Started
     do {
-        // The same choice as startStubServer (StubdXCTest) makes: each module links Stubd only where it runs,
-        // and no module both of them import may see Stubd, so the four lines stand in each.
-        #if canImport(Stubd) && !STUBD_REMOTE_ONLY
-        fixture = try await StubFixture.start(stubs: stubs)
-        #else
-        fixture = try await StubFixture.startRemoteOnly(stubs: stubs)
-        #endif
+        fixture = try await StubFixture.startWhereItRuns(stubs: stubs)
     } catch {
         Issue.record(error, "withStubServer(stubs: \(stubs.path)) failed", sourceLocation: sourceLocation)
         throw error

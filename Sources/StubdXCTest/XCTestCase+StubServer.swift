@@ -1,7 +1,4 @@
 public import Foundation
-#if canImport(Stubd) && !STUBD_REMOTE_ONLY
-import Stubd
-#endif
 public import StubdClient
 import StubdProtocol
 public import XCTest
@@ -24,13 +21,7 @@ extension XCTestCase {
     public func startStubServer(stubs: URL, file: StaticString = #filePath, line: UInt = #line) async throws -> any StubControl {
         let fixture: StubFixture.Started
         do {
-            // The same choice as withStubServer (StubdTesting) makes: each module links Stubd only where it runs,
-            // and no module both of them import may see Stubd, so the four lines stand in each.
-            #if canImport(Stubd) && !STUBD_REMOTE_ONLY
-            fixture = try await StubFixture.start(stubs: stubs)
-            #else
-            fixture = try await StubFixture.startRemoteOnly(stubs: stubs)
-            #endif
+            fixture = try await StubFixture.startWhereItRuns(stubs: stubs)
         } catch {
             XCTFail("startStubServer(stubs: \(stubs.path)) failed: \(error)", file: file, line: line)
             // The test must stop here, and XCTest reports any thrown error as a failure of its own,

@@ -1,0 +1,1 @@
+../StubdTesting/StubFixture+WhereItRuns.swift
