@@ -116,4 +116,27 @@ import Testing
                                      "shape GET /v1/stream /message/*/data/choices/*/delta/text",
                                      "shape GET /v1/stream /usage"], "\(changed.output)")
     }
+
+    /// While recording, the client gets each event as the API sends it, not once the API has
+    /// finished: its first byte comes before the API's two 150 ms pauses are over, and the stream
+    /// is recorded all the same.
+    @Test func theClientGetsEachEventAsItComesWhileTheStreamIsRecorded() async throws {
+        let api = try API()
+        let folder = try TempStubs([:]).url
+        var options = StubServer.Options()
+        var forwarding = ForwardingOptions(target: api.upstream.url, scope: .everything)
+        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin), mode: .new)
+        options.forwarding = forwarding
+        let recorder = try StubServer(stubs: folder, options: options)
+        defer { recorder.stopSynchronously() }
+        let r = try curl(["-sN", "-o", "/dev/null", "-w", "%{time_starttransfer} %{time_total}", recorder.baseURL.absoluteString + "/v1/stream"])
+        let times = r.output.split(separator: " ").compactMap { Double($0) }
+        #expect(times.count == 2 && times[1] - times[0] >= 0.2,
+                "the first event came 300 ms before the last (first byte, end in seconds: \(r.output))")
+        // Written once the stream has ended, on the forward's thread: just after the client saw its end.
+        let file = folder.appendingPathComponent("v1/stream.sse")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: file.path) { usleep(20_000) }
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        #expect(text.contains("data: [DONE]") && text.contains(": delay "), "recorded as it was relayed: \(text)")
+    }
 }

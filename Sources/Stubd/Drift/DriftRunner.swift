@@ -205,6 +205,9 @@ package struct DriftRunner: Sendable {
                            + "run again later, or with a lower --rate")
             }
             return DriftAnswer(status: HTTPResponse.Status(code: status), headers: headers, body: body)
+        case let .relayed(status, headers, body, _):
+            // Not asked for (`relaysEventStreams` is off): held whole all the same.
+            return DriftAnswer(status: HTTPResponse.Status(code: status), headers: headers, body: body)
         case .streamed(let status, let bytes, _):
             throw RouteFailure(reason: "the API answered \(status) with more than \(settings.maxBodyBytes) bytes (\(bytes) taken); not compared")
         case let .refused(title, detail):

@@ -27,6 +27,9 @@ final class ForwardTransfer {
     private var decodedBytes = 0
     /// Set once the answer outgrew `maxBodyBytes` and went to the client as a stream.
     private var stream: StreamedBody?
+    /// An event stream relayed as it comes (`relaysEventStreams`) whose bytes are also kept in
+    /// `body` for recording, until they pass `maxBodyBytes`.
+    private var holdsStreamCopy = false
     private var paused = false
     /// Why the answer is refused before anything reached the client (a 502).
     private var refusal: (title: String, detail: String)?
@@ -74,7 +77,17 @@ final class ForwardTransfer {
         }
         if let stream {
             switch stream.append(bytes) {
-            case .taken: break
+            case .taken:
+                // Only bytes the client took: a paused transfer hands the same bytes again.
+                if holdsStreamCopy {
+                    if body.count + n > settings.maxBodyBytes {
+                        holdsStreamCopy = false
+                        body = Data()
+                        arrivals = []
+                    } else {
+                        body.append(bytes.bindMemory(to: UInt8.self))
+                    }
+                }
             case .full:
                 paused = true
                 return shim_curl_write_pause()
@@ -88,8 +101,17 @@ final class ForwardTransfer {
         decodedBytes += n
         lastProgress = DispatchTime.now().uptimeNanoseconds
         if timesArrivals == nil { timesArrivals = RecordedEventStream.isEventStream(headers.firstValue(of: .contentType)) }
-        if timesArrivals == true, stream == nil {
+        if timesArrivals == true, stream == nil || holdsStreamCopy {
             arrivals.append(BodyArrival(end: decodedBytes, at: .nanoseconds(Int64(lastProgress - headAt))))
+        }
+        if stream == nil, timesArrivals == true, settings.relaysEventStreams, body.count <= settings.maxBodyBytes, let handle, let multi {
+            // An event stream's client wants each event as it comes, not when the API has finished:
+            // it gets the stream from its first bytes on, and a copy is kept for recording.
+            let stream = StreamedBody(initial: body, wakeWriter: { multi.wake() })
+            self.stream = stream
+            holdsStreamCopy = true
+            onStream(shim_curl_status(handle), Forwarder.relayable(headers), stream)
+            return n
         }
         if stream == nil, body.count > settings.maxBodyBytes, let handle, let multi {
             // Too large to hold for recording: from here the client gets it as it comes.
@@ -219,6 +241,9 @@ final class ForwardTransfer {
             if cut == nil, let code, code != CURLE_OK { cut = String(cString: curl_easy_strerror(code)) }
             if cut == nil, code == nil { cut = "stopped" }
             stream.finish(failed: cut != nil)
+            if holdsStreamCopy, cut == nil {
+                return .relayed(status: status, headers: Forwarder.relayable(headers), body: body, arrivals: arrivals)
+            }
             return .streamed(status: status, bytes: decodedBytes, cut: cut)
         }
         if let loop { return .loop(loop) }

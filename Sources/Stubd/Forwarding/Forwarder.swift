@@ -33,6 +33,10 @@ final class Forwarder: Sendable {
         /// With no `upstreamProxy`: take `http_proxy` and the like from the environment (`stubd drift`,
         /// which serves nothing that could loop), rather than go direct.
         var environmentProxies = false
+        /// An event stream goes to the client as it comes, each piece as soon as the API sends it,
+        /// while it is still held for recording (`stubd record`, `serve --proxy`); `stubd drift`,
+        /// which has no client, holds it whole.
+        var relaysEventStreams = false
     }
 
     enum Result: Sendable {
@@ -42,6 +46,9 @@ final class Forwarder: Sendable {
         /// Over `maxBodyBytes`: handed to the client as it came (`onStream`), not held; this many bytes in all,
         /// and why it was cut short if it was (the client sees a body that breaks off).
         case streamed(status: Int, bytes: Int, cut: String?)
+        /// An event stream (`relaysEventStreams`) handed to the client as it came (`onStream`) and
+        /// held whole too, within `maxBodyBytes`: to be recorded, not answered again.
+        case relayed(status: Int, headers: HTTPFields, body: Data, arrivals: [BodyArrival])
         /// 502: the answer cannot be passed on (`detail` says why and what to do); nothing reached the client.
         case refused(title: String, detail: String)
         /// 502: no connection (refused, DNS, TLS).

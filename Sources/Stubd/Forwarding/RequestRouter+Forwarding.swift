@@ -62,10 +62,24 @@ extension RequestRouter {
                     log.write(line, status: status, note: note, started: context.started)
                     return
                 }
+                if case let .relayed(status, headers, body, arrivals) = result {
+                    // The client had the stream as it came; it is recorded now that it is whole.
+                    var exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,
+                                                    requestHeaders: request.headers, requestBody: request.body, status: HTTPResponse.Status(code: status),
+                                                    responseHeaders: headers, responseBody: body)
+                    exchange.bodyArrivals = arrivals
+                    let (note, recorded) = policy.answered(exchange)
+                    if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
+                    if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
+                    engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
+                    noteForward(request, status: status, note: note, options)
+                    log.write(line, status: status, note: note, started: context.started)
+                    return
+                }
                 let answer: GeneratedResponse
                 let note: String
                 switch result {
-                case .streamed: return
+                case .streamed, .relayed: return
                 case let .answered(status, headers, body, arrivals):
                     answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
                     var exchange = RecordedExchange(method: request.method, path: request.path, query: request.query,

@@ -58,6 +58,7 @@ final class RequestRouter: @unchecked Sendable {
             settings.insecure = options.insecure
             settings.upstreamProxy = upstream.proxy
             settings.loop = loop
+            settings.relaysEventStreams = true
             return ForwardingResponder(engine: engine, options: options, forwarder: Forwarder(settings))
         }
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
