@@ -62,6 +62,9 @@ import Testing
         let recorder = try StubServer(stubs: folder, options: options)
         defer { recorder.stopSynchronously() }
         let relayed = try curl(["-sN", recorder.baseURL.absoluteString + "/v1/stream"])
+        // The stream reaches the client as it comes and is written once it has ended: just after the client saw its end.
+        let file = folder.appendingPathComponent("v1/stream.sse")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: file.path) { usleep(20_000) }
         return (folder, relayed.output)
     }
 
