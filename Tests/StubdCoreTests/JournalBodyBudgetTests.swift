@@ -35,4 +35,29 @@ import Testing
         #expect(bodies.responseBody.count == 65_536)
         #expect(bodies.responseTruncated && bodies.responseSize == 100_000)
     }
+
+    /// A large canned body is not held whole (a reloaded catalog's would outlive it, while the budget
+    /// counted 64 KiB of it), and a dropped entry holds no body at all: what the journal keeps is what
+    /// its budget counts. The catalog's answer must be freed once nothing but the journal saw it.
+    @Test func aLargeCannedBodyIsNotHeldWholeAndADroppedOneIsLetGo() {
+        final class Weak: @unchecked Sendable { weak var value: CannedResponse? }
+        let journal = RequestJournal(capacity: 4, bodyBudget: 100_000)
+        let held = Weak()
+        do {
+            let canned = CannedResponse(status: .ok, headers: [.contentType: "text/plain"], body: Data(repeating: 0x62, count: 1 << 20))
+            held.value = canned
+            for _ in 1...2 {
+                let answer = Outcome.Answer.canned(canned, extraHeaders: ExtraHeaders([:]))
+                journal.append(JournalEntry(time: Date(), method: .get, path: "/big", query: [], headers: [:], status: .ok, route: nil,
+                                            misses: [], bodies: JournalBodies(request: RequestHead(method: .get, path: "/big"), answer: answer)))
+            }
+        }
+        #expect(held.value == nil, "the journal still holds the whole 1 MiB canned answer")
+        let entries = journal.recent(limit: 4).entries
+        let shown = entries.map { $0.bodies!.shown(for: $0, masking: JournalMasking()) }
+        #expect(shown.map(\.dropped) == [true, false])
+        #expect(shown.map(\.responseBody.count) == [0, 65_536])
+        #expect(shown.map(\.responseSize) == [1 << 20, 1 << 20])
+        #expect(shown.map { $0.responseHeaders[.contentType] } == ["text/plain", "text/plain"])
+    }
 }

@@ -16,8 +16,8 @@ package struct JournalBodies: Sendable {
     /// The request's body as sent, or its first `keptOfLarge` bytes (a copy) when larger.
     private let requestBody: Data
     private let requestSize: Int
-    /// The answer as it went out, with a body of at most `keptOfLarge` bytes unless canned (the
-    /// catalog's bytes, shared, so never copied here).
+    /// The answer as it went out, with a body of at most `keptOfLarge` bytes: a canned one up to that
+    /// size is the catalog's object (its bytes shared, not copied), a larger one a copy of its start.
     private let answer: Outcome.Answer
     private let responseSize: Int
     /// Set when the session's body budget ran out and this entry's bodies were let go (oldest first).
@@ -27,6 +27,14 @@ package struct JournalBodies: Sendable {
         requestSize = request.body.count
         requestBody = requestSize > Self.keptOfLarge ? Data(request.body.prefix(Self.keptOfLarge)) : request.body
         switch answer {
+        case .canned(let canned, let extra) where canned.body.count > Self.keptOfLarge:
+            // Held whole, a large canned body of a catalog since reloaded would outlive it while the
+            // budget counted 64 KiB of it: its first bytes are copied instead, as a generated one's.
+            responseSize = canned.body.count
+            var headers = canned.headers
+            headers.append(contentsOf: extra.list)
+            self.answer = .generated(GeneratedResponse(status: canned.status, headers: headers,
+                                                       body: Data(canned.body.prefix(Self.keptOfLarge))))
         case .canned(let canned, _):
             responseSize = canned.body.count
             self.answer = answer
@@ -37,15 +45,30 @@ package struct JournalBodies: Sendable {
         }
     }
 
+    /// An entry whose bodies were let go: only the sizes and the answer's headers stay.
+    private init(droppedFrom kept: JournalBodies) {
+        requestBody = Data()
+        requestSize = kept.requestSize
+        responseSize = kept.responseSize
+        let headers: HTTPFields
+        switch kept.answer {
+        case .canned(let canned, let extra):
+            var all = canned.headers
+            all.append(contentsOf: extra.list)
+            headers = all
+        case .generated(let generated):
+            headers = generated.headers
+        }
+        answer = .generated(GeneratedResponse(status: .ok, headers: headers))
+        dropped = true
+    }
+
     /// The bytes counted against the session's budget: what an export can show of each body.
     var bytes: Int { dropped ? 0 : min(requestSize, Self.limit) + min(responseSize, Self.limit) }
 
-    /// The same entry without its bodies (the budget ran out): the sizes stay, to say what was there.
-    func droppingBodies() -> JournalBodies {
-        var copy = self
-        copy.dropped = true
-        return copy
-    }
+    /// The same entry without its bodies (the budget ran out): the sizes stay, to say what was there,
+    /// and nothing of the answer's body is held any more (a canned one's included).
+    func droppingBodies() -> JournalBodies { JournalBodies(droppedFrom: self) }
 
     /// What an export shows of one exchange.
     package struct Shown {
