@@ -27,8 +27,9 @@ package struct JournalEntry: Sendable {
     let connection: Int?
     /// The session's clock when the request came (`time` is the wall clock's): a HAR's `startedDateTime`.
     package let sessionTime: Date
-    /// The answer's headers and both bodies, scrubbed, for `stubd export har`; nil when not kept (a
-    /// request passed on to the real API). The journal lets the oldest go when its budget runs out.
+    /// The request's body and the answer, for `stubd export har`: held as they were and scrubbed when
+    /// the HAR is written (`JournalBodies.shown`), as `document` masks the headers; nil when not kept
+    /// (a request passed on to the real API). The journal lets the oldest go when its budget runs out.
     package internal(set) var bodies: JournalBodies?
 
     init(time: Date, method: HTTPRequest.Method, path: String, query: [QueryItem],
