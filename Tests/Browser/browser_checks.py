@@ -1,8 +1,11 @@
 """What the two browser tests (dashboard_test.py in Chromium, dashboard_firefox_test.py in Firefox)
-share: the check list, waiting on the page, the generated Stubs folder, curl, stopping a child and
-the summary."""
+share: the check list, the folders a run starts from, waiting on the page, the generated Stubs
+folder, curl, stopping a child and the summary."""
+import os
+import pathlib
 import shutil
 import subprocess
+import tempfile
 import time
 
 failures = []
@@ -23,6 +26,16 @@ def missing_module(error):
     import sys
     return SystemExit(f"the Python module {error.name} is missing from {sys.executable}: run scripts/setup, "
                       "and run this test with .build/venv/bin/python")
+
+
+def workspace(stubd, artifacts, prefix):
+    """What a dashboard test starts from, curl checked first: stubd's absolute path, the screenshots'
+    folder (made), and a new work folder with the path its Stubs folder goes in."""
+    program("curl")
+    artifacts = pathlib.Path(artifacts)
+    artifacts.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(tempfile.mkdtemp(prefix=prefix))
+    return os.path.abspath(stubd), artifacts, work, work / "Stubs"
 
 
 def check(ok, what):

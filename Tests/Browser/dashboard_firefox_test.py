@@ -26,15 +26,13 @@ import base64
 import itertools
 import json
 import os
-import pathlib
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from browser_checks import check, curl, make_stubs, missing_module, program, stop, summary, wait_for
+from browser_checks import check, curl, make_stubs, missing_module, program, stop, summary, wait_for, workspace
 
 try:
     import websockets
@@ -233,12 +231,7 @@ def main():
                         help="throw an uncaught error in the page: the test must then fail (a check of the test itself)")
     args = parser.parse_args()
     args.firefox = args.firefox or program("firefox-esr", "firefox")
-    program("curl")
-    stubd = os.path.abspath(args.stubd)
-    artifacts = pathlib.Path(args.artifacts)
-    artifacts.mkdir(parents=True, exist_ok=True)
-    work = pathlib.Path(tempfile.mkdtemp(prefix="stubd-dashboard-firefox-"))
-    stubs = work / "Stubs"
+    stubd, artifacts, work, stubs = workspace(args.stubd, args.artifacts, "stubd-dashboard-firefox-")
     make_stubs(stubs, args.routes)
     make_profile(work / "profile")
     total = args.routes + 1

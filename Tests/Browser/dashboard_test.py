@@ -15,15 +15,12 @@ Exit 0 when every check passes; otherwise each failure is printed and the exit i
 """
 import argparse
 import json
-import os
-import pathlib
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
-from browser_checks import check, curl, make_stubs, missing_module, program, summary, wait_for
+from browser_checks import check, curl, make_stubs, missing_module, summary, wait_for, workspace
 from stubd_in_chromium import StubdInChromium
 
 try:
@@ -58,12 +55,7 @@ def main():
     parser.add_argument("--live-seconds", type=float, default=5,
                         help="bound on a hit reaching the page (the bar is 1 s; bounded generously on a loaded machine)")
     args = parser.parse_args()
-    program("curl")
-    stubd = os.path.abspath(args.stubd)
-    artifacts = pathlib.Path(args.artifacts)
-    artifacts.mkdir(parents=True, exist_ok=True)
-    work = pathlib.Path(tempfile.mkdtemp(prefix="stubd-dashboard-"))
-    stubs = work / "Stubs"
+    stubd, artifacts, work, stubs = workspace(args.stubd, args.artifacts, "stubd-dashboard-")
     total = make_stubs(stubs, args.routes, remembering=True)
 
     served = StubdInChromium(stubd, stubs, work)
