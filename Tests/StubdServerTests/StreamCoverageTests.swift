@@ -8,16 +8,7 @@ import Testing
 /// and whether an event stream sent every event, through `stubd serve` with Python's `websockets` and curl.
 @Suite struct StreamCoverageTests {
     static let stubs: [String: String] = [
-        "stubd.yml": """
-            routes:
-              - name: chat
-                request: { path: /chat }
-                response:
-                  websocket:
-                    messages: [{ text: welcome }]
-                    replies:
-                      - { match: { text: ping }, send: { text: pong } }
-                      - { match: { json: { type: subscribe } }, send: { text: subscribed } }
+        "stubd.yml": "routes:\n" + chatRoute(replies: ["{ match: { json: { type: subscribe } }, send: { text: subscribed } }"]) + """
               - name: ticks
                 request: { path: /ticks }
                 response: { events: [{ data: one }, { data: two }, { data: three }] }

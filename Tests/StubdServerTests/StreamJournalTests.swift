@@ -9,15 +9,7 @@ import Testing
 /// under the connection's entry (issue 41), through `stubd serve` with Python's `websockets` and curl.
 @Suite struct StreamJournalTests {
     static let stubs: [String: String] = [
-        "stubd.yml": """
-            clock: { virtual: "2026-01-01T00:00:00Z" }
-            routes:
-              - name: chat
-                request: { path: /chat }
-                response:
-                  websocket:
-                    messages: [{ text: welcome }]
-                    replies: [{ match: { text: ping }, send: { text: pong } }]
+        "stubd.yml": #"clock: { virtual: "2026-01-01T00:00:00Z" }"# + "\nroutes:\n" + chatRoute() + """
               - name: ticks
                 request: { path: /ticks }
                 response:

@@ -9,14 +9,7 @@ import Testing
 /// Python's `websockets` as the app.
 @Suite struct WebSocketPushTests {
     static let stubs: [String: String] = [
-        "stubd.yml": """
-            routes:
-              - name: chat
-                request: { path: /chat }
-                response:
-                  websocket:
-                    messages: [{ text: welcome }]
-                    replies: [{ match: { text: ping }, send: { text: pong } }]
+        "stubd.yml": "routes:\n" + chatRoute() + """
               - request: { path: /plain }
                 response: { json: { ok: true } }
             """,
@@ -107,8 +100,8 @@ import Testing
         let folder = try TempStubs(Self.stubs)
         let server = try ServeProcess(["--stubs", folder.url.path])
         defer { withExtendedLifetime(server) {} }
-        let r = try run(testPython, ["-c", #"""
-            import base64, http.client, json, os, socket, sys, threading, time
+        let r = try run(testPython, ["-c", rawWebSocketPython + #"""
+            import http.client, json, sys, threading, time
             port = int(sys.argv[1])
             refused = []
             for i in range(60):
@@ -127,9 +120,7 @@ import Testing
                 t.start()
                 time.sleep(0.01)   # the wait is held before the app connects
                 app = socket.create_connection(("127.0.0.1", port), timeout=5)
-                key = base64.b64encode(os.urandom(16)).decode()
-                app.sendall((f"GET /__s/r{i}/chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+                upgrade(app, f"/__s/r{i}/chat")
                 t.join()
                 assert waited["status"] == 200, waited
                 if waited["push"][0] != 200:

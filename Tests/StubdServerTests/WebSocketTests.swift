@@ -11,22 +11,14 @@ import Testing
 /// sends what no library would (for the refusals), and URLSession's `URLSessionWebSocketTask`.
 @Suite struct WebSocketTests {
     static let stubs: [String: String] = [
-        "stubd.yml": """
-            routes:
-              - name: chat
-                request: { path: /chat }
-                response:
-                  websocket:
-                    messages:
-                      - { text: welcome }
-                      - { json: { type: tick, n: 1 }, after: 150ms }
-                    replies:
-                      - { match: { text: ping }, send: { text: pong } }
-                      - { match: { json: { type: subscribe } }, send: [{ json: { type: subscribed } }, { text: later, after: 100ms }] }
-                      - { match: { regex: "^echo " }, send: { text: echoed } }
-                      - { match: { text: bye }, close: { code: 4000, reason: see you } }
-                    maxMessageBytes: 1024
-            """,
+        "stubd.yml": "routes:\n" + chatRoute(
+            messages: ["{ json: { type: tick, n: 1 }, after: 150ms }"],
+            replies: [
+                "{ match: { json: { type: subscribe } }, send: [{ json: { type: subscribed } }, { text: later, after: 100ms }] }",
+                #"{ match: { regex: "^echo " }, send: { text: echoed } }"#,
+                "{ match: { text: bye }, close: { code: 4000, reason: see you } }",
+            ],
+            settings: ["maxMessageBytes: 1024"]),
         // A `.ws` file is a WebSocket stub by the convention: the same mapping as `websocket:`.
         "rooms/lobby.ws": """
             messages: [{ text: "in the lobby" }]
@@ -142,39 +134,11 @@ import Testing
     @Test func hostileFramesGetTheirCloseCodeAndTheServerGoesOn() throws {
         let server = try ServeProcess(serving: Self.stubs)
         defer { withExtendedLifetime(server) {} }
-        let out = try python(#"""
-            import base64, os, socket, struct, sys
+        let out = try python(rawWebSocketPython + #"""
+            import sys
             port = int(sys.argv[1])
-            def opened():
-                s = socket.create_connection(("127.0.0.1", port), timeout=3)
-                key = base64.b64encode(os.urandom(16)).decode()
-                s.sendall((f"GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    head += s.recv(1)
-                assert head.startswith(b"HTTP/1.1 101"), head
-                return s
-            def frames(s):
-                # Every frame until the server closes the TCP connection.
-                data = b""
-                while True:
-                    try:
-                        chunk = s.recv(65536)
-                    except ConnectionResetError:
-                        break
-                    if not chunk:
-                        break
-                    data += chunk
-                out = []
-                while data:
-                    op, n = data[0] & 0x0F, data[1] & 0x7F
-                    at = 2
-                    if n == 126: n, at = struct.unpack(">H", data[2:4])[0], 4
-                    out.append((op, data[at:at + n])); data = data[at + n:]
-                return out
             def close_code(payload):
-                s = opened()
+                s = opened(port)
                 s.sendall(payload)
                 got = frames(s)
                 s.close()
@@ -314,32 +278,13 @@ extension WebSocketTests {
         let folder = try TempStubs(Self.stubs)
         let server = try ServeProcess(["--stubs", folder.url.path])
         defer { withExtendedLifetime(server) {} }
-        let out = try python(#"""
-            import base64, os, socket, struct, sys
-            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=3)
-            key = base64.b64encode(os.urandom(16)).decode()
-            s.sendall((f"GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-            head = b""
-            while b"\r\n\r\n" not in head:
-                head += s.recv(1)
+        let out = try python(rawWebSocketPython + #"""
+            import sys
+            s = opened(int(sys.argv[1]))
             mask = b"\x01\x02\x03\x04"
             ping = bytes([0x81, 0x84]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(b"ping"))
             s.sendall(ping + b"\x81\x05hello")   # then an unmasked frame, in the same write
-            data = b""
-            while True:
-                try:
-                    chunk = s.recv(65536)
-                except ConnectionResetError:
-                    break
-                if not chunk:
-                    break
-                data += chunk
-            frames = []
-            while data:
-                n = data[1] & 0x7F
-                frames.append((data[0] & 0x0F, data[2:2 + n])); data = data[2 + n:]
-            print([(op, p[:2] if op == 8 else p) for op, p in frames if p != b"welcome"])
+            print([(op, p[:2] if op == 8 else p) for op, p in frames(s) if p != b"welcome"])
             """#, server)
         #expect(out == "[(1, b'pong'), (8, b'\\x03\\xea')]\n", "\(out)")
     }
