@@ -35,7 +35,7 @@ extension ManifestParser {
                 if templated, let fields = item.mapping { fieldTemplates.append(eventTemplates(fields, parameters: parameters)) }
             }
             if items.isEmpty { add(list, "events lists no event", hint: "events: [{ data: hello }]") }
-        } else if let sseFile, let fileNode {
+        } else if let sseFile, fileNode != nil {
             switch reader.readReferenced(sseFile) {
             case .success(let found):
                 let parsed = EventStreamParser.parse(String(decoding: found.data, as: UTF8.self))

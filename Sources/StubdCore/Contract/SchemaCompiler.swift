@@ -72,7 +72,7 @@ public final class SchemaCompiler {
         case .bool(true): break
         case .bool(false): node.keywords = [.alwaysFalse]
         case .object(let members): node.keywords = keywords(members, at: location)
-        default: problems.append("\(location): a schema must be an object or a boolean, not \(SchemaEvaluator.describe(value))")
+        default: problems.append("\(location): a schema must be an object or a boolean, not \(SchemaMessage.describe(value))")
         }
         return node
     }
@@ -92,7 +92,7 @@ public final class SchemaCompiler {
     private func count(_ members: [String: JSONValue], _ keyword: String, at location: String) -> Int? {
         guard let value = members[keyword] else { return nil }
         guard case .number(let n) = value, n >= 0, n.rounded() == n, n < 1e15 else {
-            problem(location, keyword, "expected a non-negative integer, got \(SchemaEvaluator.describe(value))")
+            problem(location, keyword, "expected a non-negative integer, got \(SchemaMessage.describe(value))")
             return nil
         }
         return Int(n)
@@ -101,7 +101,7 @@ public final class SchemaCompiler {
     private func number(_ members: [String: JSONValue], _ keyword: String, at location: String) -> Double? {
         guard let value = members[keyword] else { return nil }
         guard case .number(let n) = value else {
-            problem(location, keyword, "expected a number, got \(SchemaEvaluator.describe(value))")
+            problem(location, keyword, "expected a number, got \(SchemaMessage.describe(value))")
             return nil
         }
         return n
@@ -164,7 +164,7 @@ public final class SchemaCompiler {
                     names.append(name)
                 } else {
                     let allowed = SchemaKeyword.TypeName.allCases.map(\.rawValue).joined(separator: ", ")
-                    problem(location, "type", "\(SchemaEvaluator.describe(entry)) is not a type; expected one of \(allowed)")
+                    problem(location, "type", "\(SchemaMessage.describe(entry)) is not a type; expected one of \(allowed)")
                 }
             }
             out.append(.type(names, nullable: nullable))

@@ -139,7 +139,7 @@ struct SchemaEvaluator {
                 if forbidden {
                     path.append(.key(key))
                     var message = "the property '\(key)' is not allowed here"
-                    if let near = Self.nearest(key, declared.sorted()) {
+                    if let near = SchemaMessage.nearest(key, declared.sorted()) {
                         message += "; did you mean '\(near)'?"
                     } else if !declared.isEmpty {
                         message += "; allowed: " + declared.sorted().prefix(20).joined(separator: ", ")
@@ -190,7 +190,7 @@ struct SchemaEvaluator {
                 guard let reason = probe(schema, value) else { return }
                 reasons.append(reason)
             }
-            report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+            report(node, "anyOf", "matches none of the \(schemas.count) alternatives" + SchemaMessage.explain(reasons))
         case .oneOf(let schemas, let discriminator):
             if let discriminator, case .object = value, !Self.leftToPlainCombination(discriminator, value) {
                 if !choose(discriminator, node, "oneOf", value) { return }
@@ -201,9 +201,9 @@ struct SchemaEvaluator {
                 if let reason = probe(schema, value) { reasons.append(reason) } else { matched.append(i) }
             }
             if matched.isEmpty {
-                report(node, "oneOf", "matches none of the \(schemas.count) alternatives" + Self.explain(reasons))
+                report(node, "oneOf", "matches none of the \(schemas.count) alternatives" + SchemaMessage.explain(reasons))
             } else if matched.count > 1 {
-                report(node, "oneOf", "matches alternatives \(Self.list(matched.map(String.init), "and")) of oneOf; it must match exactly one")
+                report(node, "oneOf", "matches alternatives \(SchemaMessage.list(matched.map(String.init), "and")) of oneOf; it must match exactly one")
             }
         case .not(let schema):
             if probe(schema, value) == nil {
@@ -240,8 +240,8 @@ struct SchemaEvaluator {
                 guard !literals.isEmpty, names.contains(.integer), !names.contains(.number), case .number(let n) = value,
                       let literal = keptLiteral(n), literal.hasFraction else { return }
             }
-            let expected = names.map { Self.article($0) } + (nullable ? ["null"] : [])
-            report(node, "type", "expected \(Self.list(expected, "or")), got \(describe(value))")
+            let expected = names.map { SchemaMessage.article($0) } + (nullable ? ["null"] : [])
+            report(node, "type", "expected \(SchemaMessage.list(expected, "or")), got \(describe(value))")
 
         case .enumeration(let allowed, let exact):
             if let written = writtenInteger(value) {
@@ -250,11 +250,11 @@ struct SchemaEvaluator {
                     return e == written
                 }) { return }
             } else if allowed.contains(where: { Self.equal($0, value) }) { return }
-            var message = "expected one of \(Self.list(allowed.prefix(12).indices.map { exact[$0]?.description ?? allowed[$0].serialized }, "or"))"
+            var message = "expected one of \(SchemaMessage.list(allowed.prefix(12).indices.map { exact[$0]?.description ?? allowed[$0].serialized }, "or"))"
             if allowed.count > 12 { message += " (\(allowed.count) values in all)" }
             message += ", got \(describe(value))"
             if case .string(let s) = value,
-               let near = Self.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
+               let near = SchemaMessage.nearest(s, allowed.compactMap { v -> String? in if case .string(let a) = v { return a } else { return nil } }) {
                 message += "; did you mean \"\(near)\"?"
             }
             report(node, "enum", message)
@@ -267,7 +267,7 @@ struct SchemaEvaluator {
                 same = Self.equal(expected, value)
             }
             if !same {
-                report(node, "const", "expected exactly \(exact?.description ?? Self.clip(expected.serialized)), got \(describe(value))")
+                report(node, "const", "expected exactly \(exact?.description ?? SchemaMessage.clip(expected.serialized)), got \(describe(value))")
             }
 
         case .required(let names):
@@ -317,7 +317,7 @@ struct SchemaEvaluator {
             }
         case .pattern(let re):
             if case .string(let s) = value, !matches(re, s, node, "pattern", at: nil) {
-                report(node, "pattern", "\(Self.describe(value)) does not match the pattern \(re.source)")
+                report(node, "pattern", "\(SchemaMessage.describe(value)) does not match the pattern \(re.source)")
             }
         case .format(let format):
             if format == .int64, case .number(let n) = value, let literal = keptLiteral(n) {
@@ -338,13 +338,13 @@ struct SchemaEvaluator {
             guard case .number(let n) = value else { return }
             let side = order(n, bound, exact)
             if exclusive ? side <= 0 : side < 0 {
-                report(node, keyword.name, "expected a number \(exclusive ? ">" : ">=") \(exact?.description ?? Self.format(bound)), got \(shown(n))")
+                report(node, keyword.name, "expected a number \(exclusive ? ">" : ">=") \(exact?.description ?? SchemaMessage.format(bound)), got \(shown(n))")
             }
         case .maximum(let bound, let exclusive, let exact):
             guard case .number(let n) = value else { return }
             let side = order(n, bound, exact)
             if exclusive ? side >= 0 : side > 0 {
-                report(node, keyword.name, "expected a number \(exclusive ? "<" : "<=") \(exact?.description ?? Self.format(bound)), got \(shown(n))")
+                report(node, keyword.name, "expected a number \(exclusive ? "<" : "<=") \(exact?.description ?? SchemaMessage.format(bound)), got \(shown(n))")
             }
         case .multipleOf(let m, let exact):
             guard case .number(let n) = value else { return }
@@ -356,7 +356,7 @@ struct SchemaEvaluator {
                 multiple = Self.isMultiple(n, of: m)
             }
             if !multiple {
-                report(node, "multipleOf", "expected a multiple of \(exact?.description ?? Self.format(m)), got \(shown(n))")
+                report(node, "multipleOf", "expected a multiple of \(exact?.description ?? SchemaMessage.format(m)), got \(shown(n))")
             }
 
         default:
@@ -373,13 +373,13 @@ struct SchemaEvaluator {
         let known = discriminator.branches.keys.sorted()
         guard let tag = members[discriminator.propertyName] else {
             report(node, "discriminator", "the property '\(discriminator.propertyName)' is missing; it selects the schema "
-                   + "(one of \(Self.list(known.map { "\"\($0)\"" }, "or")))")
+                   + "(one of \(SchemaMessage.list(known.map { "\"\($0)\"" }, "or")))")
             return false
         }
         guard case .string(let name) = tag, let branch = discriminator.branches[name] else {
             path.append(.key(discriminator.propertyName))
-            var message = "expected one of \(Self.list(known.map { "\"\($0)\"" }, "or")), got \(Self.describe(tag))"
-            if case .string(let s) = tag, let near = Self.nearest(s, known) {
+            var message = "expected one of \(SchemaMessage.list(known.map { "\"\($0)\"" }, "or")), got \(SchemaMessage.describe(tag))"
+            if case .string(let s) = tag, let near = SchemaMessage.nearest(s, known) {
                 message += "; did you mean \"\(near)\"?"
             }
             report(node, "discriminator", message)
@@ -420,25 +420,14 @@ struct SchemaEvaluator {
 
     /// A number as a message shows it: as written when kept.
     private func shown(_ n: Double) -> String {
-        guard let literal = keptLiteral(n), !literal.hasFraction else { return Self.format(n) }
+        guard let literal = keptLiteral(n), !literal.hasFraction else { return SchemaMessage.format(n) }
         return literal.integerPart.description
     }
 
     /// `describe`, with a kept number as written.
     private func describe(_ value: JSONValue) -> String {
         if case .number(let n) = value, keptLiteral(n) != nil { return "the number \(shown(n))" }
-        return Self.describe(value)
-    }
-
-    /// The candidate within two edits of `s` (case-insensitively, as manifest hints count), ties going
-    /// to the one whose letters agree in case, so "dgo" suggests "dog" over "Dog".
-    private static func nearest(_ s: String, _ candidates: [String]) -> String? {
-        func caseMisses(_ c: String) -> Int {
-            zip(s, c).filter { $0 != $1 }.count + abs(s.count - c.count)
-        }
-        let scored = candidates.map { (candidate: $0, distance: editDistance(s, $0), misses: caseMisses($0)) }
-            .filter { $0.distance <= 2 && $0.candidate != s }
-        return scored.min { ($0.distance, $0.misses) < ($1.distance, $1.misses) }?.candidate
+        return SchemaMessage.describe(value)
     }
 
     private static func matches(_ type: SchemaKeyword.TypeName, _ value: JSONValue) -> Bool {
@@ -497,49 +486,5 @@ struct SchemaEvaluator {
         let q = n / m
         guard q.isFinite else { return false }
         return abs(q - q.rounded()) <= 4 * q.magnitude.ulp
-    }
-
-    private static func article(_ type: SchemaKeyword.TypeName) -> String {
-        switch type {
-        case .null: return "null"
-        case .boolean: return "a boolean"
-        case .object: return "an object"
-        case .array: return "an array"
-        case .number: return "a number"
-        case .integer: return "an integer"
-        case .string: return "a string"
-        }
-    }
-
-    private static func list(_ items: [String], _ conjunction: String) -> String {
-        switch items.count {
-        case 0: return "nothing"
-        case 1: return items[0]
-        case 2: return "\(items[0]) \(conjunction) \(items[1])"
-        default: return items.dropLast().joined(separator: ", ") + ", \(conjunction) " + items.last!
-        }
-    }
-
-    private static func explain(_ reasons: [SchemaViolation]) -> String {
-        let shown = reasons.prefix(3).enumerated().map { i, r in
-            "alternative \(i + 1): \(r.instancePath.isEmpty ? "" : r.instancePath + " ")\(r.message)"
-        }
-        return shown.isEmpty ? "" : " (" + shown.joined(separator: "; ") + (reasons.count > 3 ? "; ..." : "") + ")"
-    }
-
-    private static func format(_ n: Double) -> String { JSONValue.number(n).serialized }
-
-    private static func clip(_ s: String) -> String { s.count > 60 ? s.prefix(57) + "..." : s }
-
-    /// A value as a message names it: `the string "12"`, `the number 12`, `an object`.
-    static func describe(_ value: JSONValue) -> String {
-        switch value {
-        case .null: return "null"
-        case .bool(let b): return "the boolean \(b)"
-        case .number(let n): return "the number \(format(n))"
-        case .string(let s): return "the string \(clip(JSONValue.string(s).serialized))"
-        case .array(let items): return items.isEmpty ? "an empty array" : "an array of \(items.count) items"
-        case .object(let members): return members.isEmpty ? "an empty object" : "an object"
-        }
     }
 }

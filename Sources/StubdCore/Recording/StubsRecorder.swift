@@ -1,7 +1,6 @@
 package import Foundation
 import HTTPTypes
 import StubdProtocol
-import Yams
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
 /// the request needs nothing more (`data/2.5/weather.json`), otherwise a route in
@@ -34,7 +33,6 @@ package final class StubsRecorder: Sendable {
     }
 
     package static let manifestName = ManifestFile.recorded
-    static let marker = "  # stubd record: "
 
     package let root: URL
     package let rules: RecordingRules
@@ -50,7 +48,7 @@ package final class StubsRecorder: Sendable {
         /// Route blocks of `stubd.recorded.yml`, by request key, in file order.
         var blocks: [(key: String, text: String)] = []
         /// This run's answers per request key, for `responses:` sequences.
-        var answers: [String: [Answer]] = [:]
+        var answers: [String: [RecordedAnswer]] = [:]
         /// Convention files this run wrote, by request key.
         var conventionFiles: [String: String] = [:]
         /// Which requests each route of the folder takes, and whose route it is (a recorded route's
@@ -85,36 +83,6 @@ package final class StubsRecorder: Sendable {
         }
     }
 
-    struct Answer: Equatable {
-        var status: Int
-        var headers: [String]
-        var file: String?
-        /// Only while the answer is being written: a run keeps every answer's digest, not its bytes,
-        /// or importing a 1 GB HAR would hold every body it wrote (they are on disk by then).
-        var body: Data?
-        var bodyDigest: BodyDigest
-        /// Not compared: the same answer, slower or faster, is the same answer (no sequence).
-        var delay: Duration?
-        var fault: Fault? = nil
-        /// `file` is a `.ws` script: the response is `websocket:` it (no status: the handshake's is 101).
-        var isWebSocket = false
-        static func == (a: Answer, b: Answer) -> Bool {
-            a.status == b.status && a.headers == b.headers && a.bodyDigest == b.bodyDigest && a.fault == b.fault
-        }
-    }
-
-    /// A body's length and a hash of all its bytes (Data's own hash reads only the first 80).
-    struct BodyDigest: Equatable {
-        var count: Int
-        var hash: Int
-        init(_ data: Data) {
-            var hasher = Hasher()
-            data.withUnsafeBytes { hasher.combine(bytes: $0) }
-            count = data.count
-            hash = hasher.finalize()
-        }
-    }
-
     /// Refuses a folder it cannot write, or one that does not load (its problems listed).
     package init(root: URL, rules: RecordingRules, mode: Mode, defersManifest: Bool = false) throws(RecorderError) {
         self.defersManifest = defersManifest
@@ -145,8 +113,8 @@ package final class StubsRecorder: Sendable {
         let existing = (try? String(contentsOf: self.root.appendingPathComponent(StubsRecorder.manifestName), encoding: .utf8)) ?? ""
         let routes = before?.routes ?? []
         state.withLock { state in
-            state.blocks = StubsRecorder.blocks(of: existing)
-            state.declaredScenarios = StubsRecorder.declaredScenarios(of: existing)
+            state.blocks = RecordedManifest.blocks(of: existing)
+            state.declaredScenarios = RecordedManifest.declaredScenarios(of: existing)
             for route in routes where state.takenBy[RouteIdentity(route)] == nil {
                 try? state.claim(RouteIdentity(route), by: StubsRecorder.owner(of: route))
             }
@@ -259,10 +227,10 @@ package final class StubsRecorder: Sendable {
                     try transaction.write(body, to: "__files/" + a.file!)
                     files.append("__files/" + a.file!)
                 }
-                let block = routeBlock(scrubbed, key: key, answers: answers)
+                let block = RecordedManifest.routeBlock(scrubbed, key: key, answers: answers)
                 if let i = state.blocks.firstIndex(where: { $0.key == key }) { state.blocks[i].text = block }
                 else { state.blocks.append((key, block)) }
-                if !defersManifest { try transaction.write(manifest(state.blocks, scenarios: state.declaredScenarios), to: StubsRecorder.manifestName) }
+                if !defersManifest { try transaction.write(RecordedManifest.text(state.blocks, scenarios: state.declaredScenarios), to: StubsRecorder.manifestName) }
                 files.append(StubsRecorder.manifestName)
                 let route = try checkedBlock(block, answering: request)
                 // Routes of one request in several scenario states take the same requests on purpose
@@ -283,7 +251,7 @@ package final class StubsRecorder: Sendable {
         let (blocks, scenarios) = state.withLock { ($0.blocks, $0.declaredScenarios) }
         guard !blocks.isEmpty else { return }
         var transaction = RecordingTransaction(root: root)
-        try transaction.write(manifest(blocks, scenarios: scenarios), to: StubsRecorder.manifestName)
+        try transaction.write(RecordedManifest.text(blocks, scenarios: scenarios), to: StubsRecorder.manifestName)
     }
 
     /// Declares states of a scenario in `stubd.recorded.yml`'s `scenarios:`: an import's end state
@@ -360,7 +328,7 @@ package final class StubsRecorder: Sendable {
 
     /// The answer as a manifest response, its body (if any) named under `__files/` (written only
     /// if the answer goes into the manifest).
-    private func answer(_ s: ScrubbedExchange, key: String, index: Int) -> Answer {
+    private func answer(_ s: ScrubbedExchange, key: String, index: Int) -> RecordedAnswer {
         var file: String?
         if !s.responseBody.isEmpty {
             var ext = s.isWebSocket ? "ws" : StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
@@ -368,90 +336,9 @@ package final class StubsRecorder: Sendable {
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
             file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
-        let headers = s.responseHeaders.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }
-        return Answer(status: s.status.code, headers: headers, file: file, body: s.responseBody, bodyDigest: BodyDigest(s.responseBody),
+        let headers = s.responseHeaders.map { "\(RecordedManifest.quoted($0.name.rawName)): \(RecordedManifest.quoted($0.value))" }
+        return RecordedAnswer(status: s.status.code, headers: headers, file: file, body: s.responseBody, bodyDigest: RecordedAnswer.BodyDigest(s.responseBody),
                       delay: s.delay, fault: s.fault, isWebSocket: s.isWebSocket)
-    }
-
-    private func routeBlock(_ s: ScrubbedExchange, key: String, answers: [Answer]) -> String {
-        var lines = [StubsRecorder.marker + key, "  - name: \(StubsRecorder.quoted("rec-\(key)"))", "    request:",
-                     "      method: \(StubsRecorder.quoted(s.method.rawValue))", "      path: \(StubsRecorder.quoted(s.path))"]
-        if !s.query.isEmpty {
-            lines.append("      query: { " + s.query.map { "\(StubsRecorder.quoted($0.name)): \(StubsRecorder.quoted($0.value ?? ""))" }.joined(separator: ", ") + " }")
-        }
-        if !s.headers.isEmpty {
-            lines.append("      headers: { " + s.headers.map { "\(StubsRecorder.quoted($0.name.rawName)): \(StubsRecorder.quoted($0.value))" }.joined(separator: ", ") + " }")
-        }
-        if let json = s.requestJSON { lines.append("      body: { json: \(json.serialized) }") }
-        else if let text = s.requestContains { lines.append("      body: { contains: \(StubsRecorder.quoted(text)) }") }
-        func response(_ a: Answer) -> String {
-            if a.isWebSocket, let file = a.file { return "{ websocket: \(StubsRecorder.quoted(file)) }" }
-            var parts = ["status: \(a.status)"]
-            if !a.headers.isEmpty { parts.append("headers: { " + a.headers.joined(separator: ", ") + " }") }
-            if let file = a.file { parts.append("file: \(StubsRecorder.quoted(file))") }
-            if let delay = a.delay { parts.append("delay: \(delay.shortDescription)") }
-            if let fault = a.fault { parts.append("fault: \(fault.rawValue)") }
-            return "{ " + parts.joined(separator: ", ") + " }"
-        }
-        if let priority = s.priority { lines.append("    priority: \(priority)") }
-        if let step = s.scenario {
-            lines.append("    scenario: \(StubsRecorder.quoted(step.name))")
-            if let when = step.whenState { lines.append("    whenState: \(StubsRecorder.quoted(when))") }
-            if let then = step.thenState { lines.append("    thenState: \(StubsRecorder.quoted(then))") }
-        }
-        if answers.count == 1 {
-            lines.append("    response: " + response(answers[0]))
-        } else {
-            lines.append("    responses:")
-            for a in answers { lines.append("      - " + response(a)) }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    // MARK: Files
-
-    private func manifest(_ blocks: [(key: String, text: String)], scenarios: [String: Set<String>]) -> Data {
-        let header = """
-        # stubd.recorded.yml: routes written by `stubd record` (and `stubd serve --record-missing`).
-        # stubd loads it after stubd.yml. Recording again rewrites the blocks it owns (one per
-        # "# stubd record:" line); edit them freely, or move them into stubd.yml.
-
-        """
-        // States an import declared (see `declare`): kept when recording again, as the blocks are.
-        let declared = scenarios.isEmpty ? "" : "scenarios:\n" + scenarios.keys.sorted().map { name in
-            "  \(StubsRecorder.quoted(name)): [" + scenarios[name]!.sorted().map(StubsRecorder.quoted).joined(separator: ", ") + "]\n"
-        }.joined()
-        return Data((header + declared + "routes:\n" + blocks.map(\.text).joined(separator: "\n")).utf8)
-    }
-
-    /// The `scenarios:` of a `stubd.recorded.yml` written before, or none.
-    static func declaredScenarios(of text: String) -> [String: Set<String>] {
-        guard text.contains("\nscenarios:"), let top = (try? Yams.load(yaml: text)) as? [String: Any],
-              let scenarios = top["scenarios"] as? [String: Any] else { return [:] }
-        var out: [String: Set<String>] = [:]
-        for (name, states) in scenarios {
-            out[name] = Set(((states as? [Any]) ?? []).map { "\($0)" })
-        }
-        return out
-    }
-
-    static func blocks(of text: String) -> [(key: String, text: String)] {
-        var blocks: [(key: String, text: String)] = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(marker) {
-                blocks.append((String(line.dropFirst(marker.count)), String(line) + "\n"))
-            } else if !blocks.isEmpty, !line.isEmpty {
-                blocks[blocks.count - 1].text += line + "\n"
-            }
-        }
-        return blocks
-    }
-
-    /// A YAML scalar that reads back as exactly this string (JSON's quoting is valid YAML).
-    static func quoted(_ text: String) -> String {
-        var out = ""
-        JSONValue.writeString(text, to: &out)
-        return out
     }
 
     static func fileExtension(for mediaType: String?) -> String? {
