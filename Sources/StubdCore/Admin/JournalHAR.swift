@@ -21,12 +21,11 @@ struct JournalHAR {
     }
 
     private func entry(_ e: JournalEntry) -> JSONValue {
-        // The bodies cut and scrubbed now (the journal keeps them as they were), then the request's own
-        // secrets, as the journal's document finds them, for its URL and headers.
+        // The bodies cut and scrubbed now (the journal keeps them as they were); the secrets they were
+        // scrubbed of mask the URL and headers too (found once an entry; without bodies, from the request alone).
         let bodies = e.bodies?.shown(for: e, masking: masking)
-        let masker = ExchangeScrubber.secrets(query: e.query, requestHeaders: e.headers, requestBody: Data(),
-                                              responseHeaders: bodies?.responseHeaders ?? [:], known: masking.secrets,
-                                              extraHeaders: masking.headers)
+        let masker = bodies?.masker ?? ExchangeScrubber.secrets(query: e.query, requestHeaders: e.headers, requestBody: Data(),
+                                                                responseHeaders: [:], known: masking.secrets, extraHeaders: masking.headers)
         func pairs(_ fields: HTTPFields, request: Bool) -> JSONValue {
             .array(fields.map { field in
                 var value = masker.mask(field.value)

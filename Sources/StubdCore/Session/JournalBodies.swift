@@ -81,6 +81,8 @@ package struct JournalBodies: Sendable {
         package let responseSize: Int
         package let responseTruncated: Bool
         package let dropped: Bool
+        /// The exchange's secrets the bodies were scrubbed of, for an export to mask its URL and headers with.
+        package let masker: SecretMasker
     }
 
     /// The bodies of `entry`, cut at `limit` and scrubbed as `record` scrubs (ExchangeScrubber): the
@@ -109,7 +111,7 @@ package struct JournalBodies: Sendable {
         let response = dropped ? Data() : Self.cut(body, masker)
         return Shown(requestBody: request, requestSize: requestSize, requestTruncated: requestSize > Self.limit,
                      responseHeaders: headers, responseBody: response, responseSize: responseSize,
-                     responseTruncated: responseSize > Self.limit, dropped: dropped)
+                     responseTruncated: responseSize > Self.limit, dropped: dropped, masker: masker)
     }
 
     /// `body` scrubbed, then cut at `limit`: scrubbed a little past the cut first, so a secret that
