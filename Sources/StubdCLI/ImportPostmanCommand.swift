@@ -21,7 +21,7 @@ struct ImportPostmanCommand: ParsableCommand {
 
     func run() throws {
         try ImportCommand.run("postman") { () throws(ImportError) in
-            let report = try PostmanImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: file), name: file)
+            let report = try PostmanImporter(ImportSettings(root: stubs.url, maxBytes: size.bytes)).run(URL(fileURLWithPath: file), name: file)
             print(report.table)
             let imported = report.count(.imported)
             print("imported \(imported) of \(report.rows.count) examples and requests from \(URL(fileURLWithPath: file).lastPathComponent) into \(stubs.stubs): "

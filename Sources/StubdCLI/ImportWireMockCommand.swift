@@ -21,7 +21,7 @@ struct ImportWireMockCommand: ParsableCommand {
 
     func run() throws {
         try ImportCommand.run("wiremock") { () throws(ImportError) in
-            let report = try WireMockImporter(root: stubs.url, maxBytes: size.bytes).run(URL(fileURLWithPath: input), name: input)
+            let report = try WireMockImporter(ImportSettings(root: stubs.url, maxBytes: size.bytes)).run(URL(fileURLWithPath: input), name: input)
             print(report.table)
             let imported = report.count(.imported), partial = report.partialCount
             print("imported \(imported) of \(report.rows.count) mappings from \(input) into \(stubs.stubs): \(imported - partial) whole, \(partial) in part, "

@@ -8,20 +8,15 @@ import HTTPTypes
 /// are told apart the way Postman's own mock server tells them apart: the first answers by default,
 /// each other one when the request carries `x-mock-response-name: <its name>`.
 package struct PostmanImporter {
-    package static let defaultMaxBytes = ImportFile.defaultMaxBytes
     /// The header Postman's mock servers pick a named example by.
     static let exampleHeader = HTTPField.Name("x-mock-response-name")!
 
-    package let root: URL
-    package let maxBytes: Int
+    package let settings: ImportSettings
 
-    package init(root: URL, maxBytes: Int = defaultMaxBytes) {
-        self.root = root.standardizedFileURL
-        self.maxBytes = maxBytes
-    }
+    package init(_ settings: ImportSettings) { self.settings = settings }
 
     package func run(_ input: URL, name: String) throws(ImportError) -> ImportReport {
-        let collection = try PostmanCollection.load(input, name: name, maxBytes: maxBytes)
+        let collection = try PostmanCollection.load(input, name: name, maxBytes: settings.maxBytes)
         guard !collection.requests.isEmpty else { throw ImportError("\(name) holds no requests (/item has no request in any folder); nothing written") }
         var candidates: [ImportCandidate] = []
         var titles: [String] = []
@@ -68,7 +63,7 @@ package struct PostmanImporter {
         }
 
         var report = ImportReport(sourceTitle: "EXAMPLE")
-        let writer = try StubsImport(root: root)
+        let writer = try StubsImport(root: settings.root)
         writer.write(candidates, into: &report) { first in "the same request as \(first), which is imported" }
         try writer.finish(input: "collection")
         return report

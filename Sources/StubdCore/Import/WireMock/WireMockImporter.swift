@@ -11,22 +11,16 @@ package import Foundation
 /// a proxy, a scenario state nothing enters) is listed as not imported and the rest come over;
 /// scenarios become stubd's (`scenario:`, `whenState:`, `thenState:`).
 package struct WireMockImporter {
-    package static let defaultMaxBytes = ImportFile.defaultMaxBytes
+    package let settings: ImportSettings
 
-    package let root: URL
-    package let maxBytes: Int
-
-    package init(root: URL, maxBytes: Int = defaultMaxBytes) {
-        self.root = root.standardizedFileURL
-        self.maxBytes = maxBytes
-    }
+    package init(_ settings: ImportSettings) { self.settings = settings }
 
     package func run(_ input: URL, name: String) throws(ImportError) -> ImportReport {
-        let source = try WireMockMappings.load(input, name: name, maxBytes: maxBytes)
+        let source = try WireMockMappings.load(input, name: name, maxBytes: settings.maxBytes)
         var translations: [ImportCandidate] = []
         var problems: [String] = []
         for mapping in source.mappings {
-            do { translations.append(try mapping.translate(files: source.files, maxBytes: maxBytes)) } catch {
+            do { translations.append(try mapping.translate(files: source.files, maxBytes: settings.maxBytes)) } catch {
                 problems += error.problems
             }
         }
@@ -43,7 +37,7 @@ package struct WireMockImporter {
         }
 
         var report = ImportReport(sourceTitle: "MAPPING")
-        let writer = try StubsImport(root: root)
+        let writer = try StubsImport(root: settings.root)
         // A state a mapping moves into that none answers in (an end state) may be spelt like one
         // they answer in (`Unpaid` → `Paid`): the folder's check would take it for a typo and the
         // import would be taken back. It is what the mappings say: declared, so it loads as meant.
