@@ -55,12 +55,8 @@ extension RequestRouter {
                 let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
                                              contracts: engine.contracts)
                 if case let .streamed(status, bytes, cut) = result {
-                    let note = policy.streamed(bytes: bytes, cut: cut)
-                    engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
-                    noteForward(request, status: status, note: note, options)
                     // The streamed answer's end is the request's: its line is written now, not by the writer.
-                    log.write(line, status: status, note: note, started: context.started)
-                    return
+                    return forwardEnded(request, status: status, note: policy.streamed(bytes: bytes, cut: cut), session, options, context, line: line)
                 }
                 if case let .relayed(status, headers, body, arrivals) = result {
                     // The client had the stream as it came; it is recorded now that it is whole.
@@ -69,12 +65,8 @@ extension RequestRouter {
                                                     responseHeaders: headers, responseBody: body)
                     exchange.bodyArrivals = arrivals
                     let (note, recorded) = policy.answered(exchange)
-                    if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
-                    if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
-                    engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
-                    noteForward(request, status: status, note: note, options)
-                    log.write(line, status: status, note: note, started: context.started)
-                    return
+                    adopt(recorded)
+                    return forwardEnded(request, status: status, note: note, session, options, context, line: line)
                 }
                 let answer: GeneratedResponse
                 let note: String
@@ -88,8 +80,7 @@ extension RequestRouter {
                     exchange.bodyArrivals = arrivals
                     let recorded: Route?
                     (note, recorded) = policy.answered(exchange)
-                    if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
-                    if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
+                    adopt(recorded)
                 case .unreachable(let reason):
                     answer = .problem(502, title: "Target unreachable",
                                       detail: "\(target) did not answer \(request.method) \(request.path): \(reason); nothing was recorded")
@@ -105,17 +96,41 @@ extension RequestRouter {
                                       detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
                     note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
                 }
-                engine.journalForwarded(request, status: answer.status, note: note, in: session)
-                noteForward(request, status: answer.status.code, note: note, options)
-                var logged = line
-                logged.note = note
-                context.logLine = logged
-                context.pending = .answer(.generated(answer))
+                forwardAnswered(request, answer: answer, note: note, session, options, context, line: line)
                 resume()
             }
         }, now: { [self] connection in
             send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
         })), connection)
+    }
+
+    /// How a forward ends when the writer carries its answer: journaled and noted, the request's log
+    /// line (written by the writer) carrying the note, the answer pending for the writer.
+    func forwardAnswered(_ request: RequestHead, answer: GeneratedResponse, note: String, _ session: SessionState,
+                         _ options: ForwardingOptions, _ context: RequestContext, line: RequestLogLine) {
+        engine.journalForwarded(request, status: answer.status, note: note, in: session)
+        noteForward(request, status: answer.status.code, note: note, options)
+        var logged = line
+        logged.note = note
+        context.logLine = logged
+        context.pending = .answer(.generated(answer))
+    }
+
+    /// How a forward ends when its answer went to the client as it came (a stream, a WebSocket
+    /// conversation): journaled and noted, and its log line written now, as the writer writes none.
+    func forwardEnded(_ request: RequestHead, status: Int, note: String, _ session: SessionState,
+                      _ options: ForwardingOptions, _ context: RequestContext, line: RequestLogLine) {
+        engine.journalForwarded(request, status: HTTPResponse.Status(code: status), note: note, in: session)
+        noteForward(request, status: status, note: note, options)
+        log.write(line, status: status, note: note, started: context.started)
+    }
+
+    /// A route a forward just recorded (nil when it recorded none): counted, and in force at once
+    /// when this stubd also serves a folder.
+    func adopt(_ recorded: Route?) {
+        guard let recorded else { return }
+        admin.recordedCount.add(1, ordering: .relaxed)
+        if chain.stubs != nil { serveFromNowOn(recorded) }
     }
 
     /// Puts a route just recorded in force, so the same request is answered from it rather than

@@ -31,11 +31,8 @@ extension RequestRouter {
                         exchange.webSocket = transcript
                         var (note, recorded) = policy.answered(exchange)
                         note = "WebSocket " + note + ", \(transcript.messages.count) message(s)" + (ending.map { "; \($0)" } ?? "")
-                        if recorded != nil { admin.recordedCount.add(1, ordering: .relaxed) }
-                        if let recorded, chain.stubs != nil { serveFromNowOn(recorded) }
-                        engine.journalForwarded(request, status: .switchingProtocols, note: note, in: session)
-                        noteForward(request, status: 101, note: note, options)
-                        log.write(line, status: 101, note: note, started: context.started)
+                        adopt(recorded)
+                        forwardEnded(request, status: 101, note: note, session, options, context, line: line)
                     }
                     context.pending = .response(.upgrade(headers: headers, connection: relay))
                     return resume()
@@ -50,12 +47,7 @@ extension RequestRouter {
                     answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
                     note = "not forwarded: a loop (\(why))"
                 }
-                engine.journalForwarded(request, status: answer.status, note: note, in: session)
-                noteForward(request, status: answer.status.code, note: note, options)
-                var logged = line
-                logged.note = note
-                context.logLine = logged
-                context.pending = .answer(.generated(answer))
+                forwardAnswered(request, answer: answer, note: note, session, options, context, line: line)
                 resume()
             }
         }, now: { [self] connection in
