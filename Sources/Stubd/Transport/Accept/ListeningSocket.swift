@@ -33,15 +33,13 @@ struct ListeningSocket {
             addr.sin_family = sa_family_t(AF_INET)
             addr.sin_port = port.bigEndian
             addr.sin_addr = v4
-            bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            bound = bindTo(fd, addr)
         } else {
             var addr = sockaddr_in6()
             addr.sin6_family = sa_family_t(AF_INET6)
             addr.sin6_port = port.bigEndian
             addr.sin6_addr = v6
-            bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
+            bound = bindTo(fd, addr)
         }
         if bound != 0 {
             let code = errno
@@ -70,6 +68,12 @@ struct ListeningSocket {
                  : p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
         }
         return ListeningSocket(fd: fd, host: isV6 ? "[\(literal)]" : literal, port: actual)
+    }
+
+    /// `bind(2)` to an IPv4 or IPv6 address (`sockaddr_in`, `sockaddr_in6`), passed as the `sockaddr` it begins with.
+    private static func bindTo<Address>(_ fd: Int32, _ address: Address) -> Int32 {
+        withUnsafePointer(to: address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(fd, $0, socklen_t(MemoryLayout<Address>.size)) } }
     }
 }
 
