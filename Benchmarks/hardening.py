@@ -84,6 +84,20 @@ def request(url, method="GET", body=None, headers=None):
     return code, text, time.perf_counter() - start
 
 
+def keep_alive_get(sock, reader, target, extra_headers=""):
+    """One GET on a kept-alive connection, its answer read to the end (headers, then Content-Length
+    bytes) so the next can follow: many requests without a connection each."""
+    sock.sendall(f"GET {target} HTTP/1.1\r\nHost: x\r\n{extra_headers}\r\n".encode())
+    length = 0
+    while True:
+        line = reader.readline()
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+        if line in (b"\r\n", b""):
+            break
+    reader.read(length)
+
+
 def readable(sock):
     sock.setblocking(False)
     try:
@@ -170,15 +184,7 @@ def sessions(stubs):
     s = socket.create_connection(("127.0.0.1", server.port))
     f = s.makefile("rb")
     for i in range(100_000):
-        s.sendall(f"GET /bench/payload.json HTTP/1.1\r\nHost: x\r\nX-Stubd-Session: n{i}\r\n\r\n".encode())
-        length = 0
-        while True:
-            line = f.readline()
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-            if line in (b"\r\n", b""):
-                break
-        f.read(length)
+        keep_alive_get(s, f, "/bench/payload.json", f"X-Stubd-Session: n{i}\r\n")
         if i + 1 in (2_000, 10_000, 100_000):
             marks.append(server.rss_mb())
     s.close()
@@ -324,15 +330,7 @@ def quota_keys(stubs):
     s = socket.create_connection(("127.0.0.1", server.port))
     f = s.makefile("rb")
     for i in range(50_000):
-        s.sendall(f"GET /q.json?k=key{i} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        length = 0
-        while True:
-            line = f.readline()
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-            if line in (b"\r\n", b""):
-                break
-        f.read(length)
+        keep_alive_get(s, f, f"/q.json?k=key{i}")
     s.close()
     grown = server.rss_mb()
     code, page, took = request(server.url + "/__stubd/quotas")
@@ -356,23 +354,8 @@ def patterns(stubs):
     for name in ("search.json", "hello.json"):
         with open(os.path.join(d, name), "w") as f:
             f.write("{}")
-    spec = os.path.join(d, "openapi.yaml")
-    with open(spec, "w") as f:
-        f.write("""openapi: 3.0.3
-info: { title: Patterns, version: "1" }
-paths:
-  /search:
-    get:
-      parameters:
-        - { name: q, in: query, required: true, schema: { type: string, pattern: "(.*a){20}" } }
-        - { name: strict, in: query, schema: { type: string, pattern: "^(a+)+$" } }
-      responses:
-        "200": { description: found, content: { application/json: { schema: { type: object } } } }
-  /hello:
-    get:
-      responses:
-        "200": { description: hi, content: { application/json: { schema: { type: object } } } }
-""")
+    # The spec PatternServerTests serves too: one file, so the benchmark and the test check the same patterns.
+    spec = os.path.join(REPO, "Tests/StubdServerTests/Fixtures/OpenAPI/patterns-3.0.yaml")
     server = Server(d, "--spec", spec, "--validate", "requests=strict")
     slow = []
     hard = "a" * 60 + "x"

@@ -11,22 +11,9 @@ import Testing
 /// workers. With ICU, two requests whose query parameter was checked against `(.*a){20}` took
 /// 80 s each, and a plain request sent meanwhile waited as long.
 @Suite struct PatternServerTests {
-    static let spec = """
-        openapi: 3.0.3
-        info: { title: Patterns, version: "1" }
-        paths:
-          /search:
-            get:
-              parameters:
-                - { name: q, in: query, required: true, schema: { type: string, pattern: "(.*a){20}" } }
-                - { name: strict, in: query, schema: { type: string, pattern: "^(a+)+$" } }
-              responses:
-                "200": { description: found, content: { application/json: { schema: { type: object } } } }
-          /hello:
-            get:
-              responses:
-                "200": { description: hi, content: { application/json: { schema: { type: object } } } }
-        """
+    /// Benchmarks/hardening.py's `patterns` part serves the same file.
+    static let spec = try! String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/OpenAPI/patterns-3.0.yaml"), encoding: .utf8)
 
     @Test func aPlainRequestIsAnsweredPromptlyWhileTwoPathologicalOnesAreChecked() async throws {
         try await withStrictServer(spec: Self.spec, stubs: ["search.json": "{}", "hello.json": "{}"]) { server in
