@@ -5,8 +5,11 @@ package import HTTPTypes
 /// request's body and the answer as it went out. They are held as they were, not copied (a canned
 /// answer is the catalog's object), and cut at `limit` and scrubbed of the request's secrets only
 /// when an export reads them (`shown(for:masking:)`), as the journal masks its headers when read:
-/// so a request pays a few stores for it, not a scan of its headers and bodies.
-package struct JournalBodies: Sendable {
+/// so a request pays a few stores for it, not a scan of its headers and bodies. A class, held by one
+/// reference: as a struct of several counted fields, each copy of a `JournalEntry` (into its ring,
+/// out of it) retained and released every one of them. Immutable, so a reader that copied an entry
+/// out of the journal never sees it change: dropping an entry's bodies puts a new one in its place.
+package final class JournalBodies: Sendable {
     /// The most of one body an export shows (64 KiB): enough to read an answer, and 1,000 entries of a
     /// session still fit the journal's body budget (`RequestJournal.bodyBudget`) once older ones go.
     package static let limit = 64 * 1024
@@ -21,7 +24,9 @@ package struct JournalBodies: Sendable {
     private let answer: Outcome.Answer
     private let responseSize: Int
     /// Set when the session's body budget ran out and this entry's bodies were let go (oldest first).
-    package private(set) var dropped = false
+    package let dropped: Bool
+    /// The bytes counted against the session's budget: what an export can show of each body.
+    let bytes: Int
 
     init(request: RequestHead, answer: Outcome.Answer) {
         requestSize = request.body.count
@@ -43,6 +48,8 @@ package struct JournalBodies: Sendable {
             if responseSize > Self.keptOfLarge { generated.body = Data(generated.body.prefix(Self.keptOfLarge)) }
             self.answer = .generated(generated)
         }
+        dropped = false
+        bytes = min(requestSize, Self.limit) + min(responseSize, Self.limit)
     }
 
     /// An entry whose bodies were let go: only the sizes and the answer's headers stay.
@@ -61,10 +68,8 @@ package struct JournalBodies: Sendable {
         }
         answer = .generated(GeneratedResponse(status: .ok, headers: headers))
         dropped = true
+        bytes = 0
     }
-
-    /// The bytes counted against the session's budget: what an export can show of each body.
-    var bytes: Int { dropped ? 0 : min(requestSize, Self.limit) + min(responseSize, Self.limit) }
 
     /// The same entry without its bodies (the budget ran out): the sizes stay, to say what was there,
     /// and nothing of the answer's body is held any more (a canned one's included).

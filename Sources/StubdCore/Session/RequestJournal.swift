@@ -10,6 +10,9 @@ package final class RequestJournal: Sendable {
         var items: [(sequence: Int, entry: JournalEntry)] = []
         /// Where the next entry goes once the ring is full.
         var next = 0
+        /// How many of the oldest entries are known to hold no bodies (let go, or none kept): the next
+        /// drop starts past them, rather than scanning the whole ring each request once over budget.
+        var bare = 0
     }
     private let rings = ThreadStriped { Ring() }
     private let sequence = Atomic<Int>(0)
@@ -26,21 +29,24 @@ package final class RequestJournal: Sendable {
         self.bodyBudget = max(0, bodyBudget)
     }
 
-    func append(_ entry: JournalEntry) {
+    /// `entry` is taken, not copied: moved into its ring, so its fields are not retained once more
+    /// and released (a copy of a `JournalEntry` counts a dozen references).
+    func append(_ entry: consuming JournalEntry) {
         let n = sequence.add(1, ordering: .relaxed).oldValue
-        var entry = entry
-        let added = entry.bodies?.bytes ?? 0
-        if added > bodyBudget { entry.bodies = entry.bodies?.droppingBodies() }
+        if let bodies = entry.bodies, bodies.bytes > bodyBudget { entry.bodies = bodies.droppingBodies() }
+        let bytes = entry.bodies?.bytes ?? 0
+        var pending = Optional(consume entry)
         rings.withCurrent { r in
             var freed = 0
             if r.items.count < capacity {
-                r.items.append((n, entry))
+                r.items.append((n, pending.take()!))
             } else {
                 freed = r.items[r.next].entry.bodies?.bytes ?? 0
-                r.items[r.next] = (n, entry)
+                r.items[r.next] = (n, pending.take()!)
                 r.next = (r.next + 1) % capacity
+                // The oldest entry was replaced: the ones known bare are one place nearer the oldest.
+                r.bare = max(0, r.bare - 1)
             }
-            let bytes = entry.bodies?.bytes ?? 0
             guard bytes != freed else { return }
             let held = bodyBytes.add(bytes - freed, ordering: .relaxed).newValue
             if held > bodyBudget { dropOldestBodies(&r, over: held - bodyBudget) }
@@ -48,17 +54,22 @@ package final class RequestJournal: Sendable {
     }
 
     /// Lets go of this ring's oldest bodies until `excess` bytes are freed. Other workers' rings
-    /// keep theirs (they may be older): each ring gives up its own, so no lock is shared.
+    /// keep theirs (they may be older): each ring gives up its own, so no lock is shared. Starts past
+    /// the entries already bare (`Ring.bare`), so a ring over budget pays for one or two entries a
+    /// request, not a scan of up to `capacity`.
     private func dropOldestBodies(_ r: inout Ring, over excess: Int) {
         var freed = 0
         let count = r.items.count
         let oldest = count < capacity ? 0 : r.next
-        for step in 0..<count where freed < excess {
+        var step = r.bare
+        while step < count, freed < excess {
             let i = (oldest + step) % count
-            guard let bodies = r.items[i].entry.bodies, !bodies.dropped, bodies.bytes > 0 else { continue }
+            step += 1
+            guard let bodies = r.items[i].entry.bodies, bodies.bytes > 0 else { continue }
             freed += bodies.bytes
             r.items[i].entry.bodies = bodies.droppingBodies()
         }
+        r.bare = step
         bodyBytes.subtract(freed, ordering: .relaxed)
     }
 
