@@ -92,8 +92,22 @@ package final class StubEngine: Sendable {
         }
         // A template left to the transport to render is journaled once rendered, with what rendering noted.
         if outcome.deferred != nil { return outcome }
-        outcome.connection = journal(request, outcome, route: outcome.route?.key, misses: misses, in: session, at: wall)
-        return outcome
+        let route = outcome.route?.key
+        return journaled(consume outcome, request, route: route, misses: misses, in: session, at: wall)
+    }
+
+    /// `outcome`, journaled, with the connection id a stream's messages are journaled under. Taken and
+    /// handed back, not copied: `outcome.connection = journal(request, outcome, …)` read the outcome
+    /// out of its `var` whole to lend it, and wrote it back (two copies of it a request since e90c22a).
+    @inline(__always)
+    private func journaled(_ outcome: consuming Outcome, _ request: RequestHead, route: String?, misses: [String],
+                           in session: SessionState, at wall: Date) -> Outcome {
+        let final = consume outcome
+        let connection = journal(request, final, route: route, misses: misses, in: session, at: wall)
+        guard connection != nil else { return final }
+        var streaming = consume final
+        streaming.connection = connection
+        return streaming
     }
 
     /// The outcome, and for a miss the nearest routes with why each missed; nil for a miss when
@@ -213,9 +227,7 @@ package final class StubEngine: Sendable {
 
     /// Renders a template answer the transport was left with (`Outcome.deferred`), and journals it.
     package func render(_ job: DeferredRender) -> Outcome {
-        var outcome = rendered(job).reporting(job.requestProblems ?? [])
-        outcome.connection = journal(job.request, outcome, route: job.route.key, misses: [], in: job.session, at: job.wall)
-        return outcome
+        journaled(rendered(job).reporting(job.requestProblems ?? []), job.request, route: job.route.key, misses: [], in: job.session, at: job.wall)
     }
 
     /// Journals `request` with the outcome that answered it, once that outcome is final; for a
