@@ -28,7 +28,9 @@ package final class JournalBodies: Sendable {
     /// The bytes counted against the session's budget: what an export can show of each body.
     let bytes: Int
 
-    init(request: RequestHead, answer: Outcome.Answer) {
+    /// `request` and `answer` lent, not given: an initializer takes its arguments owned, so the caller
+    /// copied the whole request head and the answer to pass them, for a few fields kept.
+    init(request: __shared RequestHead, answer: __shared Outcome.Answer) {
         requestSize = request.body.count
         requestBody = requestSize > Self.keptOfLarge ? Data(request.body.prefix(Self.keptOfLarge)) : request.body
         switch answer {
