@@ -185,6 +185,12 @@ public final class StubCatalog: Sendable {
     package func parseRuntimeStub(_ json: String, id: String, index: Int) throws(CatalogLoadError) -> Route {
         var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
         parser.defaultQueryNamesIgnoreCase = queryNamesIgnoreCase
+        // A runtime stub joining a scenario of the folder's reads and moves it as the folder's routes
+        // do: with the timed moves and maxKeys `scenarios:` gave it, which every route of it carries.
+        for route in routes {
+            guard let step = route.scenario, parser.declaredScenarioSettings[step.name] == nil else { continue }
+            parser.declaredScenarioSettings[step.name] = (step.maxKeys, step.maxKeysSource, step.moves)
+        }
         let route = parser.parseRuntimeRoute(json, id: id)
         guard let route, parser.problems.isEmpty else {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty
