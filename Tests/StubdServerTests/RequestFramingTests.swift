@@ -48,6 +48,20 @@ import Testing
         #expect(reply.contains("header 'X-Note"))
     }
 
+    /// A fold can make a framing header's name: 0.9.75 reads `Transfer-: chunked` continued by
+    /// ` Encoding` as `Transfer-Encoding: chunked`, the same header, value and head size as the
+    /// unfolded line with four spaces (see `MHDReadBuffer.isInPlace`). The folded one is refused,
+    /// the plain one answered: the difference is found where the name lies, not in the header list.
+    @Test func aFoldThatMakesTransferEncodingIsRefusedAndItsUnfoldedTwinAnswered() async throws {
+        let stubs = try TempStubs(["stubd.yml": Self.stubs])
+        try await withServer(stubs.url) { server in
+            let folded = rawExchange(port: server.port, Array("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-: chunked\r\n Encoding\r\n\r\n0\r\n\r\n".utf8), timeout: 3)
+            #expect(folded.hasPrefix("HTTP/1.1 400 ") && folded.contains("header 'Transfer-Encoding' continues"), "\(folded)")
+            let plain = rawExchange(port: server.port, Array("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nTransfer-Encoding:    chunked\r\n\r\n0\r\n\r\n".utf8), timeout: 3)
+            #expect(plain.hasPrefix("HTTP/1.1 200 "), "\(plain)")
+        }
+    }
+
     @Test func ordinaryHeadsStillPass() async throws {
         let stubs = try TempStubs(["stubd.yml": Self.stubs])
         try await withServer(stubs.url) { server in

@@ -46,6 +46,23 @@ import Testing
         }
     }
 
+    /// Over a raw socket, where curl would hide a second status line or an empty reply: queries of
+    /// bare `&`s (one byte a parameter, the most a target of its length can carry) past every
+    /// threshold libmicrohttpd 0.9.75 fails at when it parses them itself (0 bytes and a close from
+    /// about 300 on, measured; see `MHDReadBuffer.withholdQuery`) get one 414 each, then the close
+    /// the request asked for.
+    @Test func aQueryOfBareSeparatorsGetsExactlyOne414OverARawSocket() async throws {
+        try await withLoggingServer { server, lines in
+            for count in [300, 1000, 3000] {
+                let head = "GET /ok.json?" + String(repeating: "&", count: count) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                let reply = rawExchange(port: server.port, Array(head.utf8), timeout: 3)
+                #expect(reply.hasPrefix("HTTP/1.1 414 ") && reply.contains("stubd reads at most"), "\(count) separators: \(reply.prefix(300))")
+                #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(count) separators, one answer: \(reply)")
+            }
+            #expect(await eventually { lines.statuses.filter { $0 == 414 }.count == 3 }, "\(lines.statuses)")
+        }
+    }
+
     // MARK: Item 15
 
     @Test func aNulInTheQueryIsRefusedAsTheQuerysAndInThePathAsThePaths() async throws {

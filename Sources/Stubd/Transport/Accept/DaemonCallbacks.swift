@@ -37,9 +37,9 @@ enum DaemonCallbacks {
     /// libmicrohttpd records each query parameter in the connection's memory (`connectionMemoryBytes`,
     /// 16 KiB), and 0.9.75 closes the connection without a word when they do not fit (issue 38:
     /// ~236 parameters; 230 got its 431 with the status line twice). So a query with more than
-    /// `RequestRouter.maxQueryParameters` allows for a target of its length is cut here,
-    /// before libmicrohttpd parses it (a NUL written over the byte after `?`, in the buffer it reads
-    /// the request from and is about to cut itself), and the request answered 414 naming the limit.
+    /// `RequestRouter.maxQueryParameters` allows for a target of its length is withheld from
+    /// libmicrohttpd's parser here (`MHDReadBuffer.withholdQuery`, the one write into its memory, and
+    /// why 0.9.75 leaves no other way), and the request answered 414 naming the limit.
     static let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let uri else { return nil }
         // libc's scans (vectorised) rather than a loop of ours over each byte: every request passes here.
@@ -49,25 +49,17 @@ enum DaemonCallbacks {
         if let nul = strstr(uri, "%00") {
             return (query.map { $0 < UnsafePointer(nul) } == true ? RequestSlot.nulInQuery : RequestSlot.nulInPath).raw
         }
-        if !isVersionAfter(end) { return (query != nil ? RequestSlot.nulInQuery : RequestSlot.nulInPath).raw }
+        if !MHDReadBuffer.isVersionAfter(end) { return (query != nil ? RequestSlot.nulInQuery : RequestSlot.nulInPath).raw }
         // More than 16 parameters take more than 32 bytes: a shorter query is not counted.
         guard let query, end - query > 32, let cls else { return nil }
         var parameters = 1
         var p = query + 1
         while let amp = strchr(p, 0x26) { parameters += 1; p = UnsafePointer(amp) + 1 } // "&"
         if parameters > Unmanaged<RequestRouter>.fromOpaque(cls)._withUnsafeGuaranteedRef({ $0.maxQueryParameters(targetLength: length) }) {
-            UnsafeMutablePointer(mutating: query)[1] = 0
+            MHDReadBuffer.withholdQuery(query)
             return RequestSlot.tooManyParameters(parameters, targetLength: length).raw
         }
         return nil
-    }
-
-    /// Whether the NUL at `end` is where libmicrohttpd cut the target from ` HTTP/1.x` and the line's end.
-    private static func isVersionAfter(_ end: UnsafePointer<CChar>) -> Bool {
-        // Compared byte by byte, each read only after the one before matched: past a real end lie
-        // the version and its own NUL, all inside the line libmicrohttpd has read.
-        end[1] == 0x48 && end[2] == 0x54 && end[3] == 0x54 && end[4] == 0x50 && end[5] == 0x2F // "HTTP/"
-            && end[6] >= 0x30 && end[6] <= 0x39 && end[7] == 0x2E && end[8] >= 0x30 && end[8] <= 0x39 && end[9] == 0
     }
 
     /// Creates and releases each connection's `ConnectionState`.

@@ -111,7 +111,7 @@ struct RequestFraming {
         } else if keySize == 4, strncasecmp(key, "host", 4) == 0 {
             scan.pointee.hosts += 1
         }
-        if libmicrohttpdGluesFoldedLines, scan.pointee.folded == nil, !isInPlace(key: key, keySize, value: value, after: scan.pointee.previousValueEnd) {
+        if MHDReadBuffer.gluesFoldedLines, scan.pointee.folded == nil, !MHDReadBuffer.isInPlace(key: key, keySize, value: value, after: scan.pointee.previousValueEnd) {
             scan.pointee.folded = key
         }
         scan.pointee.previousValueEnd = value.map { $0 + valueSize }
@@ -122,29 +122,5 @@ struct RequestFraming {
         guard let key else { return .YES }
         cls!.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: String(cString: key), value: value.map { String(cString: $0) } ?? "")
         return .YES
-    }
-
-    /// 0.9.75 parses the head in place: each `Name: value` line is cut into two C strings inside
-    /// the read buffer, one line after the other. A continuation line is appended to a copy of the
-    /// *name* made elsewhere in the connection's pool, so a folded header's name is no longer
-    /// where its line was: not right after the previous value's CR LF, nor right before its own
-    /// value. libmicrohttpd 0.9.77 and later reject or unfold it themselves (RFC 9112 §5.2).
-    static let libmicrohttpdGluesFoldedLines = MHD_VERSION < 0x00097700
-
-    private static func isInPlace(key: UnsafePointer<CChar>, _ keySize: Int, value: UnsafePointer<CChar>?,
-                                  after previousValueEnd: UnsafePointer<CChar>?) -> Bool {
-        // The previous line ended "value\0\0" (CR LF both cut), or "value\0" after a bare LF, so
-        // this name starts one or two bytes on.
-        if let previousValueEnd, key != previousValueEnd + 2, key != previousValueEnd + 1 { return false }
-        guard let value else { return true }
-        // Between name and value: the cut colon, then only spaces or tabs (libmicrohttpd skips them).
-        let gap = value - (key + keySize)
-        guard gap >= 1, gap <= 64 else { return false }
-        var p = key + keySize + 1
-        while p < value {
-            guard p.pointee == 0x20 || p.pointee == 0x09 else { return false }
-            p += 1
-        }
-        return true
     }
 }
