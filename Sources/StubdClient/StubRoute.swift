@@ -152,18 +152,24 @@ public struct StubRoute: Sendable {
     public var times: Int?
     /// Lower wins; runtime stubs default to 1 (manifest routes 5, files 10).
     public var priority: Int?
-    /// The scenario the route belongs to; see ``inScenario(_:when:then:)``.
+    /// The scenario the route belongs to; see ``inScenario(_:key:when:then:)``.
     public var scenario: String?
     /// The scenario's state the route answers in; nil for every state.
     public var whenState: String?
     /// The state the route moves the scenario to once it has answered; nil to leave it.
     public var thenState: String?
+    /// For a keyed scenario, the request value whose own state the route reads and moves
+    /// (`scenarioKey:`): `.path("id")` keeps order 17's state apart from order 18's.
+    public var scenarioKey: RuntimeStubDocument.ScenarioKey?
 
-    /// The route in scenario `name` (`scenario:`, `whenState:`, `thenState:` of a manifest route):
-    /// `StubRoute(.post("/pay"), response: .status(200)).inScenario("checkout", when: "has-item", then: "paid")`.
-    public func inScenario(_ name: String, when state: String? = nil, then next: String? = nil) -> StubRoute {
+    /// The route in scenario `name` (`scenario:`, `scenarioKey:`, `whenState:`, `thenState:` of a
+    /// manifest route):
+    /// `StubRoute(.post("/pay"), response: .status(200)).inScenario("checkout", when: "has-item", then: "paid")`,
+    /// or one state per order: `StubRoute(.post("/orders/{id}/pay"), response: .status(200)).inScenario("order", key: .path("id"), then: "paid")`.
+    public func inScenario(_ name: String, key: RuntimeStubDocument.ScenarioKey? = nil,
+                           when state: String? = nil, then next: String? = nil) -> StubRoute {
         var r = self
-        r.scenario = name; r.whenState = state; r.thenState = next
+        r.scenario = name; r.scenarioKey = key; r.whenState = state; r.thenState = next
         return r
     }
 
@@ -220,7 +226,7 @@ public struct StubRoute: Sendable {
             response: encoded.count == 1 ? encoded[0] : nil,
             responses: encoded.count == 1 ? nil : encoded,
             cycle: cycle ? true : nil, times: times, priority: priority,
-            scenario: scenario, whenState: whenState, thenState: thenState)
+            scenario: scenario, whenState: whenState, thenState: thenState, scenarioKey: scenarioKey)
     }
 
     /// The document as JSON text (what `StubControl.addStub` sends).

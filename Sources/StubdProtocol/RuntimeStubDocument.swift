@@ -150,17 +150,61 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
     public var whenState: String?
     /// The state the scenario moves to once the stub has answered (`thenState:`); nil to stay.
     public var thenState: String?
+    /// The request value a keyed scenario keeps one state per (`scenarioKey:`); nil for one state.
+    public var scenarioKey: ScenarioKey?
+
+    /// Where a keyed scenario's key comes from, as a manifest route's `scenarioKey:` says it:
+    /// `{ "path": "id" }`, `{ "query": "cart" }`, `{ "header": "X-Cart" }` or `{ "jsonPath": "$.order" }`.
+    public enum ScenarioKey: Codable, Sendable, Hashable {
+        /// A `{NAME}` segment of the route's path.
+        case path(String)
+        /// A query parameter.
+        case query(String)
+        /// A request header.
+        case header(String)
+        /// A value in the JSON body, as a JSONPath from its root (`$.order.id`).
+        case jsonPath(String)
+
+        private enum CodingKeys: String, CodingKey { case path, query, header, jsonPath }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .path(let v): try c.encode(v, forKey: .path)
+            case .query(let v): try c.encode(v, forKey: .query)
+            case .header(let v): try c.encode(v, forKey: .header)
+            case .jsonPath(let v): try c.encode(v, forKey: .jsonPath)
+            }
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            guard c.allKeys.count == 1, let key = c.allKeys.first else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                    debugDescription: "scenarioKey names one of path, query, header or jsonPath"))
+            }
+            let value = try c.decode(String.self, forKey: key)
+            switch key {
+            case .path: self = .path(value)
+            case .query: self = .query(value)
+            case .header: self = .header(value)
+            case .jsonPath: self = .jsonPath(value)
+            }
+        }
+    }
 
     private enum CodingKeys: String, CodingKey {
         case name, request, response, responses, cycle, times, priority, scenario
-        case whenState, thenState
+        case whenState, thenState, scenarioKey
     }
 
     /// A runtime stub as given; the server checks it as it checks a manifest route.
     public init(name: String? = nil, request: Request, response: Response? = nil, responses: [Response]? = nil,
                 cycle: Bool? = nil, times: Int? = nil, priority: Int? = nil,
-                scenario: String? = nil, whenState: String? = nil, thenState: String? = nil) {
+                scenario: String? = nil, whenState: String? = nil, thenState: String? = nil,
+                scenarioKey: ScenarioKey? = nil) {
         self.scenario = scenario
+        self.scenarioKey = scenarioKey
         self.whenState = whenState
         self.thenState = thenState
         self.name = name

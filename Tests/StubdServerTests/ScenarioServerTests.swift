@@ -132,6 +132,14 @@ import Testing
         #expect(try await Self.call(base, "/__s/swift/lamp", "POST", "{}").status == 204)
         #expect(try await session.scenario("lamp").state() == "on")
         #expect(try await Self.call(base, "/__s/swift/lamp", "POST", "{}").status == 404, "in on, it steps aside")
+
+        // And a keyed one: each order's state apart, as `scenarioKey: { path: id }` in a manifest.
+        _ = try await session.addStub(StubRoute(.post("/parcels/{id}/ship"), response: .status(204))
+            .inScenario("parcel", key: .path("id"), when: "Started", then: "shipped"))
+        #expect(try await Self.call(base, "/__s/swift/parcels/7/ship", "POST", "{}").status == 204)
+        #expect(try await Self.call(base, "/__s/swift/parcels/8/ship", "POST", "{}").status == 204, "8 has a state of its own")
+        #expect(try await Self.call(base, "/__s/swift/parcels/7/ship", "POST", "{}").status == 404, "7 is shipped: the route steps aside")
+        #expect(try await session.scenario("parcel").keys() == ["7": "shipped", "8": "shipped"])
     }
 
     /// Many requests racing on one transition: exactly one takes it (the route answering in
