@@ -39,6 +39,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         private enum CodingKeys: String, CodingKey { case method, path, query, headers, body }
 
         /// Writes the manifest's spelling: the method as text, the headers as a map.
+        /// Writes the one-member object the manifest spells: `{"path": "id"}`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(method.rawValue, forKey: .method)
@@ -99,6 +100,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
         private enum CodingKeys: String, CodingKey { case status, headers, file, body, json, delay, fault, template }
 
         /// Writes the manifest's spelling: the status as its number, the headers as a map.
+        /// Writes the one-member object the manifest spells: `{"path": "id"}`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(status.code, forKey: .status)
@@ -167,6 +169,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
 
         private enum CodingKeys: String, CodingKey { case path, query, header, jsonPath }
 
+        /// Writes the one-member object the manifest spells: `{"path": "id"}`.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             switch self {
@@ -177,6 +180,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
             }
         }
 
+        /// Reads that object; one with no member, two, or an unknown one is a decoding error.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             guard c.allKeys.count == 1, let key = c.allKeys.first else {
