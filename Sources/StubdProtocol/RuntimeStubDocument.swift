@@ -180,7 +180,7 @@ public struct RuntimeStubDocument: Codable, Sendable, Equatable {
             }
         }
 
-        /// Reads that object; one with no member, two, or an unknown one is a decoding error.
+        /// Reads that object; one naming none of the four, or two of them, is a decoding error.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             guard c.allKeys.count == 1, let key = c.allKeys.first else {
