@@ -89,11 +89,7 @@ import Testing
     /// A folder recorded from `api` in mode v1 (secrets out), with a stubd.yml that ignores the list's timestamps.
     func recordedFolder(from api: API) async throws -> URL {
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: api.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: api.url.origin),
-                                                mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: api.url, recordingInto: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: api.url.origin))
         let recorder = try StubServer(stubs: folder, options: options)
         for path in Self.paths {
             #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
@@ -123,6 +119,23 @@ import Testing
                                            "--secret", "key=\(Self.key)", "--format", "json"] + (more.contains("--rate") ? more : ["--rate", "50"] + more))
         let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
         return (r.status, report, r.output, r.error)
+    }
+
+    /// `stubd drift` of `folder` against `target` (as JSON, 50 requests a second) before and after
+    /// `change` makes the API answer otherwise, as the stream recording suites check a stream's drift:
+    /// before, no finding and exit 0; after, exit 1. Returns what it found after, and all it printed.
+    static func findings(of folder: URL, against target: URL, after change: () throws -> Void) throws -> (findings: Set<String>, output: String) {
+        func drift() throws -> (status: Int32, findings: Set<String>, output: String) {
+            let r = try run(stubdBinary.path, ["drift", "--target", target.absoluteString, "--stubs", folder.path, "--format", "json", "--rate", "50"])
+            let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
+            return (r.status, findings(report), r.output + r.error)
+        }
+        let same = try drift()
+        #expect(same.status == 0 && same.findings.isEmpty, "\(same.output)")
+        try change()
+        let changed = try drift()
+        #expect(changed.status == 1, "\(changed.output)")
+        return (changed.findings, changed.output)
     }
 
     /// (kind, request, place) of every finding.

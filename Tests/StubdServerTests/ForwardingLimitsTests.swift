@@ -101,11 +101,7 @@ import Testing
     @Test func aBombPastMaxDecodedBeforeAByteWasSentIsA502AndNothingIsWritten() async throws {
         let upstream = try StreamingUpstream()
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.url, scope: .everything)
-        forwarding.maxDecodedBytes = 2_000_000
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder) { $0.maxDecodedBytes = 2_000_000 }
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             let r = try await get(recorder.baseURL, "/bomb/64")
             #expect(r.status == 502)
@@ -162,10 +158,7 @@ import Testing
             "/huge": RawUpstream.response(headers: ["Content-Type: application/json"] + Self.bigHeaders(20_000), body: Data(#"{"a":1}"#.utf8)),
         ])
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             let r = try Self.download(recorder.baseURL.absoluteString + "/huge")
             #expect(r.exit == 0 && r.status == "502", "curl exit \(r.exit), status \(r.status)")

@@ -31,14 +31,10 @@ import Testing
         let folder = try TempStubs([:]).url
         let port = freeLoopbackPort()
         let lines = Lines()
-        var options = StubServer.Options()
+        var options = try StubServer.Options.forwarding(to: URL(string: "http://\(spelling):\(port)")!, recordingInto: folder) { $0.timeoutSeconds = 3 }
         // Small, so the loop (before the fix) fills it at once instead of after ~1,000 hops.
         options.maxConnections = 16
         options.requestLog = { lines.add($0) }
-        var forwarding = ForwardingOptions(target: URL(string: "http://\(spelling):\(port)")!, scope: .everything)
-        forwarding.timeoutSeconds = 3
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
         let server = try StubServer(stubs: folder, port: port, options: options)
         defer { server.stopSynchronously() }
         let r = try curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/weather"])
@@ -63,10 +59,7 @@ import Testing
     @Test func aRequestOrAnAnswerCarryingItsOwnViaIsALoop() async throws {
         let real = try PythonUpstream(doGET: Self.upstreamGET)
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: real.url, scope: .misses)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: real.url, scope: .misses, recordingInto: folder)
         try await withServer(folder, options: options) { server in
             let first = try await get(server.baseURL, "/first")
             let token = try #require(first.text.split(separator: " ").last.map(String.init))

@@ -11,16 +11,6 @@ import Testing
 /// crashes the recorder, no written name changes meaning, no secret reaches the folder or the log
 /// (issue 23).
 @Suite(.serialized) struct RecordingHardeningTests {
-    /// Server options that forward everything to `target`, recording into `folder`.
-    func recording(to target: URL, into folder: URL, rules: RecordingRules = RecordingRules(),
-                   mode: StubsRecorder.Mode = .new) throws -> StubServer.Options {
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: target, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: rules, mode: mode)
-        options.forwarding = forwarding
-        return options
-    }
-
     static func json(_ text: String) -> Data { Data(text.utf8) }
 
     @Test func aSetCookieWithoutANameIsNotKeptAndRecordingGoesOn() async throws {
@@ -31,7 +21,7 @@ import Testing
                                            body: Self.json(#"{"c":3}"#)),
         ])
         let folder = try TempStubs([:]).url
-        try await withServer(folder, options: try recording(to: upstream.url, into: folder)) { (recorder: StubServer) async throws in
+        try await withServer(folder, options: try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)) { (recorder: StubServer) async throws in
             for path in ["/semicolon", "/empty", "/named"] {
                 #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
             }
@@ -76,7 +66,7 @@ import Testing
             "/cut.json": RawUpstream.response(headers: ["Content-Type: application/json"], body: Data(#"{"echo": "\#(key)", "#.utf8)),
         ])
         let folder = try TempStubs([:]).url
-        let options = try recording(to: upstream.url, into: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: key)]))
+        let options = try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: key)]))
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             for path in ["/blob", "/logo.png", "/broken.json", "/cut.json"] {
                 #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
@@ -107,7 +97,7 @@ import Testing
                                             body: Data("{\"seen\": [\(echo)]}".utf8)),
         ])
         let folder = try TempStubs([:]).url
-        let options = try recording(to: upstream.url, into: folder)
+        let options = try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)
         let query = "/whoami?password=\(password)&sig=\(sig)&signature=\(signature)&user=ada"
         let headers = ["X-Auth-Token": auth, "Private-Token": privateToken, "Cookie": "theme=dark; sid=\(cookie)"]
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
@@ -221,7 +211,7 @@ import Testing
             "/q/%7Bid%7D": json(#"{"asked": "a literal brace"}"#),
         ])
         let folder = try TempStubs([:]).url
-        try await withServer(folder, options: try recording(to: upstream.url, into: folder)) { (recorder: StubServer) async throws in
+        try await withServer(folder, options: try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)) { (recorder: StubServer) async throws in
             for path in ["/r.POST", "/x.HEAD", "/bad.tmpl", "/t.tmpl.json", "/long/\(long)", "/q/%7Bid%7D"] {
                 #expect(try await get(recorder.baseURL, path).status == 200, "\(path)")
             }
@@ -253,7 +243,7 @@ import Testing
         // Where the recorder's manifest goes, a folder: the body is written, then the manifest cannot be.
         let folder = try TempStubs([:]).url
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("stubd.recorded.yml"), withIntermediateDirectories: true)
-        try await withServer(folder, options: try recording(to: upstream.url, into: folder)) { (recorder: StubServer) async throws in
+        try await withServer(folder, options: try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)) { (recorder: StubServer) async throws in
             #expect(try await get(recorder.baseURL, "/search?q=ada").json["hits"] as? Int == 3)
             let journal = try await get(recorder.baseURL, "/__stubd/requests").json["requests"] as? [[String: Any]]
             let note = (journal?.last?["notes"] as? [String])?.first ?? ""
@@ -272,7 +262,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        try await withServer(folder, options: try recording(to: upstream.baseURL, into: folder)) { (recorder: StubServer) async throws in
+        try await withServer(folder, options: try StubServer.Options.forwarding(to: upstream.baseURL, recordingInto: folder)) { (recorder: StubServer) async throws in
             for n in 1...3 { #expect(try await get(recorder.baseURL, "/seq").json["n"] as? Int == n) }
         }
         try await withServer(folder) { (replay: StubServer) async throws in
@@ -287,7 +277,7 @@ import Testing
         let json = RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.json(#"{"ok": true}"#))
         let upstream = try RawUpstream(answers: ["/a.json": json, "/b.json": json, "/search": json])
         let folder = try TempStubs([:])
-        try await withServer(folder.url, options: try recording(to: upstream.url, into: folder.url)) { (recorder: StubServer) async throws in
+        try await withServer(folder.url, options: try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder.url)) { (recorder: StubServer) async throws in
             #expect(try await get(recorder.baseURL, "/a.json").status == 200)
             try folder.write("mine/broken.json", "{ \"half\": ")
             #expect(try await get(recorder.baseURL, "/b.json").status == 200)

@@ -54,11 +54,7 @@ import Testing
     ]
 
     func record(into folder: URL, from upstream: URL, mode: StubsRecorder.Mode = .new) async throws -> [HTTPResult] {
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: upstream.origin),
-                                                mode: mode)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: upstream, recordingInto: folder, rules: RecordingRules(secrets: [NamedSecret(name: "key", value: Self.key)], targetOrigin: upstream.origin), mode: mode)
         let recorder = try StubServer(stubs: folder, options: options)
         defer { recorder.stopSynchronously() }
         var answers: [HTTPResult] = []
@@ -66,17 +62,6 @@ import Testing
             answers.append(try await http(URL(string: recorder.baseURL.absoluteString + r.path)!, method: r.method, body: r.body, headers: r.headers))
         }
         return answers
-    }
-
-    /// Server options that forward to `target`, recording into `folder` when one is given.
-    func forwarding(to target: URL, scope: ForwardingOptions.Scope = .everything, recordingInto folder: URL? = nil,
-                    _ adjust: (inout ForwardingOptions) -> Void = { _ in }) throws -> StubServer.Options {
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: target, scope: scope)
-        adjust(&forwarding)
-        if let folder { forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new) }
-        options.forwarding = forwarding
-        return options
     }
 
     static func filesText(_ folder: URL) throws -> [String: Data] {
@@ -154,10 +139,7 @@ import Testing
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
         func recordStatus(_ mode: StubsRecorder.Mode) async throws {
-            var options = StubServer.Options()
-            var forwarding = ForwardingOptions(target: upstream.baseURL, scope: .everything)
-            forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(matchHeaders: ["X-Tenant"]), mode: mode)
-            options.forwarding = forwarding
+            let options = try StubServer.Options.forwarding(to: upstream.baseURL, recordingInto: folder, rules: RecordingRules(matchHeaders: ["X-Tenant"]), mode: mode)
             try await withServer(folder, options: options) { (recorder: StubServer) async throws in
                 #expect(try await get(recorder.baseURL, "/status", headers: ["X-Tenant": "blue"]).status == 200)
             }
@@ -192,7 +174,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        let options = try forwarding(to: upstream.baseURL, recordingInto: folder)
+        let options = try StubServer.Options.forwarding(to: upstream.baseURL, recordingInto: folder)
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             #expect(try await get(recorder.baseURL, "/flaky").status == 503)
             #expect(try await get(recorder.baseURL, "/flaky").status == 200)
@@ -209,7 +191,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let local = try TempStubs(["local.json": #"{"from": "stubd"}"#])
-        let options = try forwarding(to: upstream.baseURL, scope: .misses)
+        let options = try StubServer.Options.forwarding(to: upstream.baseURL, scope: .misses)
         try await withServer(local.url, options: options) { server in
             #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
             #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
@@ -229,7 +211,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let local = try TempStubs(["local.json": #"{"from": "stubd"}"#])
-        let options = try forwarding(to: upstream.baseURL, scope: .misses, recordingInto: local.url)
+        let options = try StubServer.Options.forwarding(to: upstream.baseURL, scope: .misses, recordingInto: local.url)
         try await withServer(local.url, options: options) { (server: StubServer) async throws in
             #expect(try await get(server.baseURL, "/local.json").json["from"] as? String == "stubd")
             #expect(try await get(server.baseURL, "/remote.json").json["from"] as? String == "upstream")
@@ -245,7 +227,7 @@ import Testing
 
     @Test func anUnreachableTargetIsA502NamingItAndNothingIsWritten() async throws {
         let folder = try TempStubs([:]).url
-        let options = try forwarding(to: URL(string: "http://127.0.0.1:9")!, recordingInto: folder)
+        let options = try StubServer.Options.forwarding(to: URL(string: "http://127.0.0.1:9")!, recordingInto: folder)
         try await withServer(folder, options: options) { recorder in
             let r = try await get(recorder.baseURL, "/anything")
             #expect(r.status == 502)
@@ -261,7 +243,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        let options = try forwarding(to: upstream.baseURL, recordingInto: folder) {
+        let options = try StubServer.Options.forwarding(to: upstream.baseURL, recordingInto: folder) {
             $0.timeoutSeconds = 0.5
         }
         try await withServer(folder, options: options) { recorder in
@@ -286,7 +268,7 @@ import Testing
         let upstream = try StubServer(stubs: upstreamStubs.url)
         defer { upstream.stopSynchronously() }
         let folder = try TempStubs([:]).url
-        let options = try forwarding(to: upstream.baseURL, recordingInto: folder) {
+        let options = try StubServer.Options.forwarding(to: upstream.baseURL, recordingInto: folder) {
             $0.maxBodyBytes = 100_000
         }
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
@@ -313,7 +295,7 @@ import Testing
         let target = URL(string: "https://127.0.0.1:\(upstream.port)")!
         for (caFile, insecure, expected) in [(nil, false, 502), (upstream.certificate.path, false, 200), (nil, true, 200)] as [(String?, Bool, Int)] {
             let folder = try TempStubs([:]).url
-            let options = try forwarding(to: target, recordingInto: folder) {
+            let options = try StubServer.Options.forwarding(to: target, recordingInto: folder) {
                 $0.caFile = caFile
                 $0.insecure = insecure
             }

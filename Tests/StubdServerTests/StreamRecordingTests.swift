@@ -55,10 +55,7 @@ import Testing
     /// Records `GET /v1/stream` from `api` into a new folder; the recorder's client gets the stream.
     func recorded(from api: API) async throws -> (folder: URL, relayed: String) {
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: api.upstream.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: api.upstream.url, recordingInto: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin))
         let recorder = try StubServer(stubs: folder, options: options)
         defer { recorder.stopSynchronously() }
         let relayed = try curl(["-sN", recorder.baseURL.absoluteString + "/v1/stream"])
@@ -104,17 +101,7 @@ import Testing
     @Test func driftComparesAStreamsEventsNamesIdsAndDataShape() async throws {
         let api = try API()
         let (folder, _) = try await recorded(from: api)
-        func drift() throws -> (status: Int32, findings: Set<String>, output: String) {
-            let r = try run(stubdBinary.path, ["drift", "--target", api.upstream.url.absoluteString, "--stubs", folder.path,
-                                               "--format", "json", "--rate", "50"])
-            let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
-            return (r.status, DriftTests.findings(report), r.output + r.error)
-        }
-        let same = try drift()
-        #expect(same.status == 0 && same.findings.isEmpty, "\(same.output)")
-        try api.set("v2")
-        let changed = try drift()
-        #expect(changed.status == 1, "\(changed.output)")
+        let changed = try DriftTests.findings(of: folder, against: api.upstream.url) { try api.set("v2") }
         #expect(changed.findings == ["shape GET /v1/stream /message/*/data/choices/*/delta/content",
                                      "shape GET /v1/stream /message/*/data/choices/*/delta/text",
                                      "shape GET /v1/stream /usage"], "\(changed.output)")
@@ -126,10 +113,7 @@ import Testing
     @Test func theClientGetsEachEventAsItComesWhileTheStreamIsRecorded() async throws {
         let api = try API()
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: api.upstream.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: api.upstream.url, recordingInto: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin))
         let recorder = try StubServer(stubs: folder, options: options)
         defer { recorder.stopSynchronously() }
         let r = try curl(["-sN", "-o", "/dev/null", "-w", "%{time_starttransfer} %{time_total}", recorder.baseURL.absoluteString + "/v1/stream"])

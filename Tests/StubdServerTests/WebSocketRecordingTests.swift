@@ -86,10 +86,7 @@ import Testing
     /// Records the conversation on `/chat` from `api` into a new folder.
     static func recorded(from api: API) throws -> (folder: URL, relayed: [String], output: String) {
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: api.upstream.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: api.upstream.url, recordingInto: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin))
         let recorder = try StubServer(stubs: folder, options: options)
         defer { recorder.stopSynchronously() }
         let (messages, _, output) = try converse(recorder.baseURL)
@@ -128,17 +125,7 @@ import Testing
         let api = try API()
         let (folder, relayed, output) = try Self.recorded(from: api)
         #expect(relayed.count == 5, "\(output)")
-        func drift() throws -> (status: Int32, findings: Set<String>, output: String) {
-            let r = try run(stubdBinary.path, ["drift", "--target", api.upstream.url.absoluteString, "--stubs", folder.path,
-                                               "--format", "json", "--rate", "50"])
-            let report = (try? JSONSerialization.jsonObject(with: Data(r.output.utf8))) as? [String: Any] ?? [:]
-            return (r.status, DriftTests.findings(report), r.output + r.error)
-        }
-        let same = try drift()
-        #expect(same.status == 0 && same.findings.isEmpty, "\(same.output)")
-        try api.set("v2")
-        let changed = try drift()
-        #expect(changed.status == 1, "\(changed.output)")
+        let changed = try DriftTests.findings(of: folder, against: api.upstream.url) { try api.set("v2") }
         #expect(changed.findings == ["shape GET /chat /open/*/user", "shape GET /chat /replies/1/*/n",
                                      "shape GET /chat /close/4000", "shape GET /chat /close/4001"], "\(changed.output)")
     }
