@@ -5,47 +5,21 @@ import Testing
 /// `contains`/`minContains`/`maxContains`, and a discriminator over inline `oneOf` branches, through
 /// `stubd openapi import`, `check --spec` and a served answer.
 @Suite struct ContainsAndDiscriminatorTests {
-    static let spec = """
-        openapi: 3.1.0
-        info: {title: t, version: '1'}
-        paths:
-          /tags:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        type: array
-                        items: {type: string}
-                        contains: {const: urgent}
-                        minContains: 2
-                        maxContains: 3
-                      examples:
-                        once: {value: [urgent, later]}
-          /untagged:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema: {type: array, items: {type: integer}, contains: {type: integer, minimum: 10}}
-          /pets/{id}:
-            get:
-              parameters: [{name: id, in: path, required: true, schema: {type: string}}]
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        oneOf:
-                          - {type: object, required: [kind, meows], properties: {kind: {const: cat}, meows: {type: boolean}}}
-                          - {type: object, required: [kind, barks], properties: {kind: {const: dog}, barks: {type: boolean}}}
-                        discriminator: {propertyName: kind}
-        """
+    static let spec = OpenAPISpec.document(
+        OpenAPISpec.get("/tags", OpenAPISpec.json(schema: """
+            type: array
+            items: {type: string}
+            contains: {const: urgent}
+            minContains: 2
+            maxContains: 3
+            """, examples: "once: {value: [urgent, later]}")),
+        OpenAPISpec.get("/untagged", OpenAPISpec.json(schema: "{type: array, items: {type: integer}, contains: {type: integer, minimum: 10}}")),
+        OpenAPISpec.get("/pets/{id}", operation: "parameters: [{name: id, in: path, required: true, schema: {type: string}}]", OpenAPISpec.json(schema: """
+            oneOf:
+              - {type: object, required: [kind, meows], properties: {kind: {const: cat}, meows: {type: boolean}}}
+              - {type: object, required: [kind, barks], properties: {kind: {const: dog}, barks: {type: boolean}}}
+            discriminator: {propertyName: kind}
+            """)))
 
     /// Before: the example breaking `minContains` was written and served, the sampled `/untagged`
     /// body had no item ≥ 10, and the discriminator refused every pet ("expected one of nothing").
@@ -93,38 +67,22 @@ import Testing
     /// validator) takes every answer served.
     @Test func aSampledArrayKeepsToMaxContains() async throws {
         try requirePython(modules: "openapi_core", "yaml")
-        let imported = try ImportedSpec("""
-            openapi: 3.1.0
-            info: {title: t, version: '1'}
-            paths:
-              /capped:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      content:
-                        application/json:
-                          schema:
-                            type: array
-                            items: {type: string, enum: [urgent, later, never]}
-                            contains: {const: urgent}
-                            minItems: 4
-                            maxContains: 1
-              /numbers:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      content:
-                        application/json:
-                          schema:
-                            type: array
-                            items: {type: integer, minimum: 0, maximum: 100}
-                            contains: {type: integer, minimum: 0, maximum: 50}
-                            minItems: 3
-                            minContains: 2
-                            maxContains: 2
-            """)
+        let imported = try ImportedSpec(OpenAPISpec.document(
+            OpenAPISpec.get("/capped", OpenAPISpec.json(schema: """
+                type: array
+                items: {type: string, enum: [urgent, later, never]}
+                contains: {const: urgent}
+                minItems: 4
+                maxContains: 1
+                """)),
+            OpenAPISpec.get("/numbers", OpenAPISpec.json(schema: """
+                type: array
+                items: {type: integer, minimum: 0, maximum: 100}
+                contains: {type: integer, minimum: 0, maximum: 50}
+                minItems: 3
+                minContains: 2
+                maxContains: 2
+                """))))
         let (spec, dir) = (imported.spec, imported.stubs)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(!imported.error.contains("left out"), "\(imported.error)")

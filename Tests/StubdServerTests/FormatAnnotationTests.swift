@@ -6,44 +6,26 @@ import Testing
 /// a string format disagrees with it (Twilio's relative URIs under `format: uri`), said once.
 @Suite struct FormatAnnotationTests {
     /// A list answer as Twilio writes it: `format: uri` on relative URIs, a `default` on the page.
-    static let spec = """
-        openapi: 3.0.1
-        info: {title: t, version: '1'}
-        paths:
-          /Calls.json:
-            get:
-              operationId: ListCall
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        type: object
-                        properties:
-                          first_page_uri: {type: string, format: uri}
-                          next_page_uri: {type: string, format: uri, nullable: true}
-                          page: {type: integer}
-                      examples:
-                        readFull:
-                          value: {first_page_uri: "/2010-04-01/Calls.json?Page=0", next_page_uri: null, page: 0}
-                        readEmpty:
-                          value: {first_page_uri: "/2010-04-01/Calls.json?PageSize=50", next_page_uri: null, page: 0}
-          /Pages.json:
-            get:
-              operationId: ListPage
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        type: object
-                        required: [page, page_size]
-                        properties:
-                          page: {type: integer, default: 0}
-                          page_size: {type: integer, default: 50}
-        """
+    static let spec = OpenAPISpec.document(version: "3.0.1",
+        OpenAPISpec.get("/Calls.json", operation: "operationId: ListCall", OpenAPISpec.json(schema: """
+            type: object
+            properties:
+              first_page_uri: {type: string, format: uri}
+              next_page_uri: {type: string, format: uri, nullable: true}
+              page: {type: integer}
+            """, examples: """
+            readFull:
+              value: {first_page_uri: "/2010-04-01/Calls.json?Page=0", next_page_uri: null, page: 0}
+            readEmpty:
+              value: {first_page_uri: "/2010-04-01/Calls.json?PageSize=50", next_page_uri: null, page: 0}
+            """)),
+        OpenAPISpec.get("/Pages.json", operation: "operationId: ListPage", OpenAPISpec.json(schema: """
+            type: object
+            required: [page, page_size]
+            properties:
+              page: {type: integer, default: 0}
+              page_size: {type: integer, default: 50}
+            """)))
 
     /// Before: both examples were left out ("expected an absolute URI"), one warning each, and the
     /// route answered a generated body; `Prefer: example=readFull` found no route.

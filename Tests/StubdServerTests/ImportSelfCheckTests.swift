@@ -14,19 +14,8 @@ import Testing
     }
 
     @Test func aSpecWhoseAnswersAreAllXMLObjectsWritesNothingAndSaysWhy() throws {
-        let r = try ImportedSpec("""
-            openapi: 3.0.3
-            info: {title: t, version: '1'}
-            paths:
-              /feed:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      content:
-                        application/xml:
-                          schema: {type: object, properties: {title: {type: string}}}
-            """)
+        let r = try ImportedSpec(OpenAPISpec.document(version: "3.0.3", OpenAPISpec.get("/feed",
+            OpenAPISpec.json(media: "application/xml", schema: "{type: object, properties: {title: {type: string}}}"))))
         #expect(r.status == 1, "\(r.output)")
         #expect(r.error.contains("GET /feed 200: application/xml with a non-string schema cannot be sampled; left out"), "\(r.error)")
         #expect(r.error.contains("no operation with an answer stubd can write (the warnings above say why each was left out); nothing written"), "\(r.error)")
@@ -36,18 +25,12 @@ import Testing
     /// A required header with neither example nor schema: the import leaves the header out, which
     /// `check --spec` refuses. Before: written, exit 0; serve then refused the folder.
     @Test func aFolderCheckWouldRefuseIsNotWritten() throws {
-        let r = try ImportedSpec("""
-            openapi: 3.0.3
-            info: {title: t, version: '1'}
-            paths:
-              /limited:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      headers:
-                        X-Quota: {required: true, content: {text/plain: {}}}
-            """)
+        let r = try ImportedSpec(OpenAPISpec.document(version: "3.0.3", OpenAPISpec.get("/limited", """
+            '200':
+              description: ok
+              headers:
+                X-Quota: {required: true, content: {text/plain: {}}}
+            """)))
         #expect(r.status == 1, "\(r.output)")
         #expect(r.error.contains("would write stubd.yml:"), "\(r.error)")
         #expect(r.error.contains("no X-Quota header, which the spec requires"), "\(r.error)")

@@ -164,27 +164,21 @@ import Testing
 
     /// A spec whose one operation answers `schema` (YAML flow text).
     static func spec(schema: String) -> String {
-        """
-        openapi: 3.1.0
-        info: {title: t, version: '1'}
-        paths:
-          /grid:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema: \(schema)
-        """
+        OpenAPISpec.document(OpenAPISpec.get("/grid", OpenAPISpec.json(schema: schema)))
+    }
+
+    /// `stubd openapi import` of `spec(schema:)` into a fresh folder, killed after a minute.
+    static func importGrid(schema: String) throws -> (r: (status: Int32, output: String, error: String, seconds: Double), dir: URL) {
+        let folder = try TempStubs(["spec.yaml": spec(schema: schema)])
+        let dir = try freshFolder()
+        let r = try run(stubdBinary.path, ["openapi", "import", folder.url.appendingPathComponent("spec.yaml").path, "--stubs", dir.path],
+                        killedAfter: 60)
+        return (r, dir)
     }
 
     /// Before: the padding loop was quadratic (999,999 took ~8 minutes in a release build).
     @Test func aLongMinLengthIsSampledInLinearTime() throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec(schema: "{type: string, minLength: 999999}")])
-        let dir = try Self.freshFolder()
-        let r = try run(stubdBinary.path, ["openapi", "import", folder.url.appendingPathComponent("spec.yaml").path, "--stubs", dir.path],
-                        killedAfter: 60)
+        let (r, dir) = try Self.importGrid(schema: "{type: string, minLength: 999999}")
         #expect(r.status == 0, "\(r.seconds) s: \(r.error)")
         #expect(r.seconds < 30, "\(r.seconds) s")
         let body = try Data(contentsOf: dir.appendingPathComponent("__files/get_grid/200.json"))
@@ -194,10 +188,7 @@ import Testing
     /// Before: `minItems: 10000` inside `minItems: 10000` grew to 2.4 GB in 60 s. Now sampling
     /// stops at the size limit and names the schema that asked for it; the rest is imported.
     @Test func nestedBoundsThatMultiplyStopAtTheLimitNamingTheSchema() throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec(schema: "{type: array, minItems: 10000, items: {type: array, minItems: 10000, items: {type: integer}}}")])
-        let dir = try Self.freshFolder()
-        let r = try run(stubdBinary.path, ["openapi", "import", folder.url.appendingPathComponent("spec.yaml").path, "--stubs", dir.path],
-                        killedAfter: 60)
+        let (r, dir) = try Self.importGrid(schema: "{type: array, minItems: 10000, items: {type: array, minItems: 10000, items: {type: integer}}}")
         // Its one answer left out, the spec has nothing to import: nothing is written (issue 39 item 12).
         #expect(r.status == 1, "\(r.seconds) s: \(r.error)")
         #expect(r.error.contains("no operation with an answer stubd can write"), "\(r.error)")

@@ -7,18 +7,11 @@ import Testing
 /// Issue 39 item 14: a `Prefer` that no stub answers (an undeclared `code=`, an unknown
 /// `example=`, `code=502` where the spec has only `5XX`) was served the default answer, silently.
 @Suite struct PreferMissTests {
-    static let spec = """
-        openapi: 3.0.3
-        info: { title: Weather, version: "1" }
-        paths:
-          /weather/{city}:
-            get:
-              parameters: [{ name: city, in: path, required: true, schema: { type: string } }]
-              responses:
-                "200": { description: ok, content: { application/json: { schema: { type: object } } } }
-                "404": { description: no such city, content: { application/json: { schema: { type: object } } } }
-                5XX: { description: trouble, content: { application/json: { schema: { type: object } } } }
-        """
+    static let spec = OpenAPISpec.document(version: "3.0.3", title: "Weather", OpenAPISpec.get("/weather/{city}",
+        operation: "parameters: [{ name: city, in: path, required: true, schema: { type: string } }]",
+        #""200": { description: ok, content: { application/json: { schema: { type: object } } } }"#,
+        #""404": { description: no such city, content: { application/json: { schema: { type: object } } } }"#,
+        "5XX: { description: trouble, content: { application/json: { schema: { type: object } } } }"))
 
     /// What `stubd openapi import` writes for that spec: a plain route, and one per `Prefer`.
     static let manifest = """

@@ -52,18 +52,7 @@ import Testing
     }
 
     static func spec(referencing ref: String) -> String {
-        Self.header.replacingOccurrences(of: "paths: {}\n", with: """
-            paths:
-              /a:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      content:
-                        application/json:
-                          schema: {$ref: '\(ref)'}
-
-            """)
+        OpenAPISpec.document(OpenAPISpec.get("/a", OpenAPISpec.json(schema: "{$ref: '\(ref)'}")))
     }
 
     /// The environment holds tokens; before, `/proc/self/environ` was read as YAML and its first

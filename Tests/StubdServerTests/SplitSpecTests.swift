@@ -9,32 +9,22 @@ import Testing
 /// (issue 39, item 5).
 @Suite struct SplitSpecTests {
     static let files = [
-        "openapi.yaml": """
-            openapi: 3.0.3
-            info: {title: split, version: '1'}
-            paths:
-              /things:
-                $ref: paths/things.yaml
-              /pets/{id}:
-                get:
-                  $ref: paths/pet-get.yaml
-              /animals:
-                get:
-                  responses:
-                    '200':
-                      description: ok
-                      content:
-                        application/json:
-                          schema:
-                            oneOf:
-                              - $ref: components/models.yaml#/Cat
-                              - $ref: components/models.yaml#/Dog
-                            discriminator:
-                              propertyName: kind
-                              mapping:
-                                cat: components/models.yaml#/Cat
-                                dog: components/models.yaml#/Dog
-            """,
+        "openapi.yaml": OpenAPISpec.document(version: "3.0.3", title: "split", """
+            /things:
+              $ref: paths/things.yaml
+            /pets/{id}:
+              get:
+                $ref: paths/pet-get.yaml
+            """, OpenAPISpec.get("/animals", OpenAPISpec.json(schema: """
+            oneOf:
+              - $ref: components/models.yaml#/Cat
+              - $ref: components/models.yaml#/Dog
+            discriminator:
+              propertyName: kind
+              mapping:
+                cat: components/models.yaml#/Cat
+                dog: components/models.yaml#/Dog
+            """))),
         "paths/things.yaml": """
             get:
               parameters:

@@ -35,10 +35,7 @@ import Testing
             "/weather": RawUpstream.response(headers: ["Content-Type: application/json"], body: Self.latin1JSON),
         ])
         let folder = try TempStubs([:]).url
-        var options = StubServer.Options()
-        var forwarding = ForwardingOptions(target: upstream.url, scope: .everything)
-        forwarding.recorder = try StubsRecorder(root: folder, rules: RecordingRules(), mode: .new)
-        options.forwarding = forwarding
+        let options = try StubServer.Options.forwarding(to: upstream.url, recordingInto: folder)
         try await withServer(folder, options: options) { (recorder: StubServer) async throws in
             #expect(try await get(recorder.baseURL, "/weather").status == 200)
         }
@@ -53,29 +50,16 @@ import Testing
 
     /// Schemas the sampler's first draw breaks: `oneOf` of overlapping alternatives, an object
     /// that needs more members than it lists, an `allOf` no string satisfies.
-    static let hardSpec = """
-        openapi: 3.1.0
-        info: {title: t, version: '1'}
-        paths:
-          /a:
-            get:
-              responses:
-                '200':
-                  description: ok
-                  content:
-                    application/json:
-                      schema:
-                        type: object
-                        required: [d, y]
-                        properties:
-                          d: {type: object, minProperties: 2, additionalProperties: false, properties: {k: {type: string}}}
-                          y: {allOf: [{minLength: 5}, {maxLength: 3}]}
-                '404':
-                  description: missing
-                  content:
-                    application/json:
-                      schema: {type: object, required: [status], properties: {status: {type: integer, enum: [404]}}}
-        """
+    static let hardSpec = OpenAPISpec.document(
+        OpenAPISpec.get("/a",
+            OpenAPISpec.json(schema: """
+                type: object
+                required: [d, y]
+                properties:
+                  d: {type: object, minProperties: 2, additionalProperties: false, properties: {k: {type: string}}}
+                  y: {allOf: [{minLength: 5}, {maxLength: 3}]}
+                """),
+            OpenAPISpec.json("404", description: "missing", schema: "{type: object, required: [status], properties: {status: {type: integer, enum: [404]}}}")))
 
     /// Before: import wrote `__files/get_a/200.json` with a warning, and `check --spec` refused the
     /// folder it had just written, listing each problem twice (the plain route and `Prefer: code=200` share the file).
