@@ -14,43 +14,15 @@ import Testing
 /// HTTP through part of its transitions is reported as exactly that part, in the JSON of
 /// `GET /__stubd/coverage` and in every format of `stubd coverage`, and merged shards add up.
 @Suite struct ScenarioCoverageTests {
-    static let manifest = """
-        clock: { virtual: "2026-01-01T00:00:00Z" }
-        scenarios:
-          cart:
-            moves:
-              - { from: paid, after: 30s, to: shipped }
-              - { from: shipped, after: 1h, to: delivered }
-        routes:
-          - name: empty-cart
-            request: { path: /cart }
-            response: { json: { items: [] } }
-            scenario: cart
-            whenState: Started
-          - name: add-item
-            request: { method: POST, path: /cart }
-            response: { status: 201 }
-            scenario: cart
-            thenState: has-item
-          - name: pay
-            request: { method: POST, path: /pay }
-            response: { json: { paid: true } }
-            scenario: cart
-            whenState: has-item
-            thenState: paid
+    static let manifest = ScenarioRoutes.deliveryMoves("cart") + "routes:\n" + ScenarioRoutes.cart(added: "{ status: 201 }") + ScenarioRoutes.pay + """
           - name: empty
             request: { method: DELETE, path: /cart }
             response: { status: 204 }
             scenario: cart
             whenState: has-item
             thenState: Started
-          - name: order-pay
-            request: { method: POST, path: "/orders/{id}/pay" }
-            response: { json: { paid: true } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: Started
-            thenState: paid
+
+        """ + ScenarioRoutes.orderPay(name: "order-pay") + """
           - name: refund
             request: { method: POST, path: "/orders/{id}/refund" }
             response: { status: 201 }

@@ -25,13 +25,8 @@ import Testing
             scenario: order
             scenarioKey: { path: id }
             whenState: paid
-          - name: pay
-            request: { method: POST, path: "/orders/{id}/pay" }
-            response: { json: { paid: true } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: Started
-            thenState: paid
+
+        """ + ScenarioRoutes.orderPay(name: "pay") + """
           - name: pay-again
             request: { method: POST, path: "/orders/{id}/pay" }
             response: { status: 409, json: { paid: false } }
@@ -145,13 +140,7 @@ import Testing
     }
 
     @Test func checkNamesABadKeyWhereItIsWritten() throws {
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: "/orders/{id}/pay" }
-                response: { status: 200 }
-                scenario: order
-                scenarioKey: { path: orderId }
-                thenState: paid
+        let stubs = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "orderId") + """
               - request: { path: "/orders/{id}" }
                 response: { status: 200 }
                 scenario: order
@@ -172,13 +161,7 @@ import Testing
                 && text.contains("{ path: id }"), "\(text)")
         #expect(text.contains("stubd.yml:14:20: unknown scenarioKey 'qurey'") && text.contains("did you mean 'query'?"), "\(text)")
         #expect(text.contains("stubd.yml:18:30: scenarioKey { jsonPath: orderId } is not a JSONPath"), "\(text)")
-        let unkeyed = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: "/orders/{id}/pay" }
-                response: { status: 200 }
-                scenario: order
-                scenarioKey: { path: id }
-                thenState: paid
+        let unkeyed = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "id") + """
               - request: { path: /orders }
                 response: { status: 200 }
                 scenario: order

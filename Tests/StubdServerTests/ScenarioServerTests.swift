@@ -9,29 +9,14 @@ import Testing
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.
 @Suite struct ScenarioServerTests {
-    static let manifest = """
-        routes:
-          - name: empty-cart
-            request: { path: /cart }
-            response: { json: { items: [] } }
-            scenario: cart
-            whenState: Started
-          - name: add-item
-            request: { method: POST, path: /cart }
-            response: { status: 201, json: { added: tea } }
-            scenario: cart
-            thenState: has-item
+    static let manifest = "routes:\n" + ScenarioRoutes.cart(added: "{ status: 201, json: { added: tea } }") + """
           - name: full-cart
             request: { path: /cart }
             response: { json: { items: [tea] } }
             scenario: cart
             whenState: has-item
-          - name: pay
-            request: { method: POST, path: /pay }
-            response: { json: { paid: true } }
-            scenario: cart
-            whenState: has-item
-            thenState: paid
+
+        """ + ScenarioRoutes.pay + """
           - name: nothing-to-pay
             request: { method: POST, path: /pay }
             response: { status: 409, json: { paid: false } }
@@ -212,14 +197,7 @@ import Testing
         #expect(lines.contains { $0.contains("empty-cart") && $0.contains("cart: Started ") }, "\(r.output)")
         #expect(lines.contains { $0.contains("add-item") && $0.contains("cart: * -> has-item") }, "\(r.output)")
         #expect(lines.contains { $0.contains("pay ") && $0.contains("cart: has-item -> paid") }, "\(r.output)")
-        let keyed = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: "/orders/{id}/pay" }
-                response: { status: 200 }
-                scenario: order
-                scenarioKey: { path: id }
-                thenState: paid
-            """])
+        let keyed = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "id")])
         let k = try run(stubdBinary.path, ["routes", "--stubs", keyed.url.path])
         #expect(k.output.contains("order[path id]: * -> paid"), "\(k.output)")
     }

@@ -10,23 +10,11 @@ import Testing
 /// moves a scenario (each key of a keyed one) on the session's clock, so a test advances the
 /// virtual clock instead of sleeping.
 @Suite struct ScenarioTimedMoveServerTests {
-    static let manifest = """
-        clock: { virtual: "2026-01-01T00:00:00Z" }
-        scenarios:
-          order:
-            moves:
-              - { from: paid, after: 30s, to: shipped }
-              - { from: shipped, after: 1h, to: delivered }
+    static let manifest = ScenarioRoutes.deliveryMoves("order", more: """
           door:
             moves: [{ from: open, after: 10s, to: closed }]
-        routes:
-          - name: pay
-            request: { method: POST, path: "/orders/{id}/pay" }
-            response: { json: { paid: true } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: Started
-            thenState: paid
+
+        """) + "routes:\n" + ScenarioRoutes.orderPay(name: "pay") + """
           - request: { path: "/orders/{id}" }
             response: { json: { status: shipped } }
             scenario: order
