@@ -30,19 +30,12 @@ import Testing
             """,
     ]
 
-    static let virtualStubs: [String: String] = [
-        "stubd.yml": """
-            clock: { virtual: "2026-01-01T00:00:00Z" }
-            routes:
-              - name: feed
-                request: { path: /feed }
-                response:
-                  events:
-                    - { data: first }
-                    - { data: minute, delay: 60s }
-                    - { data: hour, delay: 1h }
-            """,
-    ]
+    static let virtualStubs = virtualClockFeed(response: """
+        events:
+          - { data: first }
+          - { data: minute, delay: 60s }
+          - { data: hour, delay: 1h }
+        """)
 
     static let ticks = "id: 1\ndata: one\n\nevent: tick\nid: 2\ndata: two\ndata: lines\n\nid: 3\ndata: three\n\n"
 
@@ -105,14 +98,9 @@ import Testing
     @Test func onAVirtualClockEventsComeWhenTheClockIsMoved() throws {
         let server = try ServeProcess(serving: Self.virtualStubs)
         defer { withExtendedLifetime(server) {} }
-        let script = #"""
+        let script = clockAdvancePython + #"""
             import http.client, json, sys, threading, time, urllib.request
             port = int(sys.argv[1])
-            def advance(seconds):
-                req = urllib.request.Request(f"http://127.0.0.1:{port}/__stubd/clock/advance",
-                                             data=json.dumps({"seconds": seconds}).encode(), method="POST",
-                                             headers={"Content-Type": "application/json"})
-                urllib.request.urlopen(req, timeout=5).read()
             def events(resp):
                 # The WHATWG reading: fields until a blank line, which dispatches the event.
                 data, kind = [], "message"

@@ -26,21 +26,14 @@ import Testing
             """,
     ]
 
-    static let virtualStubs: [String: String] = [
-        "stubd.yml": """
-            clock: { virtual: "2026-01-01T00:00:00Z" }
-            routes:
-              - name: feed
-                request: { path: /feed }
-                response:
-                  websocket:
-                    messages:
-                      - { text: now }
-                      - { text: in a minute, after: 60s }
-                      - { text: in an hour, after: 1h }
-                    close: { code: 1000, reason: done, after: 2h }
-            """,
-    ]
+    static let virtualStubs = virtualClockFeed(response: """
+        websocket:
+          messages:
+            - { text: now }
+            - { text: in a minute, after: 60s }
+            - { text: in an hour, after: 1h }
+          close: { code: 1000, reason: done, after: 2h }
+        """)
 
     private func python(_ script: String, _ server: ServeProcess) throws -> String {
         try requirePython(modules: "websockets")
@@ -92,15 +85,10 @@ import Testing
     @Test func onAVirtualClockMessagesComeWhenTheClockIsMoved() throws {
         let server = try ServeProcess(serving: Self.virtualStubs)
         defer { withExtendedLifetime(server) {} }
-        let out = try python(#"""
+        let out = try python(clockAdvancePython + #"""
             import asyncio, json, sys, time, urllib.request, websockets
             from websockets.exceptions import ConnectionClosed
             port = int(sys.argv[1])
-            def advance(seconds):
-                req = urllib.request.Request(f"http://127.0.0.1:{port}/__stubd/clock/advance",
-                                             data=json.dumps({"seconds": seconds}).encode(), method="POST",
-                                             headers={"Content-Type": "application/json"})
-                urllib.request.urlopen(req, timeout=5).read()
             async def quiet(ws):
                 try:
                     got = await asyncio.wait_for(ws.recv(), 0.3)
