@@ -32,6 +32,19 @@ import Testing
         return ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
     }
 
+    /// POSTs each case's `body` to `path` and its `query`, as `contentType`: with no problem `expected`
+    /// the answer is a 201, else a 422 whose validation lists exactly those (location and code).
+    static func expectPosted(_ server: StubServer, _ path: String, contentType: String = "application/json",
+                             _ cases: [(String, String, [String])]) async throws {
+        for (query, body, expected) in cases {
+            let r = try await http(URL(string: server.baseURL.absoluteString + path + query)!, method: "POST", body: body,
+                                   headers: ["Content-Type": contentType])
+            let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+            #expect(r.status == (expected.isEmpty ? 201 : 422), "\(query) \(body): \(r.status) \(r.text)")
+            #expect(problems.sorted() == expected, "\(query) \(body): \(r.text)")
+        }
+    }
+
     /// The one stub the forecast specs' strict servers answer with.
     static let forecast = ["data/2.5/forecast/{id}.json": #"{"list": []}"#]
 
@@ -153,13 +166,7 @@ import Testing
                 (#"{"whole": 9007199254740993}"#, []),
                 (#"{"whole": 9007199254740993.5}"#, ["body/whole type"]),
             ]
-            for (body, expected) in cases {
-                let r = try await http(URL(string: server.baseURL.absoluteString + "/ids")!, method: "POST", body: body,
-                                       headers: ["Content-Type": "application/json"])
-                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
-                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(body): \(r.status) \(r.text)")
-                #expect(problems.sorted() == expected, "\(body): \(r.text)")
-            }
+            try await Self.expectPosted(server, "/ids", cases.map { ("", $0.0, $0.1) })
             // The message names the number as sent, not the Double it rounds to.
             let r = try await http(URL(string: server.baseURL.absoluteString + "/ids")!, method: "POST", body: #"{"capped": 9223372036854775807}"#,
                                    headers: ["Content-Type": "application/json"])
@@ -200,13 +207,7 @@ import Testing
                 ("?after=9007199254740993", #"{"id": 1}"#, []),
                 ("?after=9007199254740992", #"{"id": 1}"#, ["query.after minimum"]),
             ]
-            for (query, body, expected) in cases {
-                let r = try await http(URL(string: server.baseURL.absoluteString + "/ids" + query)!, method: "POST", body: body,
-                                       headers: ["Content-Type": "application/json"])
-                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
-                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(query) \(body): \(r.status) \(r.text)")
-                #expect(problems.sorted() == expected, "\(query) \(body): \(r.text)")
-            }
+            try await Self.expectPosted(server, "/ids", cases)
         }
     }
 
@@ -249,13 +250,7 @@ import Testing
                 ("", "caps=1&caps=9223372036854775807", ["body/caps/1 maximum"]),
                 ("", "csv=1,-9223372036854775809", ["body/csv/1 format"]),
             ]
-            for (query, body, expected) in cases {
-                let r = try await http(URL(string: server.baseURL.absoluteString + "/forms" + query)!, method: "POST", body: body,
-                                       headers: ["Content-Type": "application/x-www-form-urlencoded"])
-                let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
-                #expect(r.status == (expected.isEmpty ? 201 : 422), "\(query) \(body): \(r.status) \(r.text)")
-                #expect(problems.sorted() == expected, "\(query) \(body): \(r.text)")
-            }
+            try await Self.expectPosted(server, "/forms", contentType: "application/x-www-form-urlencoded", cases)
         }
     }
 
