@@ -71,20 +71,10 @@ import Testing
     /// The requests the app made while recording.
     static let paths = ["/api/\(key)/items", "/profile", "/stats", "/token", "/list?page=1"]
 
-    final class API {
-        let modeFile: URL
-        let upstream: PythonUpstream
-        init() throws {
-            modeFile = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-drift-mode-\(UUID().uuidString)")
-            try Data("v1".utf8).write(to: modeFile)
-            upstream = try PythonUpstream(script: DriftTests.script, arguments: [modeFile.path, DriftTests.key])
-        }
-        func set(_ mode: String) throws { try Data(mode.utf8).write(to: modeFile) }
-        var url: URL { upstream.url }
-        func log() async throws -> [String] {
-            (try JSONSerialization.jsonObject(with: try await get(url, "/__log").body) as? [String]) ?? []
-        }
-    }
+    typealias API = SwitchableUpstream
+
+    /// The API `script` serves, in mode v1 until a test sets another.
+    static func api() throws -> API { try API(script: script, arguments: [key]) }
 
     /// A folder recorded from `api` in mode v1 (secrets out), with a stubd.yml that ignores the list's timestamps.
     func recordedFolder(from api: API) async throws -> URL {
@@ -150,7 +140,7 @@ import Testing
     }
 
     @Test func reportsAddedRemovedAndRetypedFieldsAsShapeDriftTheNonceAsVolatileAndNothingIgnoredLeavingTheFolderAsItWas() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let before = try Self.hashes(folder)
         #expect(before.keys.contains("/stubd.recorded.yml"), "\(before.keys.sorted())")
@@ -183,7 +173,7 @@ import Testing
     }
 
     @Test func anUnchangedAPIIsNoDriftAndExits0WithItsVolatileValueReportedApart() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let r = try drift(folder, api)
         #expect(r.status == 0, "\(r.output)\(r.error)")
@@ -261,7 +251,7 @@ import Testing
     }
 
     @Test func withASpecALiveAnswerThatBreaksItIsReportedAndExits1EvenWithoutShapeDrift() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let before = try Self.hashes(folder)
         let spec = try specFile()
@@ -289,7 +279,7 @@ import Testing
     /// in the first): each live answer is held against the spec declaring its operation, as with the
     /// one spec. Before: `--spec` took one file, the last given won, and /token was held against none.
     @Test func withTwoSpecsEachLiveAnswerIsHeldAgainstTheSpecDeclaringItsOperation() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let parts = Self.spec.components(separatedBy: "\n  /") // the header, then items, profile, stats, token
         let folderOfSpecs = try TempStubs(["items.yaml": parts[0] + "\n  /" + parts[1] + "\n  /" + parts[4],
@@ -305,7 +295,7 @@ import Testing
     }
 
     @Test func withASpecChangedAnswersAreShapeDriftAndBreakTheSpecWhereItSaysSo() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         try api.set("v2")
         let r = try drift(folder, api, ["--spec", try specFile().path])
@@ -321,7 +311,7 @@ import Testing
     }
 
     @Test func stopsAtTheFirst429SendsNothingMoreAndSaysSo() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let before = try await api.log().count
         try api.set("429")
@@ -338,7 +328,7 @@ import Testing
     }
 
     @Test func aTotalTimeoutStopsTheRunAndSaysWhatWasNotChecked() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         try api.set("slow")
         let started = Date()
@@ -352,7 +342,7 @@ import Testing
     }
 
     @Test func anUnreachableAPIStopsAtOnceWithExit2() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let r = try run(stubdBinary.path, ["drift", "--target", "http://127.0.0.1:1", "--stubs", folder.path,
                                            "--secret", "key=\(Self.key)", "--format", "json"])
@@ -362,7 +352,7 @@ import Testing
     }
 
     @Test func keepsToRate() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let started = Date()
         let r = try drift(folder, api, ["--rate", "4"])
@@ -372,7 +362,7 @@ import Testing
     }
 
     @Test func writesFreshRecordingsElsewhereAndRefusesAFolderInsideTheStubs() async throws {
-        let api = try API()
+        let api = try DriftTests.api()
         let folder = try await recordedFolder(from: api)
         let before = try Self.hashes(folder)
         try api.set("v2")
@@ -407,5 +397,12 @@ import Testing
         #expect(r.status == 1)
         #expect(r.error.contains("stubd.yml:2:19: drift.ignore: 'list/*/dt' is not a JSON pointer"), "\(r.error)")
         #expect(r.error.contains("stubd.yml:3:3: unknown key 'ignroe' in drift (did you mean 'ignore'?)"), "\(r.error)")
+    }
+}
+
+extension SwitchableUpstream {
+    /// The requests DriftTests' API was asked, in order.
+    func log() async throws -> [String] {
+        (try JSONSerialization.jsonObject(with: try await get(url, "/__log").body) as? [String]) ?? []
     }
 }

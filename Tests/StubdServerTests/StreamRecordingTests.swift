@@ -41,16 +41,10 @@ import Testing
         s.serve_forever()
         """#
 
-    final class API {
-        let modeFile: URL
-        let upstream: PythonUpstream
-        init() throws {
-            modeFile = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-sse-mode-\(UUID().uuidString)")
-            try Data("v1".utf8).write(to: modeFile)
-            upstream = try PythonUpstream(script: StreamRecordingTests.script, arguments: [modeFile.path])
-        }
-        func set(_ mode: String) throws { try Data(mode.utf8).write(to: modeFile) }
-    }
+    typealias API = SwitchableUpstream
+
+    /// The API `script` serves, in mode v1 until a test sets another.
+    static func api() throws -> API { try API(script: script) }
 
     /// Records `GET /v1/stream` from `api` into a new folder; the recorder's client gets the stream.
     func recorded(from api: API) async throws -> (folder: URL, relayed: String) {
@@ -70,7 +64,7 @@ import Testing
     }
 
     @Test func anEventStreamIsRecordedAsAnSSEFileWithItsTimingAndReplaysSo() async throws {
-        let api = try API()
+        let api = try StreamRecordingTests.api()
         let (folder, relayed) = try await recorded(from: api)
         #expect(relayed.contains("data: [DONE]"), "the client got the stream through the recorder: \(relayed)")
         // A GET with nothing more than its path: a convention file, in the .sse wire format.
@@ -99,7 +93,7 @@ import Testing
     }
 
     @Test func driftComparesAStreamsEventsNamesIdsAndDataShape() async throws {
-        let api = try API()
+        let api = try StreamRecordingTests.api()
         let (folder, _) = try await recorded(from: api)
         let changed = try DriftTests.findings(of: folder, against: api.upstream.url) { try api.set("v2") }
         #expect(changed.findings == ["shape GET /v1/stream /message/*/data/choices/*/delta/content",
@@ -111,7 +105,7 @@ import Testing
     /// finished: its first byte comes before the API's two 150 ms pauses are over, and the stream
     /// is recorded all the same.
     @Test func theClientGetsEachEventAsItComesWhileTheStreamIsRecorded() async throws {
-        let api = try API()
+        let api = try StreamRecordingTests.api()
         let folder = try TempStubs([:]).url
         let options = try StubServer.Options.forwarding(to: api.upstream.url, recordingInto: folder, rules: RecordingRules(targetOrigin: api.upstream.url.origin))
         let recorder = try StubServer(stubs: folder, options: options)

@@ -62,16 +62,12 @@ import Testing
         asyncio.run(main(sys.argv[1]))
         """#
 
-    final class API {
-        let modeFile: URL
-        let upstream: PythonUpstream
-        init() throws {
-            try requirePython(modules: "websockets")
-            modeFile = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ws-mode-\(UUID().uuidString)")
-            try Data("v1".utf8).write(to: modeFile)
-            upstream = try PythonUpstream(script: WebSocketRecordingTests.script, arguments: [modeFile.path])
-        }
-        func set(_ mode: String) throws { try Data(mode.utf8).write(to: modeFile) }
+    typealias API = SwitchableUpstream
+
+    /// The API `script` serves, in mode v1 until a test sets another.
+    static func api() throws -> API {
+        try requirePython(modules: "websockets")
+        return try API(script: script)
     }
 
     /// The client's messages and close, and the seconds it waited for the update.
@@ -97,7 +93,7 @@ import Testing
     }
 
     @Test func aWebSocketConversationIsRecordedAsAWsScriptAndReplaysTheSame() async throws {
-        let api = try API()
+        let api = try WebSocketRecordingTests.api()
         let (folder, relayed, output) = try Self.recorded(from: api)
         #expect(relayed == [#"{"type": "welcome", "user": "ann"}"#, #"{"type": "authed", "token": "tok-SECRET-123"}"#,
                             #"{"type": "subscribed", "topic": "scores"}"#, #"{"type": "update", "n": 1}"#, "close 4000 see you"],
@@ -122,7 +118,7 @@ import Testing
     }
 
     @Test func driftComparesAConversationsMessagesShapeAndCloseCode() async throws {
-        let api = try API()
+        let api = try WebSocketRecordingTests.api()
         let (folder, relayed, output) = try Self.recorded(from: api)
         #expect(relayed.count == 5, "\(output)")
         let changed = try DriftTests.findings(of: folder, against: api.upstream.url) { try api.set("v2") }
