@@ -92,7 +92,7 @@ import Testing
         #expect(capped.count >= 4 && capped.filter { $0 == "urgent" }.count == 1, "\(capped)")
         let numbers = try JSONSerialization.jsonObject(with: try await get(serve.baseURL, "/numbers").body) as? [Int] ?? []
         #expect(numbers.count >= 3 && numbers.filter { $0 <= 50 }.count == 2, "\(numbers)")
-        let verdict = try run(testPython, [OpenAPIImportTests.fixtures.appendingPathComponent("validate_answers.py").path,
+        let verdict = try run(testPython, [RealWorldCorpusTests.corpus.appendingPathComponent("validate_corpus.py").path,
                                            spec.path, dir.path, serve.baseURL.absoluteString])
         #expect(verdict.status == 0, "\(verdict.output)\(verdict.error)")
         #expect(verdict.output.contains("4 answers, 0 failed"), "\(verdict.output)")

@@ -38,7 +38,7 @@ import Testing
         #expect(check.status == 0, "\(check.error)")
 
         let serve = try ServeProcess(["--stubs", dir.path])
-        let verdict = try run(testPython, [Self.fixtures.appendingPathComponent("validate_answers.py").path,
+        let verdict = try run(testPython, [RealWorldCorpusTests.corpus.appendingPathComponent("validate_corpus.py").path,
                                                   spec.path, dir.path, serve.baseURL.absoluteString])
         #expect(verdict.status == 0, "\(verdict.output)\(verdict.error)")
         #expect(verdict.output.contains(" 0 failed"), "\(verdict.output)")

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Asks a running `stubd serve --spec` for every route `stubd openapi import` wrote, and validates
 each answer against the spec with openapi-core (an implementation independent of stubd's own
-validator). Used by Tests/StubdServerTests/RealWorldCorpusTests.swift on each spec in this folder.
+validator). Used by Tests/StubdServerTests/RealWorldCorpusTests.swift on each spec in this folder,
+and by OpenAPIImportTests and ContainsAndDiscriminatorTests on theirs.
 
 usage: validate_corpus.py SPEC STUBS_DIR BASE_URL [--accept-each]
 
