@@ -99,7 +99,7 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-schema-\(UUID().uuidString).json")
         try Data(job.serialized.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let (status, output, error) = try Self.run(testPython, [Self.script.path, file.path])
+        let (status, output, error) = try run(testPython, [Self.script.path, file.path])
         try #require(status == 0, "\(testPython) could not judge the instances: \(error)")
         guard case .object(let answer) = try JSONParser.parse(output), case .array(let verdicts)? = answer["verdicts"],
               case .array(let formats)? = answer["formats"] else {
@@ -127,20 +127,5 @@ import Testing
         for (i, count) in tally.enumerated() {
             #expect(count.valid >= 12 && count.invalid >= 12, "\(Self.schemas[i].name): \(count.valid) valid, \(count.invalid) invalid")
         }
-    }
-
-    static func run(_ tool: String, _ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read before waiting, so a large answer cannot fill the pipe and stall both sides.
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 }
