@@ -125,4 +125,33 @@ import Testing
         #expect(changed.findings == ["shape GET /chat /open/*/user", "shape GET /chat /replies/1/*/n",
                                      "shape GET /chat /close/4000", "shape GET /chat /close/4001"], "\(changed.output)")
     }
+
+    /// A WebSocket relayed to a `wss://` API (`--proxy https://…`) cannot be: the relay has no TLS
+    /// client. The app's 502 says so and what to do instead, rather than "not supported yet".
+    @Test func relayingToAWssAPISaysWhyItCannot() throws {
+        let folder = try TempStubs([:])
+        let server = try ServeProcess(["--stubs", folder.url.path, "--proxy", "https://127.0.0.1:9"])
+        defer { withExtendedLifetime(server) {} }
+        let r = try run(testPython, ["-c", rawWebSocketPython + #"""
+            import json, sys
+            port = int(sys.argv[1])
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            upgrade(s, "/chat")
+            got = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                got += chunk
+                if b"\r\n\r\n" in got:
+                    head, body = got.split(b"\r\n\r\n", 1)
+                    length = [int(l.split(b":")[1]) for l in head.split(b"\r\n") if l.lower().startswith(b"content-length:")]
+                    if length and len(body) >= length[0]: break
+            head, body = got.split(b"\r\n\r\n", 1)
+            assert head.startswith(b"HTTP/1.1 502"), head
+            detail = json.loads(body)["detail"]
+            assert "https://… target (wss://)" in detail and "no TLS client" in detail and "plain http:// (ws://)" in detail, detail
+            print("ok")
+            """#, String(server.port)])
+        #expect(r.output + r.error == "ok\n")
+    }
 }

@@ -27,7 +27,12 @@ enum UpstreamWebSocket {
 
     static func open(url: URL, headers: HTTPFields, loop: ForwardingLoop, timeoutSeconds: Double) -> Opened {
         guard url.scheme == "http", let host = url.host, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return .unreachable("relaying a WebSocket to \(url.scheme ?? "?")://… is not supported yet (only an http:// target, ws://)")
+            // The relay reads and writes the API's socket itself (poll, recv, send): it has no TLS
+            // client, and Debian 12's libcurl (7.88) has no WebSocket support to lean on. See
+            // docs/websocket.md#relaying-to-a-wss-api.
+            return .unreachable("stubd cannot relay a WebSocket to an \(url.scheme ?? "?")://… target (wss://): its relay speaks "
+                + "plain TCP and has no TLS client; point --proxy (or record) at the API's plain http:// (ws://) address, "
+                + "or write the .ws script by hand. Only the stub's own side can be wss:// (serve --tls)")
         }
         let port = url.port ?? 80
         let timeout = Int32(min(timeoutSeconds, 3600) * 1000)

@@ -21,6 +21,8 @@ extension RequestRouter {
             case .agreed(let name): headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = name
             case .none: headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = nil
             case .refused(let offered, let spoken):
+                // Matched as connecting, but never opens: a push must not be held (and counted) for it.
+                engine.session(session).streams.abandoned(route: route ?? "")
                 return (.generated(.problem(400, title: "No common WebSocket subprotocol",
                     detail: "the client offered \(offered.joined(separator: ", ")) (Sec-WebSocket-Protocol); this stub speaks "
                         + "\(spoken.joined(separator: ", ")) (protocols: in its websocket script)")), "no common subprotocol")
