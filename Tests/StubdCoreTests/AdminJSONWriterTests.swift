@@ -120,7 +120,7 @@ import Testing
                                                headers: fields(["Host": "127.0.0.1", "Authorization": "Bearer secret-token"])), in: session)
         }
         func document(_ call: String) throws -> Data {
-            guard case .response(let response) = AdminEndpoints(engine: engine).answer(method: .get, call: call, query: [], body: Data(), session: session) else {
+            guard case .response(let response) = AdminEndpoints(engine: engine).answer(try #require(AdminEndpoint(method: .get, call: call)), query: [], body: Data(), session: session) else {
                 Issue.record("\(call) did not answer at once"); return Data()
             }
             #expect(response.status == 200, "\(call): \(String(decoding: response.body, as: UTF8.self))")

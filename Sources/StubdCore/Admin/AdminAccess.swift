@@ -1,6 +1,6 @@
 import Foundation
 package import HTTPTypes
-import StubdProtocol
+package import StubdProtocol
 
 /// Who may call the admin API (`/__stubd/`), checked before any call runs.
 ///
@@ -35,8 +35,9 @@ package struct AdminAccess: Sendable {
         self.listensBeyondLoopback = listensBeyondLoopback
     }
 
-    /// Nil when the call may go ahead; otherwise the answer that refuses it.
-    package func refusal(method: HTTPRequest.Method, call: String, headers: HTTPFields) -> GeneratedResponse? {
+    /// Nil when the call may go ahead; otherwise the answer that refuses it. `endpoint` is `call`
+    /// as the request makes it (nil when it is no call: the 404 or 405 still needs the token).
+    package func refusal(method: HTTPRequest.Method, endpoint: AdminEndpoint?, call: String, headers: HTTPFields) -> GeneratedResponse? {
         let host = headers.firstValue(ofCanonicalName: "host")
         if let host, !isAllowed(host: host) {
             let name = AdminAccess.hostName(host)
@@ -44,10 +45,11 @@ package struct AdminAccess: Sendable {
                             detail: "admin calls answer only to Host 127.0.0.1, localhost or an IP address (DNS rebinding protection), "
                                 + "not '\(name)'; to allow it, start stubd with --allow-host \(name)")
         }
-        if call.isEmpty || AdminEndpoint(method: .get, call: call) == .health { return nil }
+        // `/health` is open whatever the method (a POST is answered with its 405, not a 401).
+        if call.isEmpty || endpoint == .health || (endpoint == nil && AdminEndpoint(method: .get, call: call) == .health) { return nil }
         let writes = ![.get, .head, .options].contains(method)
         if writes, let crossSite = AdminAccess.crossSiteRefusal(host: host, headers: headers) { return crossSite }
-        if let closed = tokenRefusal(authorization: headers.firstValue(of: .authorization), browser: AdminAccess.isDashboard(call)) {
+        if let closed = tokenRefusal(authorization: headers.firstValue(of: .authorization), browser: AdminAccess.isDashboard(endpoint)) {
             return closed
         }
         if writes, method != .delete, let type = AdminAccess.contentTypeRefusal(method: method, headers.firstValue(of: .contentType)) {
@@ -57,8 +59,8 @@ package struct AdminAccess: Sendable {
     }
 
     /// The calls a browser navigates to: their 401 asks for the token as a Basic password.
-    static func isDashboard(_ call: String) -> Bool {
-        switch AdminEndpoint(method: .get, call: call) {
+    static func isDashboard(_ endpoint: AdminEndpoint?) -> Bool {
+        switch endpoint {
         case .events?, .dashboard?: true
         default: false
         }

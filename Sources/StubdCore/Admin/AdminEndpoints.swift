@@ -35,21 +35,22 @@ package final class AdminEndpoints: Sendable {
     var contracts: ContractSet? { engine.contracts }
     var contractRequests: String { engine.contractRequests }
 
-    /// Answers a call under `/__stubd/`.
-    package func answer(method: HTTPRequest.Method, call: String, query: [QueryItem], body: Data,
-                        session: SessionState) -> AdminReply {
-        func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
-        guard let endpoint = AdminEndpoint(method: method, call: call) else {
-            let takes = AdminEndpoint.methods(call: call)
-            guard takes.isEmpty else {
-                let names = takes.map(\.rawValue)
-                return .response(.problem(405, title: "Method not allowed",
-                                          detail: "/__stubd/\(call) takes \(names.joined(separator: ", ")), not \(method)",
-                                          headers: [.allow: names.joined(separator: ", ")]))
-            }
-            return .response(.problem(404, title: "No such admin call",
-                                      detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(AdminEndpoint.listing)"))
+    /// The answer to a path under `/__stubd/` that is no call: a 405 naming the methods it takes, or a 404 listing the calls.
+    package static func noSuchCall(method: HTTPRequest.Method, call: String) -> GeneratedResponse {
+        let takes = AdminEndpoint.methods(call: call)
+        guard takes.isEmpty else {
+            let names = takes.map(\.rawValue)
+            return .problem(405, title: "Method not allowed",
+                            detail: "/__stubd/\(call) takes \(names.joined(separator: ", ")), not \(method)",
+                            headers: [.allow: names.joined(separator: ", ")])
         }
+        return .problem(404, title: "No such admin call",
+                        detail: "\(method) /__stubd/\(call) is not an admin call; calls: \(AdminEndpoint.listing)")
+    }
+
+    /// Answers a call under `/__stubd/`, parsed where the request entered the admin API (`AdminResponder`).
+    package func answer(_ endpoint: AdminEndpoint, query: [QueryItem], body: Data, session: SessionState) -> AdminReply {
+        func q(_ name: String) -> String? { query.first { $0.name == name }?.value ?? nil }
         switch endpoint {
         case .health:
             return .response(health())
@@ -122,7 +123,7 @@ package final class AdminEndpoints: Sendable {
         case .resources:
             return .response(.document(200, resourcesReport(session)))
         case .resourceItems(let name), .replaceResourceItems(let name):
-            return .response(resourceItems(method: method, name: name, body: body, session: session))
+            return .response(resourceItems(method: endpoint.method, name: name, body: body, session: session))
         case .scenarios:
             return .response(.document(200, scenariosReport(session)))
         case .resetScenarios:
