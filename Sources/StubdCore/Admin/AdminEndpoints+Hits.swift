@@ -7,20 +7,19 @@ import Synchronization
 /// the transport holds until a count is reached.
 extension AdminEndpoints {
     /// The answer to a finished long-poll: 200 when the count was reached, 408 with the count so far.
-    package func hitsWaitResult(session: SessionState, query: RouteQuery, count: Int) -> GeneratedResponse {
+    func hitsWaitResult(session: SessionState, query: RouteQuery, count: Int) -> GeneratedResponse {
         let hits = session.hits(for: query)
         return .document(hits >= count ? 200 : 408, HitWait(route: query.text, hits: hits, expected: count,
                                                             unmatched: session.unmatched.load(ordering: .relaxed)))
     }
 
-    /// Registers a long-poll; nil when the count is already reached (answer at once).
-    package func waitForHits(session: SessionState, query: RouteQuery, count: Int, fire: @escaping @Sendable () -> Void) -> Int? {
-        session.waiters.add(query: query, count: count, current: { session.hits(for: query) }, fire: fire)
+    /// `hits/wait` held: until `session` has `count` hits on `query` (a waiter a hit fires), or `timeout` seconds pass.
+    func waitForHits(session: SessionState, query: RouteQuery, count: Int, timeout: Double) -> AdminHold {
+        AdminHold(timeout: timeout,
+                  register: { fire in session.waiters.add(query: query, count: count, current: { session.hits(for: query) }, fire: fire) },
+                  cancel: { session.waiters.remove($0) },
+                  answer: { [self] in hitsWaitResult(session: session, query: query, count: count) })
     }
-
-    /// Drops a long-poll whose timeout came first. False when a hit fired it already.
-    @discardableResult
-    package func cancelWait(session: SessionState, id: Int) -> Bool { session.waiters.remove(id) }
 
     /// Every route's and path's hits in `session` (`GET /__stubd/hits` without `?route=`).
     func hitsReport(_ session: SessionState) -> GeneratedResponse {

@@ -81,7 +81,7 @@ package final class AdminEndpoints: Sendable {
             guard let timeout = Double(q("timeout") ?? "2"), timeout >= 0, timeout <= 300 else {
                 return .response(.problem(400, title: "Bad timeout", detail: "timeout is seconds between 0 and 300, got '\(q("timeout") ?? "")'"))
             }
-            return .waitForHits(session: session, query: query, count: count, timeout: timeout)
+            return .hold(waitForHits(session: session, query: query, count: count, timeout: timeout))
         case .contract:
             guard let contracts else {
                 return .response(.problem(404, title: "No spec loaded",

@@ -9,9 +9,7 @@ final class RequestContext: @unchecked Sendable {
     enum Pending {
         /// Send this after the delay.
         case answer(Outcome.Answer)
-        /// A long-poll for hits; answer with the count reached by then.
-        case hitsWait(session: SessionState, query: RouteQuery, count: Int, waiterID: Int?)
-        /// Another admin long-poll; its registration once made.
+        /// An admin long-poll (`hits/wait`, `streams/wait`); its registration once made.
         case adminHold(AdminHold, registration: Int?)
         /// Written as it is, its log line written elsewhere or not at all (a forwarded answer too
         /// large to hold, sent as it arrives; a `hang`'s close).

@@ -47,8 +47,6 @@ struct AdminResponder: Responder {
         switch reply {
         case .response(let generated):
             return .generated(generated)
-        case let .waitForHits(session, query, count, timeout):
-            return .waitForHits(session: session, query: query, count: count, timeout: timeout)
         case .hold(let hold):
             return .hold(hold)
         }

@@ -6,9 +6,7 @@ enum Reply {
     case now(Response)
     /// A stub's answer: its network behaviours (delay, fault, throttle, hang) apply.
     case stub(Outcome)
-    /// `GET /__stubd/hits/wait`: held until the count is reached or the time is up.
-    case waitForHits(session: SessionState, query: RouteQuery, count: Int, timeout: Double)
-    /// Another admin long-poll (`GET /__stubd/streams/wait`): held until it fires or its time is up.
+    /// An admin long-poll (`GET /__stubd/hits/wait`, `streams/wait`): held until it fires or its time is up.
     case hold(AdminHold)
     /// Passed on to the real API.
     case forward(SessionState, ForwardingResponder)

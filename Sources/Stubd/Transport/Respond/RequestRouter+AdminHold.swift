@@ -2,8 +2,8 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 
-/// An admin long-poll (`AdminHold`, `GET /__stubd/streams/wait`), held with the connection
-/// suspended as `hits/wait` is.
+/// An admin long-poll (`AdminHold`: `GET /__stubd/hits/wait`, `streams/wait`), held with the connection
+/// suspended as a stub's delay is.
 extension RequestRouter {
     func holdAdmin(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
         context.pending = .adminHold(hold, registration: nil)

@@ -60,9 +60,6 @@ extension RequestRouter {
         switch pending {
         case .answer(let answer):
             return deliver(answer, context, connection)
-        case let .hitsWait(session, query, count, waiterID):
-            if let waiterID { admin.cancelWait(session: session, id: waiterID) }
-            return finishWait(context, connection, session: session, query: query, count: count)
         case let .adminHold(hold, registration):
             if let registration { _ = hold.cancel(registration) }
             return finishHold(hold, context, connection)

@@ -250,10 +250,6 @@ final class RequestRouter: @unchecked Sendable {
         switch reply {
         case .now(let response):
             return send(response, existing, connection, line: line)
-        case let .waitForHits(session, query, count, timeout):
-            let context = context(existing, conCls)
-            context.logLine = line
-            return waitForHits(context, connection, session: session, query: query, count: count, timeout: timeout)
         case .hold(let hold):
             let context = context(existing, conCls)
             context.logLine = line
