@@ -141,6 +141,9 @@ let package = Package(
         .testTarget(name: "StubdServerTests",
                     dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: strict),
+        // The transport's types tested without a socket (the lifecycle, the request slot, the behaviour
+        // decisions, the WebSocket handshake): StubdServerTests are the ones that open sockets.
+        .testTarget(name: "StubdTransportTests", dependencies: ["Stubd", "StubdCore", "StubdProtocol"], swiftSettings: strict),
 
         // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.
         .executableTarget(name: "stubd-bench", dependencies: ["Stubd", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Benchmarks/Sources/stubd-bench",
