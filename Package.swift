@@ -107,7 +107,7 @@ let package = Package(
                 // (PackageResources): nothing to ship beside it, no Bundle to find at run time.
                 resources: [.embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),
                             .embedInCode("Dashboard/dashboard.js")],
-                swiftSettings: strict),
+                swiftSettings: strictImports),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test
         // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.

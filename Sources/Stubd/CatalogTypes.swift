@@ -1,14 +1,9 @@
-import StubdCore
-
-// The catalog's types a user of `Stubd` meets (`StubServer.Options.reloadLog`; a test that loads its
-// Stubs folder to write one test per route), named here so that `import Stubd` is enough: StubdCore is
-// not a product, and everything else in it is `package`.
-
-/// A Stubs folder, loaded: its routes, and the problems that stop it loading.
-public typealias StubCatalog = StubdCore.StubCatalog
-/// One stub: a method and path pattern with its answers.
-public typealias Route = StubdCore.Route
-/// Every problem in a Stubs folder that failed to load, each with its file and line.
-public typealias CatalogLoadError = StubdCore.CatalogLoadError
-/// One problem in a Stubs folder: the file, the line, what was wrong, what to do.
-public typealias LoadProblem = StubdCore.LoadProblem
+// The StubdCore types a public API of `Stubd` shows (`StubServer.Options.reloadLog` and `maskedSecrets`; a
+// test that loads its Stubs folder to write one test per route), re-exported one by one so that `import
+// Stubd` is enough to name them and to use their members (MemberImportVisibility asks for the defining
+// module; a typealias would not bring it): StubdCore is not a product, and nothing else of it is re-exported.
+@_exported public import struct StubdCore.CatalogLoadError
+@_exported public import struct StubdCore.LoadProblem
+@_exported public import struct StubdCore.NamedSecret
+@_exported public import class StubdCore.Route
+@_exported public import class StubdCore.StubCatalog

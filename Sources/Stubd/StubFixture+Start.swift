@@ -1,5 +1,5 @@
-import Foundation
-import StubdClient
+public import Foundation
+public import StubdClient
 
 extension StubFixture {
     /// An in-process `StubServer` on 127.0.0.1 with a free port or, when `STUBD_URL` is set, a fresh

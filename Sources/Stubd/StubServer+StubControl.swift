@@ -1,6 +1,6 @@
 import Foundation
-import StubdClient
-import StubdProtocol
+public import StubdClient
+public import StubdProtocol
 
 /// The in-process server is controlled through the same admin API as a remote one, so a test
 /// behaves the same against `StubServer` and against `stubd serve` at `$STUBD_URL`.

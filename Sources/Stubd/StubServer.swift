@@ -1,6 +1,6 @@
 import CMicroHTTPD
-import Foundation
-import StubdCore
+public import Foundation
+public import StubdCore
 import StubdProtocol
 import StubdClient
 import Synchronization

@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import HTTPTypes
-import StubdCore
+package import StubdCore
 
 /// `stubd drift`: sends each request the folder's routes stand for to the real API twice, through
 /// the same libcurl client `stubd record` forwards with (`Forwarder`), and compares the answers

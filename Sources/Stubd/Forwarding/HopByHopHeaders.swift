@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Headers that describe one connection, not the message (RFC 9110 §7.6.1): a proxy neither passes

@@ -3,6 +3,7 @@ import Foundation
 import StubdCore
 import StubdProtocol
 import HTTPTypes
+import Synchronization
 
 extension RequestRouter {
     /// Besides the hop-by-hop headers: what stubd writes anew for its own answer (the body is relayed

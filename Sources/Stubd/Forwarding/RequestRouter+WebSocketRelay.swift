@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
+import Synchronization
 
 extension RequestRouter {
     /// A WebSocket through `stubd record` or `serve --proxy`: the API's handshake is made on a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension URL {
     /// `https://api.example.com:8443`, without path: what a `Location` on the target starts with.

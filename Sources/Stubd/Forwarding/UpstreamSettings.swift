@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How stubd reaches real hosts on its own behalf: every forward (`record`, `serve --proxy`) and
 /// every pass-through (`serve --proxy-unknown pass`: tunnels and plain requests for hosts the

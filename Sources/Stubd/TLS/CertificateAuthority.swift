@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 // The TLS trait's one seam: with it, the CA is made and signs leaves with swift-certificates and
 // swift-crypto; without it (a test package's dependency declared with `traits: []`) neither is built,
 // and everything that needs the CA (`stubd ca`, `serve --tls`, --tls-port, a CONNECT) fails saying so.
 #if TLS
 import Crypto
 import SwiftASN1
-import X509
+public import X509
 
 /// stubd's own certificate authority: a key and a self-signed certificate in a folder of the user's
 /// (`~/.stubd/ca`, or `--ca-dir`), made on first use. Clients that trust its certificate trust the

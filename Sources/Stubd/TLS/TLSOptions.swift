@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// HTTPS for a server: where its CA lives and which ports speak TLS. With these set, a CONNECT on the
 /// plain port (a client's `HTTPS_PROXY`) is answered too: stubd ends the TLS itself, with a leaf for

@@ -4,7 +4,6 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdClient
-import StubdCore
 import StubdTesting
 import Testing
 import WeatherService

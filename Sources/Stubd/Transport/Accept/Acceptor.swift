@@ -7,6 +7,7 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization
+import HTTPTypes
 
 /// Accepts connections and deals them round-robin to the libmicrohttpd daemons, one worker
 /// thread each. libmicrohttpd's own pool lets whichever worker wakes first accept up to ten

@@ -7,6 +7,7 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization
+import HTTPTypes
 
 /// What libmicrohttpd says about one worker's connections (`MHD_USE_ERROR_LOG`), where it answers
 /// a request itself, and answers it wrong.

@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import HTTPTypes
 import StubdCore
 
 extension RequestRouter {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import StubdCore
 
 /// A request target in absolute form, `http://host:port/path`: what a client sends to the proxy

@@ -1,3 +1,4 @@
+import HTTPTypes
 import StubdCore
 
 /// Paths that cannot name a stub, refused before any lookup.

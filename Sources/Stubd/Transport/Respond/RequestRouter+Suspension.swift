@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdProtocol
 import Synchronization
 
 extension RequestRouter {
