@@ -1,5 +1,6 @@
 import ArgumentParser
 import StubdClient
+import StubdProtocol
 
 struct Hits: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Show hits and quota state of a running stubd.")

@@ -1,5 +1,5 @@
-import ArgumentParser
-import Stubd
+public import ArgumentParser
+public import Stubd
 
 /// `--validate requests=report|strict|off`: the `requests=` names what is validated, so a later
 /// `responses=` can sit beside it. `--help` lists the three with what each does, and a typo is

@@ -1,5 +1,5 @@
-import ArgumentParser
-import StubdCore
+public import ArgumentParser
+public import StubdCore
 
 extension SchemaFormatMode: ExpressibleByArgument {
     /// `--formats annotate|assert`, with the same words and help in check, serve and openapi import.

@@ -1,5 +1,5 @@
-import ArgumentParser
-import StubdCore
+package import ArgumentParser
+package import StubdCore
 
 /// `--mode new|all` (record, serve --record-missing): `--help` lists the two.
 extension StubsRecorder.Mode: ExpressibleByArgument {}
