@@ -2,11 +2,11 @@
 // 6.1 for package traits (TLS, OpenAPI below): Swift 6.1 or later, Xcode 16.3 or later on a Mac.
 import PackageDescription
 
-let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
-/// Being moved to (issue 40): a module's members are visible only where it is imported, and an import
-/// is internal unless it says `public`/`package` (as swift-certificates and Hummingbird build).
-let strictImports: [SwiftSetting] = strict + [.enableUpcomingFeature("MemberImportVisibility"),
-                                              .enableUpcomingFeature("InternalImportsByDefault")]
+/// Every target's settings, the same strictness everywhere: `any` written where a type is existential; a
+/// module's members visible only where it is imported, and an import internal unless it says `public` or
+/// `package` (as swift-certificates and Hummingbird build), so what a module shows of another is written.
+let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
+                              .enableUpcomingFeature("InternalImportsByDefault")]
 
 /// Compiles the test helpers' sources without the in-process start (the `…Remote` products).
 let remoteOnly: [SwiftSetting] = [.define("STUBD_REMOTE_ONLY")]
@@ -79,12 +79,12 @@ let package = Package(
         // Shared by the server and its clients: the admin API's documents, and `Locked`. Foundation and
         // HTTPTypes only (plain Swift: an app can link it).
         .target(name: "StubdProtocol", dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
-                swiftSettings: strictImports),
+                swiftSettings: strict),
 
         // Talks to a running stubd over the admin API. Foundation and HTTPTypes only, so an app can link it.
         .target(name: "StubdClient",
                 dependencies: ["StubdProtocol", .product(name: "HTTPTypes", package: "swift-http-types")],
-                swiftSettings: strictImports),
+                swiftSettings: strict),
 
         // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
         .target(name: "StubdCore",
@@ -93,7 +93,7 @@ let package = Package(
                                // Whether a spec is an OpenAPI 3.0 or 3.1 document at all (Contract/OpenAPIStructure).
                                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI])),
                                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI]))],
-                swiftSettings: strictImports),
+                swiftSettings: strict),
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
@@ -107,12 +107,12 @@ let package = Package(
                 // (PackageResources): nothing to ship beside it, no Bundle to find at run time.
                 resources: [.embedInCode("Dashboard/dashboard.html"), .embedInCode("Dashboard/dashboard.css"),
                             .embedInCode("Dashboard/dashboard.js")],
-                swiftSettings: strictImports),
+                swiftSettings: strict),
 
         // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test
         // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.
-        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strictImports),
-        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strictImports),
+        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
+        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
 
         // The test helpers with the in-process server left out on every platform: StubdXCTest's and
         // StubdTesting's own source files (symlinked, so the two cannot drift), compiled with
@@ -120,8 +120,8 @@ let package = Package(
         // test container) through StubdClient, and link no C library and none of swift-crypto,
         // swift-certificates, OpenAPIKit or Yams (scripts/check-client-side checks it): a user's test
         // package that needs only these builds HTTPTypes and four small modules (scripts/measure-helper-build).
-        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strictImports + remoteOnly),
-        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strictImports + remoteOnly),
+        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
+        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
 
         // The `stubd` binary. The folder is Sources/StubdCLI, not Sources/stubd: on a case-insensitive
         // file system (a Mac, Windows) that would be the same folder as Sources/Stubd.
@@ -133,10 +133,14 @@ let package = Package(
 
         // What the test targets share: temporary Stubs folders, server start-up, the Python upstreams,
         // plain HTTP and socket helpers. A target, not a product: no user of the package sees it.
-        .target(name: "StubdTestSupport", dependencies: ["Stubd", "StubdCore", "StubdClient"], path: "Tests/StubdTestSupport",
-                swiftSettings: strict),
+        // It re-exports StubdCoreTestSupport, the part that needs nothing of the server.
+        .target(name: "StubdTestSupport", dependencies: ["StubdCoreTestSupport", "Stubd", "StubdCore", "StubdClient"],
+                path: "Tests/StubdTestSupport", swiftSettings: strict),
+        // Temporary Stubs folders, child processes, the test Python, the repository's paths: Foundation only,
+        // so StubdCoreTests build against StubdCore alone and link no libmicrohttpd, libcurl or GnuTLS.
+        .target(name: "StubdCoreTestSupport", path: "Tests/StubdCoreTestSupport", swiftSettings: strict),
         // Fixtures/ is read through #filePath, not bundled.
-        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore", "StubdTestSupport"], exclude: ["Fixtures"],
+        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore", "StubdCoreTestSupport"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         .testTarget(name: "StubdServerTests",
                     dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
@@ -150,10 +154,10 @@ let package = Package(
                           swiftSettings: strict),
 
         // The worked example: an app-style weather client and its tests (Examples/WeatherApp).
-        .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strictImports),
+        .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strict),
         .testTarget(name: "WeatherServiceTests",
                     dependencies: ["WeatherService", "StubdXCTest", "StubdTesting", "Stubd"],
-                    path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strictImports),
+                    path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strict),
     ]
 )
 
@@ -164,7 +168,7 @@ let package = Package(
 if Context.environment["STUBD_FUZZ"] != nil {
     package.targets += ["FuzzJSON", "FuzzManifest", "FuzzTemplate", "FuzzWebSocketFrames"].map { name -> Target in
         .executableTarget(name: name, dependencies: ["StubdCore", .product(name: "HTTPTypes", package: "swift-http-types")],
-                          path: "Fuzz/Sources/\(name)")
+                          path: "Fuzz/Sources/\(name)", swiftSettings: strict)
     }
 }
 

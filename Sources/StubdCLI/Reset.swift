@@ -1,4 +1,5 @@
 import ArgumentParser
+import StubdClient
 
 struct Reset: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Reset hits, sequences, quotas, journal, runtime stubs and clock of a running stubd.")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdProtocol
 
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve a Stubs folder on localhost (the default command).")

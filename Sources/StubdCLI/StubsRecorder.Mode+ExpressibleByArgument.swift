@@ -1,4 +1,4 @@
-package import ArgumentParser
+import ArgumentParser
 package import StubdCore
 
 /// `--mode new|all` (record, serve --record-missing): `--help` lists the two.

@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 
-/// The repository this file is in: Tests/StubdTestSupport/RepositoryPaths.swift, two folders down.
+/// The repository this file is in: Tests/StubdCoreTestSupport/RepositoryPaths.swift, two folders down.
 public let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
 

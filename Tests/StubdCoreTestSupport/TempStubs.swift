@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A throwaway Stubs directory built from a dictionary of relative path → contents.
 public struct TempStubs: Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// `StubCatalog.amended(with:)` (what `serve --proxy --record-missing` puts in force the moment it
 /// has written an answer) keeps everything folder-wide the loaded catalog had. It once rebuilt the

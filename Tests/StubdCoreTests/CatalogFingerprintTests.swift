@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// The fingerprint that lets a test suite's servers share a catalog reads every directory entry.
 @Suite struct CatalogFingerprintTests {

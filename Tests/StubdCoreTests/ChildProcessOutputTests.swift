@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// The suite's `run` reads a program's standard output and standard error at once. It read them one
 /// after the other, so a program that wrote more than a pipe holds (64 KiB) to standard error, as

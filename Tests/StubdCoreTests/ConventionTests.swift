@@ -1,7 +1,8 @@
 import Foundation
+import HTTPTypes
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct ConventionTests {
     @Test func aFileAnswersItsPathWithAndWithoutItsExtension() throws {

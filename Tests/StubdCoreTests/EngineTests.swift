@@ -1,7 +1,9 @@
 import Foundation
+import HTTPTypes
+import Synchronization
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct EngineTests {
     /// Sessions charge a route's only fixed-key quota through `SoleQuota`; a session built without

@@ -3,7 +3,7 @@ import Testing
 @testable import StubdCore
 import StubdProtocol
 import HTTPTypes
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// `.sse` files and `events:` lists: the events they hold, and every mistake placed at its line and column.
 @Suite struct EventStreamParserTests {

@@ -2,7 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// Replays the fuzzers' corpus (Fuzz/Corpus, grown by scripts/fuzz), so every input that once
 /// crashed a parser, or found new code in it, is run by every test run.

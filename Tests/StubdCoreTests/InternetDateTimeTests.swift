@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// Issue 38, item 16: the clock's times are read field by field (RFC 3339), exactly to the
 /// microsecond, and a field out of its range is refused by name rather than rolled over.

@@ -1,6 +1,6 @@
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct JSONParserHardeningTests {
     @Test(arguments: [#""\uD800\u0041""#, #""\uD810\uD810""#, #""\uDC00""#, #""\uD800""#, #""\uD800x""#, #"["\uDBFF\uE000"]"#])

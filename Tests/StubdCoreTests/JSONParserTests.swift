@@ -1,6 +1,6 @@
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct JSONParserTests {
     @Test func parsesNestedValues() throws {

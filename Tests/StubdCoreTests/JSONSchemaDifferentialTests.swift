@@ -1,5 +1,5 @@
 import Foundation
-import StubdTestSupport
+import StubdCoreTestSupport
 import Testing
 @testable import StubdCore
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import StubdCore
 import StubdProtocol
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct ManifestTests {
     @Test func routesMatchOnQueryHeadersAndBody() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct NetworkBehaviourManifestTests {
     @Test func sequenceDelayAndFaultMistakesAreLoadErrorsWithLines() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct PathSegmentTests {
     @Test(arguments: [("/a/b/c", 0, "a"), ("//a//b/", 1, "b"), ("/a/b", 2, nil), ("/", 0, nil)])

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// Issue 38, item 8: every key a client invents held memory for as long as the server ran. A key
 /// whose windows have all passed is now forgotten (its next request finds it empty, as a new key's

@@ -2,7 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// A quota's key is worked out per route when the catalog loads (`QuotaPlan`); these check that the
 /// shortcut always agrees with matching the selector on the request, and is taken when it can be.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// How a recorded request becomes file names (issue 23 item 7), without a server.
 @Suite struct RecordedNamesTests {

@@ -2,7 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// What becomes of a forwarded exchange, decided without a server: recorded, or why not, in the
 /// words the journal, the log and the notice show.

@@ -2,7 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// The literal shortcut (`LiteralShortcut`) must answer exactly as walking the tree does: random
 /// catalogs of literal and patterned routes, methods, query conditions and priorities, each driven

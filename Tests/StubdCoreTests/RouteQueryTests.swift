@@ -1,6 +1,6 @@
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// One set of rules for "METHOD /path" texts, whoever reads them (issue 25 item 4).
 @Suite struct RouteQueryTests {

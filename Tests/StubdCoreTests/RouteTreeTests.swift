@@ -2,7 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// The segment tree behind `RouteMatcher`, at the scale users have: thousands of routes shaped like
 /// the weather example (`/api/{key}/conditions/q/CA/City_N.json`), plus the shapes that share it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// Secret values replaced in text and in any bytes (issue 23 item 8).
 @Suite struct SecretMaskerTests {

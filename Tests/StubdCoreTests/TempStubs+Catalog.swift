@@ -1,6 +1,6 @@
 import Foundation
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 extension TempStubs {
     func load() throws -> StubCatalog { try StubCatalog.load(stubs: url) }

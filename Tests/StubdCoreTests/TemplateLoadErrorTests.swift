@@ -1,7 +1,8 @@
 import Foundation
+import HTTPTypes
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// Load errors name the file, line and column, and what to write instead.
 @Suite struct TemplateLoadErrorTests {

@@ -1,7 +1,8 @@
 import Foundation
+import HTTPTypes
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct TimesUnderConcurrencyTests {
     /// `times` under concurrency: exactly 500 answers from the limited route, and each request is

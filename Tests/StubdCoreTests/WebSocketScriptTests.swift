@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 /// `websocket:` in the manifest and `.ws` files: the script they load into, which messages each
 /// match takes, and every mistake placed at its file, line and column.

@@ -1,6 +1,6 @@
 import Testing
 @testable import StubdCore
-import StubdTestSupport
+import StubdCoreTestSupport
 
 @Suite struct YAMLAnchorScanTests {
     @Test(arguments: [

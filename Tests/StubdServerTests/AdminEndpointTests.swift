@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Stubd
 import StubdProtocol
 import StubdTestSupport
 import Testing

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Stubd
 import StubdTestSupport
 import Testing
+import StubdProtocol
 
 /// Who may use the admin API, and what the journal shows (issue 11, exposure).
 @Suite struct AdminExposureTests {

@@ -3,6 +3,7 @@ import Stubd
 import StubdClient
 import StubdCore
 import StubdTestSupport
+import Synchronization
 import Testing
 
 /// The catalog is immutable and shared; what changes at run time belongs to sessions; a replaced

@@ -1,4 +1,5 @@
 import Foundation
+import Stubd
 import StubdClient
 import StubdTestSupport
 import Testing

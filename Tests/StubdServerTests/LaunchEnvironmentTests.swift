@@ -3,6 +3,9 @@ import Stubd
 import StubdClient
 import StubdTestSupport
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A UI test hands the app its stub server through the launch environment (issue 15). Here the
 /// "app" is a real separate process (a shell running curl, as XCUITest runs the app apart from the

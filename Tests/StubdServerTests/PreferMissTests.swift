@@ -1,5 +1,6 @@
 import Foundation
 import Stubd
+import StubdClient
 import StubdCore
 import StubdTestSupport
 import Testing

@@ -6,6 +6,7 @@ import Stubd
 import StubdClient
 import StubdTestSupport
 import Testing
+import StubdProtocol
 
 /// The 10/minute + 500/day key of the motivating weather API, on a virtual clock.
 let quotaStubs: [String: String] = [

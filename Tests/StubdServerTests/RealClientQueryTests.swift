@@ -6,6 +6,7 @@ import Stubd
 import StubdCore
 import StubdTestSupport
 import Testing
+import HTTPTypes
 
 /// What real OpenWeatherMap clients send (issue 14, item 4): `APPID` in capitals (the service takes
 /// the name in any case) and `q=City,CC`. The example Stubs must answer them as the service does.

@@ -7,6 +7,7 @@ import StubdClient
 import StubdCore
 import StubdTestSupport
 import Testing
+import StubdProtocol
 
 /// `stubd record` and `serve --proxy` against a real upstream on loopback (another stubd, which
 /// wants an API key in the path and in the query), over real sockets.

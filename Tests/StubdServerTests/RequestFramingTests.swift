@@ -1,4 +1,5 @@
 import Foundation
+import Stubd
 import StubdTestSupport
 import Testing
 

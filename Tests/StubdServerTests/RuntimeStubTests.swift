@@ -7,6 +7,7 @@ import StubdClient
 import StubdProtocol
 import StubdTestSupport
 import Testing
+import HTTPTypes
 
 @Suite struct RuntimeStubTests {
     @Test func aRuntimeStubOverridesTheCatalogUntilRemoved() async throws {

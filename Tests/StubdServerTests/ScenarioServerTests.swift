@@ -5,6 +5,7 @@ import FoundationNetworking
 import StubdClient
 import StubdTestSupport
 import Testing
+import HTTPTypes
 
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.

@@ -5,6 +5,7 @@ import FoundationNetworking
 import StubdTestSupport
 import StubdXCTest
 import XCTest
+import StubdClient
 
 /// `XCTAssertScenarioState` and `XCTAssertItemCount` fail once, at the call, saying what the state
 /// or the items were; they pass without a word when they match.

@@ -1,4 +1,5 @@
 import Foundation
+import StubdClient
 import StubdTestSupport
 import StubdXCTest
 import XCTest

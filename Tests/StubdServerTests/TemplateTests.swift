@@ -6,6 +6,7 @@ import Stubd
 import StubdClient
 import StubdTestSupport
 import Testing
+import StubdProtocol
 
 /// Templates over real sockets: what the request and the session's clock put into the answer.
 @Suite struct TemplateTests {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FileHandle {
     /// Reads a child's output up to its first newline (a port, a listening address), then drains the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `stubd openapi import` of a spec's text into a fresh folder: what the import suites wrote again
 /// before it was one type. The folder is not created beforehand, so a test sees whether the import

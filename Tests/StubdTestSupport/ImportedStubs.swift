@@ -1,5 +1,5 @@
-import Foundation
-import Testing
+public import Foundation
+public import Testing
 
 /// `stubd import KIND SOURCE` of a good input into a fresh folder, expected to succeed and to write
 /// what `stubd check` accepts: the set-up each import test of a good file wrote again.

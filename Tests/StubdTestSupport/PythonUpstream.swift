@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Python program serving on 127.0.0.1 for a test, run as `testPython -c SCRIPT ARGUMENTS…`. The
 /// script prints the port it bound as its first line. Killed when released.

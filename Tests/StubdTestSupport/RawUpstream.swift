@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An upstream that answers each path with exact bytes (Python's http.server writing them raw): for
 /// answers no well-behaved server sends, such as `Set-Cookie: ;`. A path it does not know gets a 404.

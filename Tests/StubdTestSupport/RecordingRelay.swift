@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A reverse proxy on 127.0.0.1 in front of a server, writing down every exchange that goes through
 /// it: what a real client sent and what it got back, byte for byte, even when the client keeps its

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `stubd serve` as a child process, for what only a process of its own shows: its peak memory
 /// (`VmHWM`) and its log. Killed when released.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An upstream that sends big answers as fast as it can (Python's http.server): what a real API
 /// under load, a download or an attacker sends through `stubd record` / `serve --proxy`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An HTTPS upstream with its own self-signed certificate: Python's http.server behind TLS.
 public final class TLSUpstream {

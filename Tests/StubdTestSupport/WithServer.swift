@@ -1,5 +1,5 @@
-import Foundation
-import Stubd
+public import Foundation
+public import Stubd
 import StubdClient
 
 /// Starts an in-process `StubServer` with `options` for the body and always stops it: the tests'

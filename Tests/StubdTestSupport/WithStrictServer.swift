@@ -1,5 +1,5 @@
 import Foundation
-import Stubd
+public import Stubd
 import StubdCore
 
 /// `spec` (an OpenAPI or Swagger document's text) written to a temporary folder as `specFile` and

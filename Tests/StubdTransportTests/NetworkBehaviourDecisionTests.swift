@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 @testable import Stubd
 import StubdCore
 import StubdProtocol
