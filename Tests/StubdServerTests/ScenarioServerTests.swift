@@ -6,6 +6,7 @@ import StubdClient
 import StubdTestSupport
 import Testing
 import HTTPTypes
+import StubdProtocol
 
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.
