@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A Python upstream whose answers follow a mode kept in a file, "v1" at first: the script reads the
 /// file (its first argument) on every request and `set` writes another, so a test changes the API
