@@ -66,6 +66,14 @@ struct Connection: ~Copyable {
         shim_socket_context(raw).map { Unmanaged<ConnectionState>.fromOpaque($0).takeUnretainedValue() }
     }
 
+    /// `body` with our per-connection state, if any, not retained: the connection holds it for the
+    /// call (`DaemonCallbacks.connectionNotice` releases it when the connection closes). For the
+    /// calls every request makes, where `state`'s retain and release cost ~90 instructions (issue 40).
+    func withState<R>(_ body: (ConnectionState) -> R) -> R? {
+        guard let context = shim_socket_context(raw) else { return nil }
+        return Unmanaged<ConnectionState>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+    }
+
     // MARK: Answering
 
     /// Queues `response` with `status`; the connection holds its own reference until it is sent.

@@ -16,7 +16,7 @@ enum DaemonCallbacks {
 
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, _ in
         // Its connection waits for the next head from now (see `HeadWatch`).
-        if let connection, let state = Connection(connection).state, let head = state.head { state.heads?.waiting(head) }
+        if let connection { Connection(connection).withState { state in if let head = state.head { state.heads?.waiting(head) } } }
         guard let conCls, conCls.pointee != nil else { return }
         if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.handle(.completed) }
         RequestSlot.release(conCls.pointee)

@@ -68,9 +68,9 @@ struct ResponseWriter {
     @inline(never)
     private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> MHD_Result {
         let prepared = canned.prepared
-        if let state = connection.state {
-            // The connection keeps the response for its next request (see ConnectionState).
-            return state.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection)
+        // The connection keeps the response for its next request (see ConnectionState).
+        if let queued = connection.withState({ $0.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection) }) {
+            return queued
         }
         return queueOnce(prepared.variant(adding: extra.list), status: canned.status, on: connection)
     }
