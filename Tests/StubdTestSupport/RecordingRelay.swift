@@ -32,7 +32,7 @@ public final class RecordingRelay {
 
     public init(to port: UInt16) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-relay-\(UUID().uuidString).jsonl")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)  // the relay appends to it; exchanges() reads it
         program = try PythonUpstream(script: Self.script, arguments: [String(port), log.path])
     }
 

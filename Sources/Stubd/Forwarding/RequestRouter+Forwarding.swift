@@ -47,7 +47,7 @@ extension RequestRouter {
         let target = options.target.absoluteString
         return write(.held(HeldAnswer(context: context, start: { [self] resume in
             forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
-                                         body: request.body, onStream: { [self] status, headers, body in
+                                         body: request.body, onStream: { status, headers, body in
                 // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
                 let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
                 context.pending = .response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body))
