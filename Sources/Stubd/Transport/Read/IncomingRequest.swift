@@ -45,8 +45,11 @@ struct IncomingRequest {
         // Which host the request is for picks the part of the folder that answers it (see HostScope).
         var path = rawPath
         var session = headers.firstValue(of: .stubdSession)
-        let connectionState = connection.state
-        connectionState?.requestArrived()
+        // Lent, not retained: a retain and a release of the connection's state on every request (issue 40).
+        let tunnelSession = connection.withState { state in
+            state.requestArrived()
+            return state.tunnelSession
+        } ?? nil
         if let absolute = AbsoluteForm(rawPath) {
             // `GET http://host/path`: a client whose proxy setting points at stubd.
             session = session ?? AbsoluteForm.proxySession(headers.firstValue(of: .proxyAuthorization))
@@ -61,7 +64,7 @@ struct IncomingRequest {
             }
         } else {
             // Inside a CONNECT tunnel: the session its proxy user name named.
-            if session == nil { session = connectionState?.tunnelSession }
+            if session == nil { session = tunnelSession }
             if !hostFolders.isEmpty, let host = headers.firstValue(ofCanonicalName: "host"),
                case .path(let scoped) = hosts.resolve(host: host, path: rawPath, hostFolders: hostFolders) {
                 // Origin form, for a host with a folder of its own: a TLS connection for that name, a
