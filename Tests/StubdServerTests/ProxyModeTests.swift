@@ -229,10 +229,8 @@ import Testing
                 except exceptions.APIRequestError as e:
                     print("refused", str(e)[:60])
                 """
-            // The quota's minute is the clock's (:00 to :59, the example's real clock): begun in its last
-            // seconds, the second call could land in a fresh minute and be answered (seen once under ASan).
-            let intoMinute = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
-            if intoMinute > 54 { try await Task.sleep(for: .seconds(60.2 - intoMinute)) }
+            // The example's quota counts the real clock's minutes: the fill and the refused call share one.
+            try await waitOutMinuteBoundary()
             let first = try run(testPython, ["-c", script], environment: environment)
             #expect(first.output == "weather London Clouds\n", "\(first.output) \(first.error)")
             // Spend the rest of the minute's quota in pyowm's session (its proxy user name).
