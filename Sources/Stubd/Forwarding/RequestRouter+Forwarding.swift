@@ -45,13 +45,13 @@ extension RequestRouter {
         }
         let options = forwarding.options
         let target = options.target.absoluteString
-        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+        // Ended early (`stop()`, a departed client), a forward answers as a stopping server does.
+        return write(.held(HeldAnswer(context: context, work: .answer(.generated(Self.stopping)), start: { [self] resume in
             forwarding.forwarder.forward(method: request.method, path: request.path, query: request.query, headers: request.headers,
                                          body: request.body, onStream: { status, headers, body in
                 // Too large to hold: the client gets it from now on, as it arrives; the log line comes at the end.
                 let relayed = RequestRouter.relayed(status: status, headers: headers, body: Data(), origin: options.target.origin)
-                context.pending = .response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body))
-                resume()
+                resume(.response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body)))
             }) { [self] result in
                 let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
                                              contracts: engine.contracts)
@@ -97,24 +97,26 @@ extension RequestRouter {
                                       detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
                     note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
                 }
-                forwardAnswered(request, answer: answer, note: note, session, options, context, line: line)
-                resume()
+                resume(forwardAnswered(request, answer: answer, note: note, session, options, context, line: line))
             }
         }, now: { [self] connection in
-            send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+            send(.generated(Self.stopping), context, connection, line: line)
         })), connection)
     }
 
+    /// A forward's answer when the server is stopping.
+    static var stopping: GeneratedResponse { .problem(503, title: "Stopping", detail: "stubd is stopping") }
+
     /// How a forward ends when the writer carries its answer: journaled and noted, the request's log
-    /// line (written by the writer) carrying the note, the answer pending for the writer.
+    /// line (written by the writer) carrying the note; returns the answer, for the resume to hand in.
     func forwardAnswered(_ request: RequestHead, answer: GeneratedResponse, note: String, _ session: SessionState,
-                         _ options: ForwardingOptions, _ context: RequestContext, line: RequestLogLine) {
+                         _ options: ForwardingOptions, _ context: RequestContext, line: RequestLogLine) -> PendingWork {
         engine.journalForwarded(request, status: answer.status, note: note, in: session)
         noteForward(request, status: answer.status.code, note: note, options)
         var logged = line
         logged.note = note
         context.logLine = logged
-        context.pending = .answer(.generated(answer))
+        return .answer(.generated(answer))
     }
 
     /// How a forward ends when its answer went to the client as it came (a stream, a WebSocket

@@ -14,10 +14,10 @@ extension RequestRouter {
         let options = forwarding.options
         let target = options.target.absoluteString
         let settings = forwarding.forwarder.settings
-        return write(.held(HeldAnswer(context: context, start: { [self] resume in
+        // Ended early (`stop()`, a departed client), a relay answers as a stopping server does.
+        return write(.held(HeldAnswer(context: context, work: .answer(.generated(Self.stopping)), start: { [self] resume in
             guard let url = forwarding.forwarder.url(path: request.path, query: request.query) else {
-                context.pending = .answer(.generated(.problem(502, title: "Target unreachable", detail: "cannot build a URL for \(request.path)")))
-                return resume()
+                return resume(.answer(.generated(.problem(502, title: "Target unreachable", detail: "cannot build a URL for \(request.path)"))))
             }
             NamedThread.start("stubd-forward") { [self] in
                 let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target, contracts: engine.contracts)
@@ -35,8 +35,7 @@ extension RequestRouter {
                         adopt(recorded)
                         forwardEnded(request, status: 101, note: note, session, options, context, line: line)
                     }
-                    context.pending = .response(.upgrade(headers: headers, connection: relay))
-                    return resume()
+                    return resume(.response(.upgrade(headers: headers, connection: relay)))
                 case let .answered(status, headers, body):
                     answer = RequestRouter.relayed(status: status, headers: headers, body: body, origin: options.target.origin)
                     note = "proxied to \(target); not recorded: the API answered the WebSocket handshake with \(status), not 101"
@@ -48,11 +47,10 @@ extension RequestRouter {
                     answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
                     note = "not forwarded: a loop (\(why))"
                 }
-                forwardAnswered(request, answer: answer, note: note, session, options, context, line: line)
-                resume()
+                resume(forwardAnswered(request, answer: answer, note: note, session, options, context, line: line))
             }
         }, now: { [self] connection in
-            send(.generated(.problem(503, title: "Stopping", detail: "stubd is stopping")), context, connection, line: line)
+            send(.generated(Self.stopping), context, connection, line: line)
         })), connection)
     }
 }

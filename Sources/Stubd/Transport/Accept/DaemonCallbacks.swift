@@ -18,7 +18,7 @@ enum DaemonCallbacks {
         // Its connection waits for the next head from now (see `HeadWatch`).
         if let connection { Connection(connection).withState { state in if let head = state.head { state.heads?.waiting(head) } } }
         guard let conCls, conCls.pointee != nil else { return }
-        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.lifecycle.handle(.completed) }
+        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.handle(.completed) }
         RequestSlot.release(conCls.pointee)
         conCls.pointee = nil
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { _ = $0.active.subtract(1, ordering: .relaxed) }

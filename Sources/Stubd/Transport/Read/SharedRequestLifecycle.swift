@@ -1,35 +1,54 @@
+import Foundation
 import Synchronization
 
-/// A request's `RequestLifecycle` shared by the threads that may move it (libmicrohttpd's, a timer,
-/// a waiter, a forward, `stop()`): each event is applied to the current state and stored with a
-/// compare-and-swap, retried if another thread moved it first, so exactly one of several racing
-/// `.holdOver`s is told to resume. One byte inside the request's context: with the log on every request has a
-/// context, so a lock here would be an allocation (and a `pthread_mutex_init`) per request, and
-/// `Synchronization.Mutex` waits with futex calls ThreadSanitizer does not see, which CI's TSan run
-/// reported as a race. Atomics it sees.
-struct SharedRequestLifecycle: ~Copyable, Sendable {
-    private let raw: Atomic<UInt8>
+/// A request's `RequestLifecycle`, with the work it holds, shared by the threads that may move it
+/// (libmicrohttpd's, a timer, a waiter, a forward, `stop()`): each event is applied to the whole
+/// value behind a one-byte gate, so exactly one of several racing `.holdOver`s is told to resume,
+/// and the work it hands in is the work finished.
+///
+/// A class the request's context inherits from, so the two are one allocation: with the log on
+/// every request has a context, and a lock beside it was an allocation and a `pthread_mutex_init`
+/// per request. The gate is an atomic byte taken by compare-and-swap (acquiring) and given back by
+/// a store (releasing), not `Synchronization.Mutex`: its futex waits are invisible to
+/// ThreadSanitizer, which CI's TSan run reported as a race; atomics it sees. It is held only for
+/// one `RequestLifecycle.handle`, a switch, and contended only when a hold ends as libmicrohttpd's
+/// thread notes something, so a waiter spins (yielding the core after a few tries).
+class SharedRequestLifecycle<Work>: @unchecked Sendable {
+    typealias Lifecycle = RequestLifecycle<Work>
 
-    init(_ state: RequestLifecycle.State) {
-        raw = Atomic(state.rawValue)
+    private static var open: UInt8 { 0 }
+    private static var taken: UInt8 { 1 }
+    private let gate = Atomic<UInt8>(0)
+    /// Read and written only with the gate taken.
+    private var life: Lifecycle
+
+    init(_ state: Lifecycle.State) {
+        life = Lifecycle(state)
     }
 
-    var state: RequestLifecycle.State {
-        RequestLifecycle.State(rawValue: raw.load(ordering: .acquiring))!
+    /// Where the request is, with its work (a copy, taken through the gate).
+    final var state: Lifecycle.State {
+        take()
+        let state = life.state
+        gate.store(Self.open, ordering: .releasing)
+        return state
     }
 
     /// Moves by `event` atomically and returns the action for the state it moved from.
     @discardableResult
-    func handle(_ event: RequestLifecycle.Event) -> RequestLifecycle.Action {
-        var current = raw.load(ordering: .acquiring)
-        while true {
-            var life = RequestLifecycle(RequestLifecycle.State(rawValue: current)!)
-            let action = life.handle(event)
-            let next = life.state.rawValue
-            if next == current { return action }
-            let (exchanged, found) = raw.compareExchange(expected: current, desired: next, ordering: .acquiringAndReleasing)
-            if exchanged { return action }
-            current = found
+    final func handle(_ event: Lifecycle.Event) -> Lifecycle.Action {
+        take()
+        let action = life.handle(event)
+        gate.store(Self.open, ordering: .releasing)
+        return action
+    }
+
+    @inline(__always)
+    private final func take() {
+        var tries = 0
+        while !gate.compareExchange(expected: Self.open, desired: Self.taken, successOrdering: .acquiring, failureOrdering: .relaxed).exchanged {
+            tries += 1
+            if tries > 16 { sched_yield() }
         }
     }
 }

@@ -12,9 +12,8 @@ extension RequestRouter {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
             return deliver(answer, context, connection)
         }
-        context.pending = pending(answer, during: hold)
-        return write(.held(HeldAnswer(context: context, start: { [self] resume in
-            schedule(after: hold.nanoseconds) { resume() }
+        return write(.held(HeldAnswer(context: context, work: pending(answer, during: hold), start: { [self] resume in
+            schedule(after: hold.nanoseconds) { resume(nil) }
         }, now: { [self] connection in
             // Stopping: a hang closes, a delayed answer goes at once.
             hold == .hang ? write(.drop(reset: false), connection) : send(Response(answer), context, connection, line: line)
@@ -25,14 +24,14 @@ extension RequestRouter {
     /// when its hold is over, or now.
     func release(_ context: RequestContext, rendered answer: Outcome.Answer) {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
-            context.pending = .answer(answer)
-            return resume(context)
+            return resume(context, finishing: .answer(answer))
         }
-        context.pending = pending(answer, during: hold)
-        schedule(after: hold.nanoseconds) { [self] in resume(context) }
+        // The render's place in the hold goes to its answer, so `stop()` meanwhile sends it at once.
+        context.handle(.holdWillFinish(pending(answer, during: hold)))
+        schedule(after: hold.nanoseconds) { [self] in resume(context, finishing: nil) }
     }
 
-    private func pending(_ answer: Outcome.Answer, during hold: NetworkBehaviour.Hold) -> RequestContext.Pending {
+    private func pending(_ answer: Outcome.Answer, during hold: NetworkBehaviour.Hold) -> PendingWork {
         hold == .hang ? .response(.drop(reset: false)) : .answer(answer)
     }
 

@@ -9,7 +9,7 @@ extension RequestRouter {
     func renderOffWorker(_ job: DeferredRender, _ context: RequestContext, _ connection: borrowing Connection,
                          line: RequestLogLine) -> MHD_Result {
         context.logLine = line
-        return write(.held(HeldAnswer(context: context, start: { [self] _ in
+        return write(.held(HeldAnswer(context: context, work: .render(job), start: { [self] _ in
             // `release` resumes the connection, now or when the rendered answer's own hold is over.
             DispatchQueue.global().async { [self] in
                 release(context, rendered: rendered(job, context))
@@ -18,7 +18,7 @@ extension RequestRouter {
     }
 
     /// The job rendered and journaled; a stream's journal id goes on to its connection through the log line.
-    private func rendered(_ job: DeferredRender, _ context: RequestContext) -> Outcome.Answer {
+    func rendered(_ job: DeferredRender, _ context: RequestContext) -> Outcome.Answer {
         let outcome = engine.render(job)
         context.logLine?.connection = outcome.connection
         return outcome.answer

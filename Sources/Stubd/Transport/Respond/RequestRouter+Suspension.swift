@@ -12,16 +12,17 @@ extension RequestRouter {
         let departed: [RequestContext] = suspended.withLock { state in
             state.items.values.filter { $0.socket >= 0 && Sockets.peerHasLeft($0.socket) }
         }
-        // Resumed as they are: a hang closes, a delayed answer or a long-poll's goes nowhere and closes.
-        for context in departed { resume(context, in: suspended) }
+        // Resumed with what they hold: a hang closes, a delayed answer or a long-poll's goes nowhere and closes.
+        for context in departed { resume(context, finishing: nil, in: suspended) }
     }
 
     /// Checks for a stop, suspends and registers under one lock, so `stop()` can neither miss this
-    /// connection nor resume it before it is suspended (MHD aborts on either).
-    func suspend(_ context: RequestContext, _ connection: ConnectionHandle) -> Bool {
+    /// connection nor resume it before it is suspended (MHD aborts on either). `work` is what the
+    /// hold finishes unless whoever ends it hands in other work.
+    func suspend(_ context: RequestContext, finishing work: PendingWork, _ connection: ConnectionHandle) -> Bool {
         suspended.withLock { state in
             if state.stopping { return false }
-            guard context.lifecycle.handle(.hold) == .suspend else { return false }
+            guard case .suspend = context.handle(.hold(work)) else { return false }
             context.connection = connection
             if context.socket < 0 { context.socket = connection.fd }
             connection.suspend()
@@ -30,12 +31,16 @@ extension RequestRouter {
         }
     }
 
-    /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread.
-    func resume(_ context: RequestContext) { RequestRouter.resume(context, in: suspended) }
+    /// Resumes at most once, from any thread; MHD then calls the handler again on its own thread,
+    /// which finishes `work` (nil: what the hold holds). The work goes in with the move to
+    /// `resumed`, so of racing resumers the one that resumes is the one whose work is finished.
+    func resume(_ context: RequestContext, finishing work: PendingWork?) {
+        RequestRouter.resume(context, finishing: work, in: suspended)
+    }
 
-    static func resume(_ context: RequestContext, in suspended: SuspendedRequests) {
+    static func resume(_ context: RequestContext, finishing work: PendingWork?, in suspended: SuspendedRequests) {
         suspended.withLock { state in
-            guard context.lifecycle.handle(.holdOver) == .resume else { return }
+            guard case .resume = context.handle(.holdOver(work)) else { return }
             state.items.removeValue(forKey: ObjectIdentifier(context))
             context.connection?.resume()
         }
@@ -48,7 +53,7 @@ extension RequestRouter {
             state.stopping = true
             return Array(state.items.values)
         }
-        for context in waiting { resume(context) }
+        for context in waiting { resume(context, finishing: nil) }
         return waiting.count
     }
 
@@ -57,13 +62,15 @@ extension RequestRouter {
     }
 
     /// Goes on with a request whose connection was resumed: what it was waiting for is now due.
-    func finish(_ pending: RequestContext.Pending, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
-        switch pending {
+    func finish(_ work: PendingWork, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+        switch work {
         case .answer(let answer):
             return deliver(answer, context, connection)
         case let .adminHold(hold, registration):
             if let registration { _ = hold.cancel(registration) }
             return finishHold(hold, context, connection)
+        case .render(let job):
+            return deliver(rendered(job, context), context, connection)
         case .response(let response):
             return write(response, connection)
         }

@@ -100,51 +100,45 @@ final class RequestRouter: @unchecked Sendable {
     /// request's `RequestLifecycle`, the call is its event, and the action it returns is done here.
     func handle(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
                 _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
-        let event = RequestLifecycle.Event.accessCall(upload: uploadSize.pointee > 0)
+        let event: RequestContext.Lifecycle.Event = uploadSize.pointee > 0
+            ? .upload(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee), limit: maxBodyBytes)
+            : .accessCall
         let existing: RequestContext?
-        let action: RequestLifecycle.Action
+        let action: RequestContext.Lifecycle.Action
+        // A plain request keeps no context: its lifecycle lives on the stack, one call at a time,
+        // until a piece of body gives it something to keep.
+        var life = RequestContext.Lifecycle(.readingHead)
         switch RequestSlot(conCls.pointee) {
         case .nulInPath, .nulInQuery, .tooManyParameters:
             return refuseTarget(RequestSlot(conCls.pointee), connection, url, method, conCls)
         case .empty:
-            // A plain request keeps no context: its lifecycle lives on the stack, one call at a time.
-            var life = RequestLifecycle(.readingHead)
             (existing, action) = (nil, life.handle(event))
         case .plain:
-            var life = RequestLifecycle(.readingBody)
+            life = RequestContext.Lifecycle(.readingBody(Data()))
             (existing, action) = (nil, life.handle(event))
         case .tracked(let tracked):
-            (existing, action) = (tracked, tracked.lifecycle.handle(event))
+            (existing, action) = (tracked, tracked.handle(event))
         }
         switch action {
         case .readHead:
             active.add(1, ordering: .relaxed)
             return readHead(connection, url, method, version, conCls)
-        case .answer:
-            return answer(existing, conCls, connection, url, method)
-        case .keepBody:
-            let context: RequestContext
-            if let existing { context = existing } else {
-                context = RequestContext(.readingBody)
-                conCls.pointee = RequestSlot.tracked(context).raw
-            }
-            let piece = UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee)
-            if !context.keepBody(piece, limit: maxBodyBytes) { context.lifecycle.handle(.bodyOverLimit) }
-            uploadSize.pointee = 0
-            return .YES
-        case .discardBody:
+        case .answer(let body):
+            return answer(existing, body: body, conCls, connection, url, method)
+        case .keepBody, .discardBody:
+            // A plain request's first piece of body: its lifecycle, with the piece kept (or the body
+            // found too large), moves into a context for the calls that follow.
+            if existing == nil { conCls.pointee = RequestSlot.tracked(RequestContext(life.state)).raw }
             uploadSize.pointee = 0
             return .YES
         case .refuse(let status):
             return send(.generated(.problem(HTTPResponse.Status(code: status), title: "Body too large",
                 detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
                 line: RequestLogLine(method: String(cString: method), path: String(cString: url), status: status, session: "", latencyMicroseconds: 0, isAdmin: false))
-        case .finishPending:
-            if let existing, let pending = existing.pending {
-                existing.pending = nil
-                return finish(pending, existing, connection)
-            }
-            return answer(existing, conCls, connection, url, method)
+        case .finishPending(let work):
+            // Only a context's lifecycle is ever held.
+            guard let existing else { return .NO }
+            return finish(work, existing, connection)
         case .close, .suspend, .answerNow, .resume, .none, .ignore, .release:
             // No access call leads to these but `.close`: libmicrohttpd ends the connection.
             return .NO
@@ -204,11 +198,11 @@ final class RequestRouter: @unchecked Sendable {
             return send(.generated(.problem(413, title: "Body too large",
                 detail: "request bodies are limited to \(maxBodyBytes) bytes")), context, connection, line: line)
         } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
-            let context = RequestContext(.readingBody)
-            context.lifecycle.handle(.bodyOverLimit)
+            let context = RequestContext(.readingBody(Data()))
+            context.handle(.bodyOverLimit)
             conCls.pointee = RequestSlot.tracked(context).raw
         } else {
-            conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext(.readingBody))).raw
+            conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext(.readingBody(Data())))).raw
         }
         return .YES
     }
@@ -224,13 +218,13 @@ final class RequestRouter: @unchecked Sendable {
     // MARK: The first answer
 
     /// Reads the request, asks the chain for a reply and sends it.
-    func answer(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    func answer(_ existing: RequestContext?, body: Data, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                 _ connection: borrowing Connection,
                 _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
         var request: IncomingRequest
-        switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: existing?.body ?? Data(),
+        switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: body,
                                     catalog: engine.catalog, hosts: hosts) {
         case .success(let read): request = read
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
@@ -295,8 +289,8 @@ final class RequestRouter: @unchecked Sendable {
         let writer = ResponseWriter(router: self)
         guard let context else { return writer.write(response, on: connection) }
         switch response {
-        case .stream: context.lifecycle.handle(.streamQueued)
-        case .upgrade: context.lifecycle.handle(.upgradeQueued)
+        case .stream: context.handle(.streamQueued)
+        case .upgrade: context.handle(.upgradeQueued)
         default: break
         }
         return writer.write(response, on: connection, finishing: line, note: note, started: context.started)

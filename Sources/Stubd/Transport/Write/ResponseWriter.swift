@@ -59,9 +59,9 @@ struct ResponseWriter {
     /// resumes it once; or, when the server is stopping, answers now.
     @inline(never)
     private func hold(_ held: HeldAnswer, on connection: borrowing Connection) -> MHD_Result {
-        guard router.suspend(held.context, connection.handle) else { return held.now(connection) }
+        guard router.suspend(held.context, finishing: held.work, connection.handle) else { return held.now(connection) }
         let context = held.context
-        held.start { [suspended = router.suspended] in RequestRouter.resume(context, in: suspended) }
+        held.start { [suspended = router.suspended] work in RequestRouter.resume(context, finishing: work, in: suspended) }
         return .YES
     }
 

@@ -16,9 +16,9 @@ struct StreamPause {
     /// Suspends the connection for `nanoseconds`; false when stopping.
     func suspend(forNanoseconds nanoseconds: UInt64) -> Bool {
         let context = RequestContext(.streaming)
-        guard router.suspend(context, connection) else { return false }
+        guard router.suspend(context, finishing: Self.work, connection) else { return false }
         let router = router
-        router.schedule(after: nanoseconds) { router.resume(context) }
+        router.schedule(after: nanoseconds) { router.resume(context, finishing: nil) }
         return true
     }
 
@@ -33,8 +33,12 @@ struct StreamPause {
     /// matters); nil when stopping.
     func suspendUntilWoken() -> (@Sendable () -> Void)? {
         let context = RequestContext(.streaming)
-        guard router.suspend(context, connection) else { return nil }
+        guard router.suspend(context, finishing: Self.work, connection) else { return nil }
         let router = router
-        return { router.resume(context) }
+        return { router.resume(context, finishing: nil) }
     }
+
+    /// libmicrohttpd resumes a stream through its reader, not the access handler, so a pause's work
+    /// is never finished; were it, the connection would close.
+    private static var work: PendingWork { .response(.drop(reset: false)) }
 }
