@@ -1,4 +1,5 @@
 import Foundation
+import Stubd
 import StubdClient
 import StubdProtocol
 import StubdTestSupport
@@ -218,5 +219,37 @@ import Testing
         #expect(received.map(\.index) == [1, 2, 3])
         #expect(try await chat.received(after: 2).map(\.index) == [3])
         await #expect(throws: StubdError.self) { try await chat.send("nobody is listening") }
+    }
+
+    /// A client that leaves while its WebSocket answer is held (`delay:`) opens nothing: once its request
+    /// has ended a push is refused as with no socket (409), and none is listed as open. Before, the
+    /// match's "connecting" mark stayed, and every later push was held for a socket that never came
+    /// (200, `sockets: 1`).
+    @Test func aClientGoneDuringTheDelayLeavesNothingToPushTo() async throws {
+        let stubs = try TempStubs(["stubd.yml": """
+            routes:
+              - name: chat
+                request: { path: /chat }
+                delay: 2s
+                response:
+                  websocket:
+                    messages: [{ text: welcome }]
+            """])
+        try await withServer(stubs.url) { server in
+            let fd = try #require(connectLoopback(port: server.port))
+            let upgrade = "GET /chat HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            _ = Array(upgrade.utf8).withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // Matched (its hit is counted then), and gone while the answer waits out its delay.
+            #expect(try await server.waitForHits("chat", count: 1, timeout: .seconds(5)) == 1)
+            close(fd)
+            let chat = StubdClient(baseURL: server.baseURL).webSockets("chat")
+            // Held for it until the request ends (the delay, or the once-a-second departure sweep), then refused.
+            let refused = await eventually(within: 10) {
+                do { _ = try await chat.send("anyone?"); return false } catch is StubdError { return true } catch { return false }
+            }
+            #expect(refused, "a push was still held for the client that left")
+            #expect(try await chat.openSockets() == 0)
+        }
     }
 }

@@ -64,7 +64,12 @@ import Testing
         switch event {
         case .accessCall, .upload: return (.close, state)
         case .hold: return (.answerNow, state)
-        case .completed: return state == .done ? (.ignore, .done) : (.release, .done)
+        case .completed:
+            switch state {
+            case .done: return (.ignore, .done)
+            case .held(let work), .resumed(let work): return (.release(unfinished: work), .done)
+            default: return (.release(unfinished: nil), .done)
+            }
         case .bodyOverLimit, .holdWillFinish, .holdOver, .streamQueued, .upgradeQueued: return (.ignore, state)
         }
     }
@@ -104,7 +109,7 @@ import Testing
             (.holdOver(nil), .resume, .resumed("delayed answer")),
             (.holdOver("late"), .ignore, .resumed("delayed answer")),
             (.accessCall, .finishPending("delayed answer"), .answering),
-            (.completed, .release, .done),
+            (.completed, .release(unfinished: nil), .done),
         ]
         for (event, action, state) in steps {
             #expect(life.handle(event) == action, "\(event)")
@@ -130,9 +135,20 @@ import Testing
     @Test func aTimerAfterTheClientLeftResumesNothing() {
         var life = Life(.answering)
         #expect(life.handle(.hold("a hang's close")) == .suspend)
-        #expect(life.handle(.completed) == .release)
+        #expect(life.handle(.completed) == .release(unfinished: "a hang's close"))
         #expect(life.handle(.holdOver(nil)) == .ignore, "a hang's five-minute timer after the request completed")
         #expect(life.state == .done)
+    }
+
+    /// libmicrohttpd resumes a request whose client left during its hold, sees the socket gone and
+    /// completes it without calling the handler: the completion hands back the work never finished
+    /// (a delayed WebSocket answer's "connecting" mark is taken back from it).
+    @Test func aRequestEndedOnItsResumeHandsBackTheWorkItNeverFinished() {
+        var life = Life(.answering)
+        #expect(life.handle(.hold("a delayed 101")) == .suspend)
+        #expect(life.handle(.holdOver(nil)) == .resume)
+        #expect(life.handle(.completed) == .release(unfinished: "a delayed 101"))
+        #expect(life.handle(.completed) == .ignore)
     }
 
     @Test func manyThreadsEndingAHoldResumeItOnceAndItsWorkIsTheOneFinished() {

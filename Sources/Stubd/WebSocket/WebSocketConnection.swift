@@ -84,8 +84,10 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     /// counted) to here come back from `opened`; those and any before `start` are sent right after
     /// the script's open messages. (Counting the hit later instead would move it out of the engine,
     /// which counts every route's hit as it matches.) A client gone before the
-    /// 101 went out never starts, and stays listed as open in its session (libmicrohttpd says nothing
-    /// of an upgrade response it drops: see `ResponseWriter.upgrade`).
+    /// 101 went out never starts: one gone during a `delay` gets no socket (`RequestRouter.webSocket`,
+    /// `RequestRouter.abandonUnsentWebSocket`), but one gone in the moment between the socket's making
+    /// and the 101's write stays listed as open in its session (libmicrohttpd says nothing of an
+    /// upgrade response it drops: see `ResponseWriter.upgrade`).
     init(script: WebSocketScript, clock: SessionClock, registry: WebSocketRegistry, traffic: StreamTraffic, route: String,
          journal: (StreamJournal, Int)? = nil, changed: @escaping @Sendable () -> Void = {}) {
         self.script = script

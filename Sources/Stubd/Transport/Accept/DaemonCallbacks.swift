@@ -18,10 +18,17 @@ enum DaemonCallbacks {
         // Its connection waits for the next head from now (see `HeadWatch`).
         if let connection { Connection(connection).withState { state in if let head = state.head { state.heads?.waiting(head) } } }
         guard let conCls, conCls.pointee != nil else { return }
-        if case .tracked(let context) = RequestSlot(conCls.pointee) { context.handle(.completed) }
-        RequestSlot.release(conCls.pointee)
-        conCls.pointee = nil
-        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { _ = $0.active.subtract(1, ordering: .relaxed) }
+        Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef { router in
+            // Ended with its held answer unsent: the client left while it was held (a `delay`), and
+            // libmicrohttpd, seeing it gone on the resume, never called the handler for it.
+            if case .tracked(let context) = RequestSlot(conCls.pointee),
+               case .release(unfinished: .answer(let answer)?) = context.handle(.completed) {
+                router.abandonUnsentWebSocket(answer, context)
+            }
+            RequestSlot.release(conCls.pointee)
+            conCls.pointee = nil
+            _ = router.active.subtract(1, ordering: .relaxed)
+        }
     }
 
     /// Sees the request target before libmicrohttpd decodes it or splits its query (`cls` is the router).

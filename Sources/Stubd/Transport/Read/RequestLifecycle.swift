@@ -111,8 +111,9 @@ struct RequestLifecycle<Work> {
         case ignore
         /// An access call libmicrohttpd does not make in this state: end the connection.
         case close
-        /// Give up the request's state.
-        case release
+        /// Give up the request's state; `unfinished` is the work a resumed request never finished
+        /// (libmicrohttpd saw its client gone on the resume and ended it without calling the handler).
+        case release(unfinished: Work?)
     }
 
     private(set) var state: State
@@ -171,9 +172,12 @@ struct RequestLifecycle<Work> {
             return .none
         case (.done, .completed):
             return .ignore
+        case (.resumed(let work), .completed), (.held(let work), .completed):
+            state = .done
+            return .release(unfinished: work)
         case (_, .completed):
             state = .done
-            return .release
+            return .release(unfinished: nil)
         case (_, .bodyOverLimit), (_, .holdWillFinish), (_, .holdOver), (_, .streamQueued), (_, .upgradeQueued):
             return .ignore
         }

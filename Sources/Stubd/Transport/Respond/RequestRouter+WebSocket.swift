@@ -9,6 +9,14 @@ import StubdCore
 extension RequestRouter {
     func webSocket(_ script: WebSocketScript, _ canned: CannedResponse, _ extra: ExtraHeaders, session: String, route: String?,
                    journal: Int?, _ connection: borrowing Connection, method: String) -> (response: Response, note: String?) {
+        // Gone while the answer waited out its delay (the departure sweep ends such a wait early): a
+        // socket made now would stay listed as open, since libmicrohttpd drops a 101 it cannot send
+        // without telling us (see `ResponseWriter.upgrade`).
+        let fd = connection.fd
+        if fd >= 0, Sockets.peerHasLeft(fd) {
+            engine.session(session).streams.abandoned(route: route ?? "")
+            return (.drop(reset: false), "client left before the 101")
+        }
         switch WebSocketHandshake.accept(method: method, upgrade: connection.headerString("Upgrade"), connection: connection.headerString("Connection"),
                                          key: connection.headerString("Sec-WebSocket-Key"), version: connection.headerString("Sec-WebSocket-Version")) {
         case .refuse(let refusal):
@@ -37,6 +45,14 @@ extension RequestRouter {
                                              changed: changeNotice(session))
             return (.upgrade(headers: headers, connection: socket), "websocket")
         }
+    }
+
+    /// A WebSocket answer still unsent when its request ends: its client left while the answer waited
+    /// out its delay, and libmicrohttpd, seeing it gone on the resume, never asked for it. Its match's
+    /// "connecting" mark is taken back, so a push is not held (and counted) for a socket that will not open.
+    func abandonUnsentWebSocket(_ answer: Outcome.Answer, _ context: RequestContext) {
+        guard case .canned(let canned, _) = answer, canned.webSocket != nil, let line = context.logLine else { return }
+        engine.session(line.session).streams.abandoned(route: line.route ?? "")
     }
 
     /// Tells the dashboard's event streams (`ChangeFeed`) that `session` changed: a stream's counts
