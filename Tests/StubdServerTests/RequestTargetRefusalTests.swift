@@ -5,7 +5,12 @@ import Testing
 
 /// Request heads libmicrohttpd 0.9.75 lets through or mishandles, each answered with a problem
 /// naming what is wrong and logged (issue 38, items 11, 13, 14 and 15).
+///
+/// libmicrohttpd 1.0 (a Mac's, from Homebrew) answers some of these itself before stubd sees them:
+/// `mhd1` marks what it answers otherwise (measured with 1.0.1; see `MHDReadBuffer`).
 @Suite(.serialized) struct RequestTargetRefusalTests {
+    static let mhd1 = MHDReadBuffer.isVersion1
+
     final class Lines: @unchecked Sendable {
         private let lock = NSLock()
         private var lines: [RequestLogLine] = []
@@ -36,13 +41,17 @@ import Testing
             let fine = try curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/ok.json?" + query(200),
                                  "-H", "X-One: 1", "-H", "X-Two: 2", "-H", "Cookie: a=1; b=2"])
             #expect(fine.status == 0 && fine.output.hasSuffix("\n200"), "curl \(fine.status) \(fine.output)")
-            // More than fit: a 414 naming the limit, never an empty reply.
+            // More than fit: a 414 naming the limit, never an empty reply (1.0: or its own 431, where
+            // they do not fit its memory either; it parses them before stubd can answer).
+            var refused = 0
             for count in [230, 250, 400, 600] {
                 let r = try curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/ok.json?" + query(count)])
+                if Self.mhd1 && r.output.hasSuffix("\n431") { continue }
+                refused += 1
                 #expect(r.output.hasSuffix("\n414") && r.output.contains("the query has \(count) parameters; in a request target of")
                         && r.output.contains("stubd reads at most"), "\(count) parameters: curl \(r.status) \(r.output)")
             }
-            #expect(await eventually { lines.statuses.filter { $0 == 414 }.count == 4 }, "\(lines.statuses)")
+            #expect(await eventually { lines.statuses.filter { $0 == 414 }.count == refused }, "\(lines.statuses)")
         }
     }
 
@@ -50,16 +59,20 @@ import Testing
     /// bare `&`s (one byte a parameter, the most a target of its length can carry) past every
     /// threshold libmicrohttpd 0.9.75 fails at when it parses them itself (0 bytes and a close from
     /// about 300 on, measured; see `MHDReadBuffer.withholdQuery`) get one 414 each, then the close
-    /// the request asked for.
+    /// the request asked for. libmicrohttpd 1.0 answers them itself, with one 431 each.
     @Test func aQueryOfBareSeparatorsGetsExactlyOne414OverARawSocket() async throws {
         try await withLoggingServer { server, lines in
             for count in [300, 1000, 3000] {
                 let head = "GET /ok.json?" + String(repeating: "&", count: count) + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
                 let reply = rawExchange(port: server.port, Array(head.utf8), timeout: 3)
-                #expect(reply.hasPrefix("HTTP/1.1 414 ") && reply.contains("stubd reads at most"), "\(count) separators: \(reply.prefix(300))")
+                if Self.mhd1 {
+                    #expect(reply.hasPrefix("HTTP/1.1 431 "), "\(count) separators: \(reply.prefix(300))")
+                } else {
+                    #expect(reply.hasPrefix("HTTP/1.1 414 ") && reply.contains("stubd reads at most"), "\(count) separators: \(reply.prefix(300))")
+                }
                 #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(count) separators, one answer: \(reply)")
             }
-            #expect(await eventually { lines.statuses.filter { $0 == 414 }.count == 3 }, "\(lines.statuses)")
+            #expect(await eventually { lines.statuses.filter { $0 == 414 }.count == (Self.mhd1 ? 0 : 3) }, "\(lines.statuses)")
         }
     }
 
@@ -75,12 +88,16 @@ import Testing
             ]
             for (head, message) in cases {
                 let reply = rawExchange(port: server.port, Array(head.utf8))
+                if Self.mhd1 && head.contains("\u{0}") { // 1.0 closes on a raw NUL before any callback: no answer, no log line
+                    #expect(reply.isEmpty, "\(head.debugDescription): \(reply)")
+                    continue
+                }
                 #expect(reply.hasPrefix("HTTP/1.1 400") && reply.contains(message), "\(head.debugDescription): \(reply)")
             }
             // A query without one still answers.
             let fine = rawExchange(port: server.port, Array("GET /ok.json?q=a%01b HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
             #expect(fine.hasPrefix("HTTP/1.1 200"), "\(fine)")
-            #expect(await eventually { lines.statuses.filter { $0 == 400 }.count == 4 }, "\(lines.statuses)")
+            #expect(await eventually { lines.statuses.filter { $0 == 400 }.count == (Self.mhd1 ? 2 : 4) }, "\(lines.statuses)")
         }
     }
 
@@ -89,13 +106,17 @@ import Testing
     @Test func anHTTP11RequestWithNoHostOrTwoIs400() async throws {
         try await withLoggingServer { server, lines in
             let none = rawExchange(port: server.port, Array("GET /ok.json HTTP/1.1\r\nAccept: */*\r\n\r\n".utf8))
-            #expect(none.hasPrefix("HTTP/1.1 400") && none.contains("exactly one Host header") && none.contains("has 0"), "\(none)")
+            if Self.mhd1 { // its own 400 ("HTTP/1.1 request without Host"), unlogged by stubd
+                #expect(none.hasPrefix("HTTP/1.1 400") && none.contains("Host"), "\(none)")
+            } else {
+                #expect(none.hasPrefix("HTTP/1.1 400") && none.contains("exactly one Host header") && none.contains("has 0"), "\(none)")
+            }
             let two = rawExchange(port: server.port, Array("GET /ok.json HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n".utf8))
             #expect(two.hasPrefix("HTTP/1.1 400") && two.contains("has 2"), "\(two)")
             // HTTP/1.0 may leave it out.
             let old = rawExchange(port: server.port, Array("GET /ok.json HTTP/1.0\r\n\r\n".utf8))
             #expect(old.hasPrefix("HTTP/1.0 200") || old.hasPrefix("HTTP/1.1 200"), "\(old)")
-            #expect(await eventually { lines.statuses.filter { $0 == 400 }.count == 2 }, "\(lines.statuses)")
+            #expect(await eventually { lines.statuses.filter { $0 == 400 }.count == (Self.mhd1 ? 1 : 2) }, "\(lines.statuses)")
         }
     }
 

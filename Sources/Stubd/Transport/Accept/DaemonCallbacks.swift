@@ -39,14 +39,15 @@ enum DaemonCallbacks {
     /// string, so a NUL in one cannot reach a route whole; a 400 says so where a cut value would
     /// quietly match something else. A raw NUL ends the string libmicrohttpd gives here early: the
     /// real end is followed by the version (`HTTP/1.1` and the end of the line), any other is a NUL
-    /// inside the target.
+    /// inside the target. (libmicrohttpd 1.0 closes the connection on a raw NUL before calling here.)
     ///
     /// libmicrohttpd records each query parameter in the connection's memory (`connectionMemoryBytes`,
     /// 16 KiB), and 0.9.75 closes the connection without a word when they do not fit (issue 38:
     /// ~236 parameters; 230 got its 431 with the status line twice). So a query with more than
     /// `RequestRouter.maxQueryParameters` allows for a target of its length is withheld from
     /// libmicrohttpd's parser here (`MHDReadBuffer.withholdQuery`, the one write into its memory, and
-    /// why 0.9.75 leaves no other way), and the request answered 414 naming the limit.
+    /// why 0.9.75 leaves no other way), and the request answered 414 naming the limit. libmicrohttpd 1.0
+    /// parses them anyway (nothing is withheld there) and answers 431 itself when they do not fit.
     static let rawURIInspector: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, uri, _ in
         guard let uri else { return nil }
         // libc's scans (vectorised) rather than a loop of ours over each byte: every request passes here.

@@ -7,8 +7,29 @@ import Foundation
 /// 0.9.75 (for the query and the folds measured with a C program against it: docs/safe-defaults.md
 /// has the figures). 0.9.75 parses a head in place: the request line and each `Name: value` line
 /// are cut into C strings inside the buffer it read them into, line after line.
-enum MHDReadBuffer {
+///
+/// libmicrohttpd 1.0 (what `brew install libmicrohttpd` gives a Mac) answers those requests itself,
+/// so there both are off and stubd neither writes into its memory nor reads its layout. Measured
+/// against 1.0.1 built from source on Linux (`scripts/check-libmicrohttpd-1`, docs/safe-defaults.md):
+/// a query of 300 to 5,000 bare `&`s gets its `431` once, with `Connection: close`; a raw NUL in the
+/// target closes the connection before any callback (its message: "The NUL character is in the
+/// request line."); a fold is unfolded into the value (RFC 9112 §5.2).
+package enum MHDReadBuffer {
+    /// Whether stubd was built against libmicrohttpd 1.0 or later, which answers the heads below
+    /// itself (the tests say what it answers otherwise).
+    package static let isVersion1 = MHD_VERSION >= 0x01000000
+
     // MARK: The request target (the URI log callback's `uri`)
+
+    /// Whether libmicrohttpd answers a query with more parameters than fit its memory itself, with
+    /// one `431` and a close: 1.0 does (`connection_add_header`); 0.9.75 does not (below).
+    static let answersTooManyParameters = isVersion1
+
+    /// Whether libmicrohttpd refuses a raw NUL in the request line itself, before the URI log
+    /// callback: 1.0 closes the connection without an answer (`get_request_line_inner`), so a NUL
+    /// never reaches stubd, and there is nothing for it to answer. 0.9.75 cuts the target there (0.9.77's
+    /// source has no such check either).
+    static let refusesNULInTarget = isVersion1
 
     /// Keeps libmicrohttpd from parsing a query with more parameters than its connection's memory
     /// holds: a NUL written over the byte after `?`, in the request line libmicrohttpd is about to
@@ -28,17 +49,21 @@ enum MHDReadBuffer {
     /// request line may take the whole pool. In the source (`MHD_parse_arguments_`), a custom
     /// unescape callback is called for each parameter just before its record is made and cannot
     /// stop the split either, and the strict modes do not limit parameters.
+    /// Off where `answersTooManyParameters`.
     static func withholdQuery(_ query: UnsafePointer<CChar>) {
+        guard !answersTooManyParameters else { return }
         UnsafeMutablePointer(mutating: query)[1] = 0
     }
 
     /// Whether the NUL at `end` (where the `uri` string ends) is where libmicrohttpd cut the target
     /// from ` HTTP/1.x` and the line's end, and not a NUL byte the client sent inside the target:
     /// the callback is given a C string, so a raw NUL shortens it, and its length is all it says.
+    /// Always true where `refusesNULInTarget`, without a look past `end`.
     static func isVersionAfter(_ end: UnsafePointer<CChar>) -> Bool {
+        if refusesNULInTarget { return true }
         // Compared byte by byte, each read only after the one before matched: past a real end lie
         // the version and its own NUL, all inside the line libmicrohttpd has read.
-        end[1] == 0x48 && end[2] == 0x54 && end[3] == 0x54 && end[4] == 0x50 && end[5] == 0x2F // "HTTP/"
+        return end[1] == 0x48 && end[2] == 0x54 && end[3] == 0x54 && end[4] == 0x50 && end[5] == 0x2F // "HTTP/"
             && end[6] >= 0x30 && end[6] <= 0x39 && end[7] == 0x2E && end[8] >= 0x30 && end[8] <= 0x39 && end[9] == 0
     }
 
