@@ -1,6 +1,7 @@
 import Foundation
 @testable import Stubd
 import StubdProtocol
+import Synchronization
 import Testing
 
 /// A request's life on a connection, checked without a socket: for every state and every event,
@@ -91,11 +92,23 @@ import Testing
         for state in Self.states {
             for (name, event) in Self.events {
                 var life = Life(state)
-                let shared = SharedRequestLifecycle<String>(state)
+                let shared = SharedLife(state)
                 #expect(shared.handle(event) == life.handle(event), "\(name) in \(state)")
                 #expect(shared.state == life.state, "\(name) in \(state)")
             }
         }
+    }
+
+    /// The server's own shared copy (`RequestContext`, over `PendingWork`) keeps the body behind its
+    /// gate and hands it to the answer, and a hold's work to the resume.
+    @Test func aContextKeepsTheBodyAndHandsOverItsWork() {
+        let context = RequestContext()
+        guard case .keepBody = context.handle(.upload(Self.piece, limit: 6)), case .keepBody = context.handle(.upload(Self.piece, limit: 6)),
+              case .answer(let body) = context.handle(.accessCall) else { Issue.record("the body was not kept"); return }
+        #expect(body == Self.body("abcabc"))
+        guard case .suspend = context.handle(.hold(.response(.drop(reset: true)))), case .resume = context.handle(.holdOver(nil)),
+              case .finishPending(.response(.drop(let reset))) = context.handle(.accessCall) else { Issue.record("the held work was not handed over"); return }
+        #expect(reset)
     }
 
     @Test func aRequestWithABodyHeldThenAnswered() {
@@ -153,7 +166,7 @@ import Testing
 
     @Test func manyThreadsEndingAHoldResumeItOnceAndItsWorkIsTheOneFinished() {
         for _ in 0..<200 {
-            let shared = SharedRequestLifecycle<String>(.answering)
+            let shared = SharedLife(.answering)
             #expect(shared.handle(.hold("held")) == .suspend)
             let winners = Locked<[String?]>([])
             DispatchQueue.concurrentPerform(iterations: 8) { thread in
@@ -172,7 +185,7 @@ import Testing
     /// finishes (its registration); the waiter may have resumed it already, on another thread.
     @Test func workSetDuringAHoldRacesItsEndAndOneWins() {
         for _ in 0..<500 {
-            let shared = SharedRequestLifecycle<String>(.answering)
+            let shared = SharedLife(.answering)
             #expect(shared.handle(.hold("registering")) == .suspend)
             let setter = Locked<Action?>(nil)
             let resumer = Locked<Action?>(nil)
@@ -191,5 +204,21 @@ import Testing
             #expect(shared.handle(.accessCall) == .finishPending(set == Action.none ? "registered" : "registering"),
                     "the work set before the resume is finished, and none set after it")
         }
+    }
+}
+
+/// A `RequestLifecycle<String>` behind the server's gate (`SharedRequestLifecycle.withGate`), as
+/// `RequestContext` keeps its `RequestLifecycle<PendingWork>`, so the races run on strings.
+private final class SharedLife: @unchecked Sendable {
+    private let gate = Atomic<UInt8>(SharedRequestLifecycle.open)
+    private var life: RequestLifecycle<String>
+
+    init(_ state: RequestLifecycle<String>.State) { life = RequestLifecycle(state) }
+
+    var state: RequestLifecycle<String>.State { SharedRequestLifecycle.withGate(gate) { life.state } }
+
+    @discardableResult
+    func handle(_ event: RequestLifecycle<String>.Event) -> RequestLifecycle<String>.Action {
+        SharedRequestLifecycle.withGate(gate) { life.handle(event) }
     }
 }

@@ -1,12 +1,20 @@
 import Foundation
 import StubdCore
 import HTTPTypes
+import Synchronization
 
 /// Per-request state, from libmicrohttpd's first call for a request to its completion notice: the
-/// lifecycle with its work (the body read so far, what a hold will finish), inherited so that it is
-/// shared across threads without an allocation of its own, and what the transport keeps beside it.
-/// MHD calls the handler for one connection from one thread at a time, so only the lifecycle is shared.
-final class RequestContext: SharedRequestLifecycle<PendingWork>, @unchecked Sendable {
+/// lifecycle with its work (the body read so far, what a hold will finish), shared across threads
+/// behind a one-byte gate (`SharedRequestLifecycle`) without an allocation of its own, and what the
+/// transport keeps beside it. MHD calls the handler for one connection from one thread at a time,
+/// so only the lifecycle is shared.
+final class RequestContext: @unchecked Sendable {
+    typealias Lifecycle = RequestLifecycle<PendingWork>
+
+    private let gate = Atomic<UInt8>(SharedRequestLifecycle.open)
+    /// Read and written only with the gate taken (so the runtime's exclusivity check is not needed).
+    @exclusivity(unchecked) private var life: Lifecycle
+
     let started = DispatchTime.now().uptimeNanoseconds
     /// Kept from the first pass for the request log line written after a delay.
     var logLine: RequestLogLine?
@@ -18,7 +26,18 @@ final class RequestContext: SharedRequestLifecycle<PendingWork>, @unchecked Send
     /// `state` is where the request is when the context is made: its head read (the usual, with the
     /// body so far when a plain request's first piece of body arrives), the whole request in (a
     /// delay, a CONNECT, a refusal), or a stream pausing (`StreamPause`).
-    override init(_ state: Lifecycle.State = .readingBody(Data())) {
-        super.init(state)
+    init(_ state: Lifecycle.State = .readingBody(Data())) {
+        life = Lifecycle(state)
+    }
+
+    /// Where the request is, with its work (a copy, taken through the gate).
+    var state: Lifecycle.State {
+        SharedRequestLifecycle.withGate(gate) { life.state }
+    }
+
+    /// Moves by `event` atomically and returns the action for the state it moved from.
+    @discardableResult
+    func handle(_ event: Lifecycle.Event) -> Lifecycle.Action {
+        SharedRequestLifecycle.withGate(gate) { life.handle(event) }
     }
 }
