@@ -41,12 +41,13 @@ import Testing
             let fine = try curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/ok.json?" + query(200),
                                  "-H", "X-One: 1", "-H", "X-Two: 2", "-H", "Cookie: a=1; b=2"])
             #expect(fine.status == 0 && fine.output.hasSuffix("\n200"), "curl \(fine.status) \(fine.output)")
-            // More than fit: a 414 naming the limit, never an empty reply (1.0: or its own 431, where
-            // they do not fit its memory either; it parses them before stubd can answer).
+            // More than fit: a 414 naming the limit, never an empty reply (1.0: or its own answer, a
+            // 431 or a 414 "Request too big", where they do not fit its memory either; it parses them
+            // before stubd can answer).
             var refused = 0
             for count in [230, 250, 400, 600] {
                 let r = try curl(["-w", "\n%{http_code}", server.baseURL.absoluteString + "/ok.json?" + query(count)])
-                if Self.mhd1 && r.output.hasSuffix("\n431") { continue }
+                if Self.mhd1 && (r.output.hasSuffix("\n431") || r.output.contains("<title>Request too big</title>")) { continue }
                 refused += 1
                 #expect(r.output.hasSuffix("\n414") && r.output.contains("the query has \(count) parameters; in a request target of")
                         && r.output.contains("stubd reads at most"), "\(count) parameters: curl \(r.status) \(r.output)")
