@@ -39,9 +39,6 @@ public final class StubCatalog: Sendable {
     package let scenarios: [String: [String]]
     /// Scenario name → a step of it carrying its key, cap and timed moves (see `scenarioSteps(of:)`).
     package let scenarioSteps: [String: ScenarioStep]
-    /// Scenario name → the `scenarios:` settings (maxKeys, timed moves) its first route carries, which a
-    /// runtime stub joining it is parsed with: worked out once here, not from every route at each stub.
-    private let scenarioSettings: [String: (maxKeys: Int, source: String?, moves: [ScenarioMove])]
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -67,12 +64,6 @@ public final class StubCatalog: Sendable {
         self.takesPrefer = self.routes.contains { $0.conditions.headers.contains { $0.name == "prefer" } }
         self.scenarios = StubCatalog.scenarioStates(of: self.routes)
         self.scenarioSteps = StubCatalog.scenarioSteps(of: self.routes)
-        var settings: [String: (maxKeys: Int, source: String?, moves: [ScenarioMove])] = [:]
-        for route in self.routes {
-            guard let step = route.scenario, settings[step.name] == nil else { continue }
-            settings[step.name] = (step.maxKeys, step.maxKeysSource, step.moves)
-        }
-        self.scenarioSettings = settings
     }
 
     /// Each scenario's step that says most of it: a keyed route's (its key, cap and timed moves), else the first.
@@ -195,8 +186,9 @@ public final class StubCatalog: Sendable {
         var parser = ManifestParser(file: "stub", reader: StubFileReader(root: root))
         parser.defaultQueryNamesIgnoreCase = queryNamesIgnoreCase
         // A runtime stub joining a scenario of the folder's reads and moves it as the folder's routes
-        // do: with the timed moves and maxKeys `scenarios:` gave it, which every route of it carries.
-        parser.declaredScenarioSettings = scenarioSettings
+        // do: with the timed moves and maxKeys `scenarios:` gave it, which every route of it carries,
+        // so one step per scenario (`scenarioSteps`, kept already) says them, not a walk of every route.
+        parser.declaredScenarioSettings = scenarioSteps.mapValues { ($0.maxKeys, $0.maxKeysSource, $0.moves) }
         let route = parser.parseRuntimeRoute(json, id: id)
         guard let route, parser.problems.isEmpty else {
             throw CatalogLoadError(root: "runtime stub", problems: parser.problems.items.isEmpty

@@ -30,11 +30,6 @@ final class RequestContext: @unchecked Sendable {
         life = Lifecycle(state)
     }
 
-    /// Where the request is, with its work (a copy, taken through the gate).
-    var state: Lifecycle.State {
-        SharedRequestLifecycle.withGate(gate) { life.state }
-    }
-
     /// Moves by `event` atomically and returns the action for the state it moved from.
     @discardableResult
     func handle(_ event: Lifecycle.Event) -> Lifecycle.Action {
