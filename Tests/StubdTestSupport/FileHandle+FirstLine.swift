@@ -2,7 +2,7 @@ public import Foundation
 
 extension FileHandle {
     /// Reads a child's output up to its first newline (a port, a listening address), then drains the
-    /// rest on the pipe's own thread, so the child can never block on a full pipe. `output` is given
+    /// rest on a thread of its own, so the child can never block on a full pipe. `output` is given
     /// everything read, in order, the first line included.
     /// `startingWith`: the first line that starts so, past any before it (a loaded spec's notices
     /// come before `stubd listening on`); what was read before it is given to `output` too.
@@ -19,7 +19,22 @@ extension FileHandle {
             line.append(chunk)
         }
         output(line)
-        readabilityHandler = { output($0.availableData) }
+        drain(into: output)
         return prefix.isEmpty ? line : (found() ?? line)
+    }
+
+    /// Reads to the end with blocking reads on a thread of its own, handing each piece to `output`.
+    ///
+    /// Not `readabilityHandler`: that installs a libdispatch read source, and tearing one down while
+    /// other tests set theirs up corrupts libdispatch's epoll bookkeeping on Linux. It crashed a
+    /// test process with SIGSEGV in `_dispatch_event_loop_drain` in CI
+    /// (swift-corelibs-libdispatch#949). A blocking read never registers with libdispatch. The
+    /// thread keeps the handle open until the child's end of the pipe closes.
+    public func drain(into output: @escaping @Sendable (Data) -> Void) {
+        let reader = Thread { [self] in
+            while case let piece = availableData, !piece.isEmpty { output(piece) }
+        }
+        reader.name = "child output"
+        reader.start()
     }
 }

@@ -7,7 +7,7 @@ public final class ServeProcess {
     public let baseURL: URL
     private let output = Output()
 
-    /// What it prints, appended from the pipe's handler thread.
+    /// What it prints, appended from the thread that reads the pipe.
     private final class Output: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
@@ -57,6 +57,5 @@ public final class ServeProcess {
     deinit {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        (process.standardOutput as? Pipe)?.fileHandleForReading.readabilityHandler = nil
     }
 }

@@ -24,7 +24,7 @@ final class StubdProcess: @unchecked Sendable {
         return root.appendingPathComponent(".build/debug/stubd")
     }()
 
-    /// Everything stubd printed, appended from the pipe's own thread.
+    /// Everything stubd printed, appended from the thread that reads the pipe.
     private final class Output: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
@@ -50,8 +50,16 @@ final class StubdProcess: @unchecked Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [output] in output.append($0.availableData) }
         try process.run()
+        // Blocking reads on a thread of its own, not `readabilityHandler`: tearing that handler's
+        // libdispatch read source down while another test sets its own up corrupts libdispatch's
+        // epoll bookkeeping on Linux, and crashed this suite with SIGSEGV in
+        // `_dispatch_event_loop_drain` in CI (swift-corelibs-libdispatch#949).
+        let reader = Thread { [output, handle = pipe.fileHandleForReading] in
+            while case let piece = handle.availableData, !piece.isEmpty { output.append(piece) }
+        }
+        reader.name = "stubd output"
+        reader.start()
         // "stubd listening on http://127.0.0.1:PORT (…)", after any notices about the spec.
         let deadline = Date().addingTimeInterval(20)
         var address: String?
