@@ -329,8 +329,9 @@ public final class StubServer: Sendable {
     }
 
     /// Stops accepting, lets requests in flight finish (delayed answers are sent at once, hanging
-    /// ones closed, long-polls answered), then stops. Idempotent. The wait for requests in flight
-    /// (at most half a second) happens on a queue of its own, not on the cooperative pool.
+    /// ones closed, long-polls answered, a forward or a render not yet done answered 503
+    /// "Stopping"), then stops. Idempotent. The wait for requests in flight (at most half a
+    /// second) happens on a queue of its own, not on the cooperative pool.
     public func stop() async {
         _ = await StubServer.offThePool { self.stopSynchronously() }
     }

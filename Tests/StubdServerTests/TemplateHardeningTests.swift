@@ -213,14 +213,8 @@ import Testing
         let stubs = try TempStubs(["stubd.yml": TemplateHardeningTests.list, "ok.json": #"{"ok": true}"#])
         try await withServer(stubs.url, options: options) { server in
             let cube = URL(string: server.baseURL.absoluteString + "/silent")!
-            // Calibrate: 60³ loops alone, then the n whose n³ takes about three seconds at that pace (the
-            // probe's time includes the request's own, so the render comes out shorter, not longer).
-            let probeSize = 60
-            let probeStarted = Date()
-            let probe = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(probeSize), session: TemplateHardeningTests.patient)
-            #expect(probe.status == 200)
-            let probeSeconds = max(Date().timeIntervalSince(probeStarted), 0.001)
-            let size = min(1_000, max(probeSize, Int(Double(probeSize) * cbrt(3.0 / probeSeconds))))
+            // The probe's time includes the request's own, so the render comes out shorter, not longer.
+            let size = try await HoldEndedEarlyTests.renderSize(server, seconds: 3)
             let started = Date()
             let heavy = Task {
                 let r = try await http(cube, method: "POST", body: TemplateHardeningTests.numbers(size), session: TemplateHardeningTests.patient)
@@ -234,7 +228,7 @@ import Testing
             let (status, rendering) = try await heavy.value
             #expect(canned.status == 200)
             #expect(status == 200)
-            #expect(rendering > 1, "the render must take long for this test to mean anything: \(rendering) s for n = \(size) (the probe of \(probeSize) took \(probeSeconds) s)")
+            #expect(rendering > 1, "the render must take long for this test to mean anything: \(rendering) s for n = \(size)")
             #expect(waited < rendering / 4, "the canned request waited \(waited) s of a \(rendering) s render")
         }
     }

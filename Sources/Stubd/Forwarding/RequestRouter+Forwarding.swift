@@ -97,26 +97,22 @@ extension RequestRouter {
                                       detail: "\(target) did not answer \(request.method) \(request.path) within \(Int(options.timeoutSeconds)) s (--timeout); nothing was recorded")
                     note = policy.timedOut(afterSeconds: Int(options.timeoutSeconds))
                 }
-                resume(forwardAnswered(request, answer: answer, note: note, session, options, context, line: line))
+                resume(forwardAnswered(request, answer: answer, note: note, session, options, line: line))
             }
         }, now: { [self] connection in
             send(.generated(Self.stopping), context, connection, line: line)
         })), connection)
     }
 
-    /// A forward's answer when the server is stopping.
-    static var stopping: GeneratedResponse { .problem(503, title: "Stopping", detail: "stubd is stopping") }
-
     /// How a forward ends when the writer carries its answer: journaled and noted, the request's log
     /// line (written by the writer) carrying the note; returns the answer, for the resume to hand in.
     func forwardAnswered(_ request: RequestHead, answer: GeneratedResponse, note: String, _ session: SessionState,
-                         _ options: ForwardingOptions, _ context: RequestContext, line: RequestLogLine) -> PendingWork {
+                         _ options: ForwardingOptions, line: RequestLogLine) -> PendingWork {
         engine.journalForwarded(request, status: answer.status, note: note, in: session)
         noteForward(request, status: answer.status.code, note: note, options)
         var logged = line
         logged.note = note
-        context.logLine = logged
-        return .answer(.generated(answer))
+        return .answer(.generated(answer), line: logged)
     }
 
     /// How a forward ends when its answer went to the client as it came (a stream, a WebSocket

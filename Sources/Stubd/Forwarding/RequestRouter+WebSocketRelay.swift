@@ -47,7 +47,7 @@ extension RequestRouter {
                     answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
                     note = "not forwarded: a loop (\(why))"
                 }
-                resume(forwardAnswered(request, answer: answer, note: note, session, options, context, line: line))
+                resume(forwardAnswered(request, answer: answer, note: note, session, options, line: line))
             }
         }, now: { [self] connection in
             send(.generated(Self.stopping), context, connection, line: line)

@@ -22,7 +22,7 @@ enum DaemonCallbacks {
             // Ended with its held answer unsent: the client left while it was held (a `delay`), and
             // libmicrohttpd, seeing it gone on the resume, never called the handler for it.
             if case .tracked(let context) = RequestSlot(conCls.pointee),
-               case .release(unfinished: .answer(let answer)?) = context.handle(.completed) {
+               case .release(unfinished: .answer(let answer, _)?) = context.handle(.completed) {
                 router.abandonUnsentWebSocket(answer, context)
             }
             RequestSlot.release(conCls.pointee)

@@ -12,7 +12,7 @@ extension RequestRouter {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
             return deliver(answer, context, connection)
         }
-        return write(.held(HeldAnswer(context: context, work: pending(answer, during: hold), start: { [self] resume in
+        return write(.held(HeldAnswer(context: context, work: pending(answer, line: nil, during: hold), start: { [self] resume in
             schedule(after: hold.nanoseconds) { resume(nil) }
         }, now: { [self] connection in
             // Stopping: a hang closes, a delayed answer goes at once.
@@ -20,19 +20,19 @@ extension RequestRouter {
         })), connection)
     }
 
-    /// A rendered answer whose connection is suspended already (see `renderOffWorker`): resumed
-    /// when its hold is over, or now.
-    func release(_ context: RequestContext, rendered answer: Outcome.Answer) {
+    /// A rendered answer whose connection is suspended already (see `renderOffWorker`), logged
+    /// with `line`: resumed when its hold is over, or now.
+    func release(_ context: RequestContext, rendered answer: Outcome.Answer, line: RequestLogLine) {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
-            return resume(context, finishing: .answer(answer))
+            return resume(context, finishing: .answer(answer, line: line))
         }
         // The render's place in the hold goes to its answer, so `stop()` meanwhile sends it at once.
-        context.handle(.holdWillFinish(pending(answer, during: hold)))
+        context.handle(.holdWillFinish(pending(answer, line: line, during: hold)))
         schedule(after: hold.nanoseconds) { [self] in resume(context, finishing: nil) }
     }
 
-    private func pending(_ answer: Outcome.Answer, during hold: NetworkBehaviour.Hold) -> PendingWork {
-        hold == .hang ? .response(.drop(reset: false)) : .answer(answer)
+    private func pending(_ answer: Outcome.Answer, line: RequestLogLine?, during hold: NetworkBehaviour.Hold) -> PendingWork {
+        hold == .hang ? .response(.drop(reset: false)) : .answer(answer, line: line)
     }
 
     /// Sends an answer whose hold is over (or had none), as its behaviour has it go out.

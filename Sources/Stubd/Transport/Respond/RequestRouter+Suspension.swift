@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import StubdCore
 import StubdProtocol
+import HTTPTypes
 import Synchronization
 
 extension RequestRouter {
@@ -57,6 +58,10 @@ extension RequestRouter {
         return waiting.count
     }
 
+    /// The answer of a request whose hold `stop()` ended before its answer was made (a forward
+    /// waiting for the real API, a render off the worker).
+    static var stopping: GeneratedResponse { .problem(503, title: "Stopping", detail: "stubd is stopping") }
+
     func schedule(after nanoseconds: UInt64, _ work: @escaping @Sendable () -> Void) {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(min(nanoseconds, UInt64(Int.max)))), execute: work)
     }
@@ -64,13 +69,12 @@ extension RequestRouter {
     /// Goes on with a request whose connection was resumed: what it was waiting for is now due.
     func finish(_ work: PendingWork, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
         switch work {
-        case .answer(let answer):
+        case let .answer(answer, line):
+            if let line { context.logLine = line }
             return deliver(answer, context, connection)
         case let .adminHold(hold, registration):
             if let registration { _ = hold.cancel(registration) }
             return finishHold(hold, context, connection)
-        case .render(let job):
-            return deliver(rendered(job, context), context, connection)
         case .response(let response):
             return write(response, connection)
         }
