@@ -40,6 +40,18 @@ public func curl(_ arguments: [String]) throws -> (status: Int32, output: String
     return (r.status, r.output)
 }
 
+/// Runs `work`, which blocks (a child process, a socket read), on a thread of its own, and awaits it.
+/// In a task it would hold one of the cooperative pool's threads for as long as it blocks: the pool
+/// is as wide as the machine has cores (two in CI), and with the other one taken, a 5 s curl in a
+/// `Task.detached` held the test's own awaits until curl gave up (CLITests, CI under
+/// AddressSanitizer: the delayed answer the test waited for never came, as the test never got to
+/// send the SIGTERM that releases it).
+public func onItsOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// As `run`, but the program is killed (SIGKILL) after `seconds`: for a regression that would
 /// otherwise never end. Also returns how long it ran.
 public func run(_ executable: String, _ arguments: [String], killedAfter seconds: Double)

@@ -176,14 +176,16 @@ import Testing
         #expect(firstLine.hasSuffix("(2 routes from \(stubs.url.path))"))
         let url = String(firstLine.split(separator: " ")[3])
         #expect(try curl(["-o", "/dev/null", "-w", "%{http_code}", url + "/ok.json"]).output == "200")
-        let slow = Task.detached { try? curl(["-o", "/dev/null", "-w", "%{http_code}", url + "/slow"]) }
-        _ = try await eventually(within: 2) { try curl(["\(url)/__stubd/hits?route=GET%20/slow"]).output.contains("\"hits\":1") }
+        // Off the cooperative pool: blocked there for the delay, it could keep this test from sending the SIGTERM.
+        async let slow = onItsOwnThread { try curl(["-o", "/dev/null", "-w", "%{http_code}", url + "/slow"]) }
+        let held = try await eventually(within: bound(2)) { try curl(["\(url)/__stubd/hits?route=GET%20/slow"]).output.contains("\"hits\":1") }
+        try #require(held, "the delayed request never reached the server: the SIGTERM would not find it in flight")
         let signalled = Date()
         process.terminate()
         process.waitUntilExit()
         #expect(Date().timeIntervalSince(signalled) < bound(1))
         #expect(process.terminationStatus == 0)
-        #expect(await slow.value?.output == "200", "the delayed answer was sent before exit")
+        #expect(try await slow.output == "200", "the delayed answer was sent before exit")
         let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let requestLine = try #require(log.split(separator: "\n").first { $0.contains("/ok.json") })
         let json = try JSONSerialization.jsonObject(with: Data(requestLine.utf8)) as? [String: String]
