@@ -228,7 +228,19 @@ def main():
         check(curl(base, "/orders/17/pay", "-X", "POST") == "200", "curl pays order 17")
         seen, took = wait_for(lambda: order("17") == "paid", args.live_seconds)
         check(bool(seen), "order 17 reads paid without a reload (after %.2f s): %s" % (took, driver.find_element(By.ID, "scenarios").text.replace("\n", " | ")[:300]))
-        driver.find_element(By.CSS_SELECTOR, '#scenarios input[data-scenario="order"]').send_keys("18")
+        # A request elsewhere in the session refetches the view; the same documents are not drawn
+        # again, so a key half typed keeps its focus and its text.
+        key_field = '#scenarios input[data-scenario="order"]'
+        driver.find_element(By.CSS_SELECTOR, key_field).send_keys("1")
+        driver.execute_script("performance.clearResourceTimings()")
+        refetched = lambda: driver.execute_script(
+            "return performance.getEntriesByType('resource').some(e => e.name.includes('/__stubd/scenarios'))")
+        check(curl(base, "/items/i00001.json") == "200", "curl asks for a plain route")
+        seen, _ = wait_for(refetched, args.live_seconds)
+        driver.switch_to.active_element.send_keys("8")
+        typed = driver.find_element(By.CSS_SELECTOR, key_field).get_attribute("value")
+        check(bool(seen) and typed == "18", "a request elsewhere refetches State (%s) and the key being typed keeps its focus: %r"
+              % ("refetched" if seen else "not refetched", typed))
         Select(driver.find_element(By.CSS_SELECTOR, '#scenarios select[data-scenario="order"]')).select_by_value("paid")
         driver.find_element(By.XPATH, "//div[@id='scenarios']//button[. = 'Set order']").click()
         seen, _ = wait_for(lambda: order("18") == "paid" and order("17") == "paid", 5)

@@ -382,10 +382,18 @@ async function loadClock() {
 
 // MARK: State (GET /__stubd/scenarios and /__stubd/resources): what the session's stubs remember.
 
+// What the State view last drew, as text: a change elsewhere in the session (any request) refetches
+// it, and drawing the same documents again would replace the cards under the user's hands, taking the
+// focus from a key half typed and the open list from a state being picked.
+let stateShown = "";
+
 async function loadState() {
   // State is per session: "all sessions" shows the default one's, and says so.
   const session = state.all ? "" : state.session;
   const [sc, rs, ws] = await Promise.all([get("scenarios", session), get("resources", session), get("websockets", session)]);
+  const shown = JSON.stringify([session, state.all, sc, rs, ws]);
+  if (shown === stateShown) return;
+  stateShown = shown;
   $("state-scope").textContent = "(session " + (session || "default") + (state.all ? "; state is per session, pick one to see its own" : "") + ")";
   // A state (and key) picked but not yet set survives a refresh, so a change elsewhere does not undo the choice.
   const picked = {}, typed = {};
