@@ -163,12 +163,20 @@ package final class StubEngine: Sendable {
         // Open to pushes before the hit shows (issue 41): a test that waited for the hit pushes at once.
         if response.webSocket != nil { session.streams.connecting(route: route.key) }
         session.recordHit(route, state, request)
+        // A cache's revalidation or a resumed download (`If-None-Match`, `Range`…): read only for an
+        // answer with validators, in one pass over the headers; nil for nearly every request.
+        let conditions = response.validators == nil ? nil : ConditionalRequest(request.headers)
+        let notModified = conditions.map { $0.verdict(for: response.validators!, bodyLength: response.body.count, method: request.method) == .notModified } ?? false
         // Quotas first: an answer they refuse is not rendered at all.
-        var outcome = charge(route, state, response, parameters, request, session, wall)
+        var outcome = charge(route, state, response, parameters, request, session, wall, notModified: notModified)
         if response.webSocket != nil, case .generated = outcome.answer { session.streams.abandoned(route: route.key) }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
         if contracts != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
+        if let conditions, case .canned(let canned, let extra) = outcome.answer, let validators = canned.validators,
+           let narrowed = canned.answering(conditions.verdict(for: validators, bodyLength: canned.body.count, method: request.method)) {
+            outcome = outcome.replacingCanned(narrowed, extraHeaders: extra)
+        }
         if case .runtime = route.source, response.template == nil, contracts != nil {
             // A runtime stub that breaks the spec was taken (report mode): each answer says so, as a request's problems are said.
             outcome = outcome.reporting(answerProblems(outcome, of: route))
@@ -290,14 +298,16 @@ package final class StubEngine: Sendable {
 
     /// Charges the route's quotas for this answer: a `quotaStatus:` answer charges nothing, a sole
     /// fixed-key quota in a fixed window takes its shortcut (`SoleQuota`), anything else the general loop.
+    /// `notModified`: the request will be answered 304, which a quota with `notModified: free` does not count.
     private func charge(_ route: Route, _ state: RouteState, _ response: CannedResponse, _ parameters: [String: String],
-                        _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome {
+                        _ request: RequestHead, _ session: SessionState, _ wall: Date, notModified: Bool = false) -> Outcome {
         if response.quotaStatus != nil {
             // Asking how much is left is never counted against what is left (GitHub's rule too).
             return Outcome(answer: .generated(quotaStatus(response, request, parameters, session, wall)), route: route)
         }
-        if let sole = state.soleQuota, let accepted = charge(route, response, sole, now: session.clock.now(wall: wall)) {
-            return accepted
+        if let sole = state.soleQuota {
+            if notModified, !sole.quota.countsNotModified { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
+            if let accepted = charge(route, response, sole, now: session.clock.now(wall: wall)) { return accepted }
         }
         let plans = route.quotaPlans
         guard !plans.isEmpty else { return Outcome(answer: .canned(response, extraHeaders: .none), route: route) }
@@ -310,6 +320,7 @@ package final class StubEngine: Sendable {
                 continue
             }
             let quota = plan.quota
+            if notModified, !quota.countsNotModified { continue }
             let now = session.clock.now(wall: wall)
             let ledger = state.ledgers[i]
             let charge: QuotaCharge

@@ -30,10 +30,33 @@ package final class CannedResponse: Sendable {
     /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
     private let madeForm = Atomic<UInt>(0)
 
+    /// What a cache keeps to ask again: the `ETag` and `Last-Modified` a static 200 answer carries.
+    package struct Validators: Sendable {
+        /// Quoted, as sent: the stub's own `ETag`, else a fingerprint of the content (`EntityTag`).
+        package let entityTag: String
+        /// Seconds since 1970: the stub's own `Last-Modified`, else when this process first served the content.
+        package let lastModified: Int
+    }
+    /// Set for a 200 answer with a fixed body (no template, stream, WebSocket, fault or quota
+    /// status): it carries `ETag`, `Last-Modified` and `Accept-Ranges: bytes`, and the engine answers
+    /// `If-None-Match` / `If-Modified-Since` with a 304 and `Range` with a 206 (`ConditionalRequest`).
+    package let validators: Validators?
+
     package init(status: HTTPResponse.Status, headers: HTTPFields, body: Data,
                 delay: Delay? = nil, fault: Fault? = nil, bytesPerSecond: Int? = nil, bodySource: String? = nil,
                 quotaStatus: QuotaStatusStyle? = nil, template: ResponseTemplate? = nil, alternatives: [CannedResponse] = [],
-                events: EventStream? = nil, webSocket: WebSocketScript? = nil) {
+                events: EventStream? = nil, webSocket: WebSocketScript? = nil, validated: Bool = true) {
+        var headers = headers
+        if validated, status == .ok, template == nil, events == nil, webSocket == nil, quotaStatus == nil, fault == nil {
+            let tag = headers[.eTag] ?? EntityTag.of(body: body, contentType: headers[.contentType])
+            let date = headers[.lastModified].flatMap { HTTPDate.parse(Substring($0)) } ?? ContentDates.firstSeen(tag)
+            if headers[.eTag] == nil { headers.append(HTTPField(name: .eTag, value: tag)) }
+            if headers[.lastModified] == nil { headers.append(HTTPField(name: .lastModified, value: HTTPDate.format(date))) }
+            if headers[.acceptRanges] == nil { headers.append(HTTPField(name: .acceptRanges, value: "bytes")) }
+            validators = Validators(entityTag: tag, lastModified: date)
+        } else {
+            validators = nil
+        }
         self.webSocket = webSocket
         self.template = template
         self.events = events
@@ -53,7 +76,36 @@ package final class CannedResponse: Sendable {
     func rendered(body: Data, headers: HTTPFields, events: EventStream? = nil) -> CannedResponse {
         CannedResponse(status: status, headers: headers, body: body, delay: delay, fault: fault,
                        bytesPerSecond: bytesPerSecond, bodySource: bodySource, quotaStatus: nil, template: nil, events: events ?? self.events,
-                       webSocket: webSocket)
+                       webSocket: webSocket, validated: false)
+    }
+
+    /// This answer as a conditional or range request gets it (`ConditionalRequest.Verdict`): a 304
+    /// with the validators and no body, a 206 of the bytes asked for, or a 416 naming the length; its
+    /// delay, fault and throttle kept. Nil for the whole answer.
+    func answering(_ verdict: ConditionalRequest.Verdict) -> CannedResponse? {
+        var kept = headers
+        let status: HTTPResponse.Status
+        let part: Data
+        switch verdict {
+        case .full:
+            return nil
+        case .notModified:
+            // RFC 9110 §15.4.5: the fields a 200 would have carried that a cache updates, and no content.
+            kept = HTTPFields(headers.filter { [.eTag, .lastModified, .cacheControl, .expires, .vary, .contentLocation].contains($0.name) })
+            status = .notModified
+            part = Data()
+        case .partial(let lower, let upper):
+            kept[.contentRange] = "bytes \(lower)-\(upper)/\(body.count)"
+            status = .partialContent
+            part = body.subdata(in: body.startIndex + lower ..< body.startIndex + upper + 1)
+        case .unsatisfiable:
+            kept = HTTPFields(headers.filter { $0.name != .contentType && $0.name != .eTag && $0.name != .lastModified })
+            kept[.contentRange] = "bytes */\(body.count)"
+            status = .rangeNotSatisfiable
+            part = Data()
+        }
+        return CannedResponse(status: status, headers: kept, body: part, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
+                              bodySource: bodySource, validated: false)
     }
 
     /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and

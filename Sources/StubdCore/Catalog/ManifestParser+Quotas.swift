@@ -5,7 +5,7 @@ import HTTPTypes
 extension ManifestParser {
     mutating func parseQuota(_ node: Node) -> QuotaDefinition? {
         guard let map = mapping(node, "a quota") else { return nil }
-        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone", "resource", "maxKeys"], in: "a quota")
+        checkKeys(map, ["name", "routes", "key", "limits", "algorithm", "exceeded", "advertise", "timezone", "resource", "maxKeys", "notModified"], in: "a quota")
         let before = problems.items.count
         guard let nameNode = map["name"], let name = string(nameNode, "name") else {
             add(node, "a quota needs a 'name'", hint: "name: weather-api")
@@ -104,10 +104,19 @@ extension ManifestParser {
             if n >= 1, n <= QuotaDefinition.maxKeysCeiling { maxKeys = n }
             else { add(m, "maxKeys must be from 1 to \(QuotaDefinition.maxKeysCeiling), got \(n)", hint: "keys counted at once; the default is \(QuotaDefinition.defaultMaxKeys)") }
         }
+        var countsNotModified: Bool?
+        if let n = map["notModified"], let text = string(n, "notModified") {
+            switch text {
+            case "counted": countsNotModified = true
+            case "free": countsNotModified = false
+            default: add(n, "notModified is 'counted' or 'free', got '\(text)'",
+                         hint: "free: a request answered 304 Not Modified is not counted (GitHub's rule, the default with its profile); counted: it is")
+            }
+        }
         guard problems.items.count == before else { return nil }
         return QuotaDefinition(name: name, selectors: selectors, key: key, limits: limits, algorithm: algorithm,
                                exceeded: exceeded, advertise: advertise, timeZone: timeZone, resource: resource,
-                               maxKeys: maxKeys, source: "\(file):\(node.mark?.line ?? 0)")
+                               maxKeys: maxKeys, countsNotModified: countsNotModified, source: "\(file):\(node.mark?.line ?? 0)")
     }
 
     private mutating func selector(_ text: String, _ node: Node) -> RouteSelector? {

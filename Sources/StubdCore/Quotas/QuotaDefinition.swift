@@ -5,7 +5,7 @@ package import Foundation
 package final class QuotaDefinition: Sendable {
     package init(name: String, selectors: [RouteSelector], key: QuotaKeySource, limits: [QuotaLimit], algorithm: QuotaAlgorithm,
                 exceeded: ExceededAnswer, advertise: AdvertiseStyle, timeZone: TimeZone, resource: String = "core",
-                maxKeys: Int = QuotaDefinition.defaultMaxKeys, source: String) {
+                maxKeys: Int = QuotaDefinition.defaultMaxKeys, countsNotModified: Bool? = nil, source: String) {
         self.name = name
         self.selectors = selectors
         self.key = key
@@ -17,6 +17,9 @@ package final class QuotaDefinition: Sendable {
         self.resource = resource
         self.maxKeys = max(1, maxKeys)
         self.source = source
+        let github: Bool
+        if case .profile(.github) = exceeded { github = true } else { github = advertise == .github }
+        self.countsNotModified = countsNotModified ?? !github
         shape = limits.map(\.description).joined(separator: ",") + " " + algorithm.rawValue + " " + timeZone.identifier
         ietfPolicy = limits.map { "\"\($0.name)\";q=\($0.count);w=\($0.windowSeconds)" }.joined(separator: ", ")
     }
@@ -45,6 +48,10 @@ package final class QuotaDefinition: Sendable {
     /// The most a manifest may raise `maxKeys` to.
     package static let maxKeysCeiling = 10_000_000
     package let source: String
+    /// Whether a request answered `304 Not Modified` counts (`notModified: counted | free`). GitHub's
+    /// do not ("conditional requests"), so a quota that answers as GitHub's is free by default; any
+    /// other counts, as most APIs count every request.
+    package let countsNotModified: Bool
 
     /// Whether it answers in GitHub's words: the github profile, or GitHub's headers.
     var speaksGitHub: Bool {

@@ -59,7 +59,7 @@ package final class ResourceDefinition: Sendable {
         return ResourceOperation.allCases.map { operation in
             Route(name: "\(name).\(operation.rawValue)", method: .only(operation.method),
                   pattern: operation.onItem ? itemPattern : pattern,
-                  responses: [CannedResponse(status: .ok, headers: kept, body: Data())], priority: priority,
+                  responses: [CannedResponse(status: .ok, headers: kept, body: Data(), validated: false)], priority: priority,
                   source: .manifest(file: file, line: line), resource: ResourceBinding(resource: self, operation: operation))
         }
     }
