@@ -25,18 +25,23 @@ struct Check: ParsableCommand {
         let contracts = try spec.isEmpty ? nil : SpecOption.load(spec, command: "stubd check", formats: formats)
         do throws(CatalogLoadError) {
             let catalog = try StubCatalog.load(stubs: stubs.url)
+            var swiftWarnings = 0
             if let contracts {
                 let check = StubContractCheck(catalog: catalog, contracts: contracts)
                 for notice in check.notices { print("notice: \(notice)") }
                 let problems = check.problems + (swiftCompatible ? check.swiftWarnings : [])
                 if !swiftCompatible {
                     for warning in check.swiftWarnings { print("warning: \(warning) (stubd check --swift-compatible makes this an error)") }
+                    swiftWarnings = check.swiftWarnings.count
                 }
                 if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             }
             print(RouteTable.render(catalog))
+            // "Keeps to the spec" only where it does: a warning above is an answer a Swift client refuses.
             let against = contracts.map { ", every answer keeps to "
-                + $0.contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ") } ?? ""
+                + $0.contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ")
+                + (formats == .annotateAll ? " with its string formats read as descriptions" : "")
+                + (swiftWarnings == 0 ? "" : "; \(swiftWarnings) date-time\(swiftWarnings == 1 ? "" : "s") above a Swift client cannot decode") } ?? ""
             print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)")
         } catch {
             printError("stubd check: \(error.description)")

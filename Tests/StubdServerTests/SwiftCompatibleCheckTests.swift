@@ -35,4 +35,32 @@ import Testing
         #expect(fixed.status == 0, "\(fixed.error)")
         #expect(!fixed.output.contains("warning:"), "\(fixed.output)")
     }
+
+    /// Issue 58 item 2: OpenWeatherMap's `"dt_txt": "2017-01-30 18:00:00"` under `format: date-time`
+    /// passed, "every answer keeps to" the spec, with and without `--swift-compatible`.
+    @Test func aDateTimeThatIsNoRFC3339DateTimeFailsByDefaultAndSaysWhyAndHowToAllowIt() throws {
+        let spec = try TempStubs(ContractCheckTests.spec30)
+        let stubs = try TempStubs(["data/2.5/weather.json": #"{"name": "London", "dt": "2017-01-30 18:00:00", "main": {"temp": 11.5}}"#])
+        let specPath = spec.url.appendingPathComponent("openapi.yaml").path
+        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", specPath])
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("data/2.5/weather.json:1:26: GET /data/2.5/weather 200: /dt: expected an RFC 3339 date-time such as 2024-05-01T12:00:00Z, "
+                                 + "got the string \"2017-01-30 18:00:00\": a Swift client decodes a date-time into a Date and fails on this"), "\(r.error)")
+        #expect(r.error.contains("`--formats annotate-all` takes it as a description"), "\(r.error)")
+        #expect(!r.output.contains("every answer keeps to"), "\(r.output)")
+
+        // Read as a description, it passes the spec, and the last line says a Swift client cannot decode it.
+        let described = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", specPath, "--formats", "annotate-all"])
+        #expect(described.status == 0, "\(described.error)")
+        #expect(described.output.contains("warning: data/2.5/weather.json:1:26: GET /data/2.5/weather 200: /dt: \"2017-01-30 18:00:00\" is not an RFC 3339 date-time"),
+                "\(described.output)")
+        #expect(described.output.contains("with its string formats read as descriptions; 1 date-time above a Swift client cannot decode"), "\(described.output)")
+        let strict = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", specPath, "--formats", "annotate-all", "--swift-compatible"])
+        #expect(strict.status == 1, "\(strict.output)")
+
+        try stubs.write("data/2.5/weather.json", #"{"name": "London", "dt": "2017-01-30T18:00:00Z", "main": {"temp": 11.5}}"#)
+        let fixed = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", specPath, "--swift-compatible"])
+        #expect(fixed.status == 0, "\(fixed.error)")
+        #expect(fixed.output.contains("every answer keeps to openapi.yaml"), "\(fixed.output)")
+    }
 }

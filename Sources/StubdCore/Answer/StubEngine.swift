@@ -139,8 +139,26 @@ package final class StubEngine: Sendable {
         }
     }
 
-    /// The session's runtime stubs first, then the catalog in force.
+    /// As written, then, when nothing answers and the spec's servers put a prefix before its paths
+    /// (`/v1`), without the prefix: a client generated from the spec sends `/v1/pets/7` to the route
+    /// `/pets/{id}` that the import, or a hand, wrote as the spec's path. Misses pay for it, hits do not.
     private func match(_ request: RequestHead, in session: SessionState, _ catalog: StubCatalog) -> MatchResult {
+        let asWritten = matchAsWritten(request, in: session, catalog)
+        guard case .notFound = asWritten, let prefixes = contracts?.serverPrefixes, !prefixes.isEmpty else { return asWritten }
+        let segments = request.segments
+        for prefix in prefixes {
+            guard let rest = prefix.strip(segments) else { continue }
+            let stripped = RequestHead(method: request.method, path: "/" + rest.joined(separator: "/"), query: request.query,
+                                       headers: request.headers, body: request.body, clientAddress: request.clientAddress)
+            let found = matchAsWritten(stripped, in: session, catalog)
+            if case .notFound = found { continue }
+            return found
+        }
+        return asWritten
+    }
+
+    /// The session's runtime stubs first, then the catalog in force.
+    private func matchAsWritten(_ request: RequestHead, in session: SessionState, _ catalog: StubCatalog) -> MatchResult {
         if session.hasRuntimeStubs {
             let runtime = session.runtimeMatch(request)
             if case .matched = runtime { return runtime }

@@ -17,6 +17,9 @@ package final class APIContract: Sendable {
     package let operations: [ContractOperation]
     /// What the spec leaves out that stubd read leniently, each at its file and line (say them once, at load).
     package let warnings: [LoadProblem]
+    /// The paths its `servers` put before the operations' paths (`/v1`): a request or a stub route
+    /// under one is for the operation its path names without it.
+    package let serverPrefixes: [ServerPathPrefix]
 
     /// The document read, for naming a schema's place in the user's files.
     private let bundle: SpecBundle
@@ -45,6 +48,7 @@ package final class APIContract: Sendable {
         self.operations = operations
         self.warnings = warnings
         self.dialect = dialect
+        self.serverPrefixes = ServerPathPrefix.all(in: bundle.document)
         self.byShape = Dictionary(grouping: operations) { Shape(method: $0.method, segments: $0.path.segments.count) }
     }
 
@@ -87,10 +91,17 @@ package final class APIContract: Sendable {
     }
 
     /// The operation a request with this method and path is for, with the path parameters it captures.
+    /// A path under a server's prefix (`/v1/pets/7` with `servers: [{url: …/v1}]`) is also tried without it.
     package func operation(method: HTTPRequest.Method, path: [Substring]) -> (operation: ContractOperation, parameters: [String: String])? {
         let method = method == .head && !operations.contains(where: { $0.method == .head }) ? .get : method
         for operation in operations where operation.method == method {
             if let parameters = operation.path.match(path) { return (operation, parameters) }
+        }
+        for prefix in serverPrefixes {
+            guard let rest = prefix.strip(path) else { continue }
+            for operation in operations where operation.method == method {
+                if let parameters = operation.path.match(rest) { return (operation, parameters) }
+            }
         }
         return nil
     }
@@ -108,11 +119,28 @@ package final class APIContract: Sendable {
         case .only(let m): method = m
         case .any: method = .get
         }
+        if let found = operation(method: method, segments: route.pattern.segments, optionalExtension: route.pattern.optionalExtension) {
+            return found
+        }
+        // A route written under a server's prefix (`/v1/pets/{id}.json`) is for the operation without it.
+        for prefix in serverPrefixes {
+            let segments = route.pattern.segments
+            guard segments.count > prefix.segments.count,
+                  zip(segments, prefix.segments).allSatisfy({ $0.0 == .literal($0.1) }) else { continue }
+            if let found = operation(method: method, segments: Array(segments.dropFirst(prefix.segments.count)),
+                                     optionalExtension: route.pattern.optionalExtension) {
+                return found
+            }
+        }
+        return nil
+    }
+
+    private func operation(method: HTTPRequest.Method, segments: [PatternSegment], optionalExtension: String?) -> ContractOperation? {
         // A file stub answers `/weather/London` and `/weather/London.json`; a spec usually writes the
         // latter (`/weather/{city}.json`), so either spelling may be the operation's.
-        var spellings = [route.pattern.segments]
-        if let ext = route.pattern.optionalExtension, let last = route.pattern.segments.last {
-            var withExtension = route.pattern.segments
+        var spellings = [segments]
+        if let ext = optionalExtension, let last = segments.last {
+            var withExtension = segments
             switch last {
             case .literal(let text): withExtension[withExtension.count - 1] = .literal(text + ext)
             case .parameter(let name, let prefix, let suffix): withExtension[withExtension.count - 1] = .parameter(name: name, prefix: prefix, suffix: suffix + ext)
@@ -121,7 +149,7 @@ package final class APIContract: Sendable {
             spellings.append(withExtension)
         }
         var best: (operation: ContractOperation, score: Int)?
-        for operation in byShape[Shape(method: method, segments: route.pattern.segments.count)] ?? [] {
+        for operation in byShape[Shape(method: method, segments: segments.count)] ?? [] {
             guard let score = spellings.compactMap({ Self.covers(operation.path.segments, $0) }).max() else { continue }
             if best == nil || score > best!.score { best = (operation, score) }
         }

@@ -56,8 +56,14 @@ package enum AnswerConformance {
         guard let contentType, ContentType.isJSON(mediaType: contentType), let response = operation.response(for: status),
               let schema = response.media(for: contentType)?.schema, let instance = try? JSONParser.parse(body) else { return [] }
         return schema.dateTimes(in: instance).compactMap { found in
-            SwiftDateSpelling.problem(found.text).map { why in
-                AnswerViolation(pointer: found.pointer, message: "\(found.pointer.isEmpty ? "the body" : found.pointer): the date-time \"\(found.text)\" keeps to RFC 3339 but a Swift client cannot decode it: \(why)",
+            let shown = found.pointer.isEmpty ? "the body" : found.pointer
+            // Found only where `--formats annotate-all` let the format pass.
+            guard SchemaFormat.dateTime.accepts(.string(found.text)) else {
+                return AnswerViolation(pointer: found.pointer, message: "\(shown): \"\(found.text)\" is not an RFC 3339 date-time, so a Swift client cannot decode it: JSONDecoder's .iso8601 and the generated client's transcoder both refuse it",
+                                       hint: "write it as 2026-01-26T19:00:00Z or 2026-01-26T19:00:00+01:00")
+            }
+            return SwiftDateSpelling.problem(found.text).map { why in
+                AnswerViolation(pointer: found.pointer, message: "\(shown): the date-time \"\(found.text)\" keeps to RFC 3339 but a Swift client cannot decode it: \(why)",
                                 hint: "write it as 2026-01-26T19:00:00Z or 2026-01-26T19:00:00+01:00")
             }
         }

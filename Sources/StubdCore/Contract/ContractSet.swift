@@ -12,9 +12,14 @@ package struct ContractSet: Sendable {
     /// In the order given; never empty.
     package let contracts: [APIContract]
 
+    /// Every spec's server path prefixes (`ServerPathPrefix`), longest first: a request under one is
+    /// answered by the route written without it when none is written with it.
+    package let serverPrefixes: [ServerPathPrefix]
+
     /// A set of one: what `serve --spec FILE` and the in-process helpers hold.
     package init(_ contract: APIContract) {
         contracts = [contract]
+        serverPrefixes = contract.serverPrefixes
     }
 
     /// Refuses two specs that declare one operation, naming both places.
@@ -38,6 +43,9 @@ package struct ContractSet: Sendable {
         }
         guard problems.isEmpty else { throw SpecLoadError(problems: problems) }
         self.contracts = contracts
+        var prefixes: [ServerPathPrefix] = []
+        for prefix in contracts.flatMap(\.serverPrefixes) where !prefixes.contains(prefix) { prefixes.append(prefix) }
+        serverPrefixes = prefixes.sorted { $0.segments.count > $1.segments.count }
     }
 
     private struct OperationKey: Hashable {

@@ -248,7 +248,7 @@ public final class SchemaCompiler {
             out.append(.pattern(re))
         }
         if case .string(let name)? = members["format"], let format = SchemaFormat(rawValue: name) {
-            if formats == .assert || format.isNumberWidth {
+            if formats.asserts(format) {
                 out.append(.format(format))
             } else if format == .dateTime {
                 // Not asserted, yet `check` still warns at a date-time a Swift client cannot decode.

@@ -21,6 +21,23 @@ enum SchemaFormat: String, CaseIterable {
         }
     }
 
+    /// A date a generated client decodes into its date type, and fails on when it is not one.
+    var decodesIntoDate: Bool { self == .dateTime || self == .date }
+
+    /// Why a value that breaks the format matters though `format` only describes most strings, and
+    /// how to let it pass; nil for the formats that are only checked when asked.
+    var consequence: String? {
+        switch self {
+        case .dateTime:
+            return "a Swift client decodes a date-time into a Date and fails on this (swift-openapi-generator's client, JSONDecoder's .iso8601)"
+                + "; `--formats annotate-all` takes it as a description"
+        case .date:
+            return "a client that decodes a date into its date type fails on this; `--formats annotate-all` takes it as a description"
+        default:
+            return nil
+        }
+    }
+
     /// What a valid value looks like, for the message.
     var expectation: String {
         switch self {

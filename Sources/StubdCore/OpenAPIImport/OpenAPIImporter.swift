@@ -33,8 +33,9 @@ package struct OpenAPIImporter {
 
     let spec: OpenAPIDocument
     let specName: String
-    /// `annotate`: an example whose only fault is a string `format` is kept (and counted in one
-    /// warning); `assert`: it is left out, as `check --formats assert` would refuse it.
+    /// `annotate`: an example whose only fault is a string `format` other than date-time and date is
+    /// kept (and counted in one warning); `annotate-all`: a date's too; `assert`: it is left out, as
+    /// `check --formats assert` would refuse it.
     let formats: SchemaFormatMode
 
     /// Operation folder names (`__files/NAME/`) another spec's import in the same folder uses.
@@ -75,8 +76,8 @@ package struct OpenAPIImporter {
         let header = Self.manifestHeader([specName]) + "routes:\n"
         var manifest = ""
         let compiler = self.compiler ?? APIContract.compiler(for: spec.spec, formats: formats)
-        // In annotate mode, the same schemas as `--formats assert` reads them, to count what it would refuse.
-        let asserting = formats == .annotate ? APIContract.compiler(for: spec.spec, formats: .assert) : nil
+        // In the annotate modes, the same schemas as `--formats assert` reads them, to count what it would refuse.
+        let asserting = formats != .assert ? APIContract.compiler(for: spec.spec, formats: .assert) : nil
         var misses = FormatMisses()
         guard case .object(let root) = spec.root, case .object(let paths)? = root["paths"] else {
             return out

@@ -1,0 +1,31 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// Issue 58 item 3, on the wire: `serve --spec` with `servers: [{url: …/v1}]` answers the generated
+/// client's `/v1/pets/7` and a hand's `/pets/7` with the one route written as the spec's path.
+@Suite struct ServerPathPrefixServeTests {
+    @Test func serveSpecAnswersAPathWithAndWithoutTheServersPrefix() async throws {
+        let spec = try TempStubs(["openapi.yaml": """
+            openapi: 3.0.3
+            info: {title: pets, version: "1"}
+            servers: [{url: "https://api.example.com/v1"}]
+            paths:
+              /pets/{id}:
+                get:
+                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
+                  responses:
+                    "200":
+                      description: a pet
+                      content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}
+            """])
+        let stubs = try TempStubs(["pets/{id}.json": #"{"name": "Rex"}"#])
+        let serve = try ServeProcess(["--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        for path in ["/v1/pets/7", "/pets/7"] {
+            let r = try await get(serve.baseURL, path)
+            #expect(r.status == 200, "\(path): \(r.text)")
+            #expect(r.json["name"] as? String == "Rex", "\(path): \(r.text)")
+        }
+        #expect(try await get(serve.baseURL, "/v2/pets/7").status == 404)
+    }
+}
