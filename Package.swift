@@ -166,7 +166,7 @@ let package = Package(
 // them. Declared here, against the StubdCore target itself, so they fuzz the code as it ships and
 // build with its dependencies as they are (a second manifest restating StubdCore drifted and broke).
 if Context.environment["STUBD_FUZZ"] != nil {
-    package.targets += ["FuzzJSON", "FuzzManifest", "FuzzTemplate", "FuzzWebSocketFrames"].map { name -> Target in
+    package.targets += ["FuzzJSON", "FuzzManifest", "FuzzTemplate", "FuzzWebSocketFrames", "FuzzPatch"].map { name -> Target in
         .executableTarget(name: name, dependencies: ["StubdCore", .product(name: "HTTPTypes", package: "swift-http-types")],
                           path: "Fuzz/Sources/\(name)", swiftSettings: strict)
     }

@@ -107,4 +107,27 @@ import StubdCoreTestSupport
             #expect(bytewise.messages == whole.messages && bytewise.refusal == whole.refusal, "\(file.lastPathComponent)")
         }
     }
+
+    /// As FuzzPatch checks each input (`[item, patch]`): the item set within 1 KB, patched as JSON
+    /// Patch and as Merge Patch, is kept only within the limits and reads back equal.
+    @Test func thePatchCorpusKeepsItemsWithinTheirLimits() throws {
+        let files = FuzzCorpusTests.inputs("patch")
+        #expect(files.count >= 5)
+        let definition = ResourceDefinition(name: "items", pattern: "/items", maxItemBytes: 1_024)
+        for file in files {
+            guard case .array(let parts)? = try? JSONParser.parse(try Data(contentsOf: file)), parts.count == 2,
+                  case .object(var fields) = parts[0] else { continue }
+            fields["id"] = .number(1)
+            let store = ResourceStore(definition)
+            guard (try? store.replaceAll([.object(fields)])) != nil else { continue }
+            _ = try? store.modify(parent: "", id: "1", stamp: [:]) { old throws(ResourceRefusal) in
+                try JSONPatch.apply(parts[1], to: old, within: definition.itemLimits)
+            }
+            _ = try? store.modify(parent: "", id: "1", stamp: [:]) { old throws(ResourceRefusal) in JSONMergePatch.apply(parts[1], to: old) }
+            for item in store.allItems() {
+                #expect(definition.itemLimits.excess(of: item) == nil && item.serialized.utf8.count <= 1_024, "\(file.lastPathComponent)")
+                #expect(try JSONParser.parse(Data(item.serialized.utf8)) == item, "\(file.lastPathComponent)")
+            }
+        }
+    }
 }

@@ -109,7 +109,7 @@ package struct JSONParser {
 
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
-        if depth > 512 { throw error("nesting deeper than 512 levels") }
+        if depth > JSONLimits.parserDepth { throw error("nesting deeper than \(JSONLimits.parserDepth) levels") }
     }
 
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {

@@ -2,9 +2,10 @@ import Foundation
 import HTTPTypes
 
 /// RFC 6902: a list of operations (`add`, `remove`, `replace`, `move`, `copy`, `test`) applied in
-/// order, all or nothing. A failed `test` or a path that is not there refuses the whole patch.
+/// order, all or nothing. A failed `test` or a path that is not there refuses the whole patch, and so
+/// does a result past `limits`: checked at each operation, before the next one can double it.
 enum JSONPatch {
-    static func apply(_ patch: JSONValue, to target: JSONValue) throws(ResourceRefusal) -> JSONValue {
+    static func apply(_ patch: JSONValue, to target: JSONValue, within limits: JSONLimits) throws(ResourceRefusal) -> JSONValue {
         guard case .array(let operations) = patch else {
             throw conflict("a JSON Patch is an array of operations, like [{\"op\":\"replace\",\"path\":\"/title\",\"value\":\"x\"}]", status: .badRequest)
         }
@@ -24,21 +25,27 @@ enum JSONPatch {
                 }
                 return tokens
             }
+            /// The value an operation puts at `path`, measured before it is put there: a copy of a large
+            /// item into itself is refused without being made.
+            func bounded(_ value: JSONValue) throws(ResourceRefusal) -> JSONValue {
+                try check(limits.excess(of: value, atDepth: path.count), operation: i, op, limits)
+                return value
+            }
             switch op {
-            case "add": document = try add(try value(), at: path, in: document, i)
+            case "add": document = try add(try bounded(try value()), at: path, in: document, i)
             case "remove": document = try remove(at: path, in: document, i).document
             case "replace":
                 document = try remove(at: path, in: document, i).document
-                document = try add(try value(), at: path, in: document, i)
+                document = try add(try bounded(try value()), at: path, in: document, i)
             case "move":
                 let source = try from()
                 let (rest, moved) = try remove(at: source, in: document, i)
-                document = try add(moved, at: path, in: rest, i)
+                document = try add(try bounded(moved), at: path, in: rest, i)
             case "copy":
                 guard let copied = JSONPointer.resolve(try from(), in: document) else {
                     throw conflict("operation \(i) (copy): 'from' names nothing in the item")
                 }
-                document = try add(copied, at: path, in: document, i)
+                document = try add(try bounded(copied), at: path, in: document, i)
             case "test":
                 guard JSONPointer.resolve(path, in: document) == (try value()) else {
                     throw conflict("operation \(i) (test): the value at '\(pathText)' is not the one given")
@@ -46,8 +53,36 @@ enum JSONPatch {
             default:
                 throw conflict("operation \(i): unknown op '\(op)'; one of add, remove, replace, move, copy, test", status: .badRequest)
             }
+            // The value fitted; the item holding it may not (an item of 40 KB plus a copy of half of it).
+            if op != "test" && op != "remove" { try check(limits.excess(of: document), operation: i, op, limits) }
         }
         return document
+    }
+
+    /// 422: the patch is well formed, but its result would be an item stubd does not keep.
+    private static func check(_ excess: JSONLimits.Excess?, operation i: Int, _ op: String, _ limits: JSONLimits) throws(ResourceRefusal) {
+        switch excess {
+        case nil: return
+        case .bytes?:
+            throw conflict("operation \(i) (\(op)) would make the item larger than \(limits.maxBytes) bytes, the most an item of this resource may take (maxItemBytes); nothing was applied",
+                           status: .unprocessableContent)
+        case .depth?:
+            throw conflict("operation \(i) (\(op)) would nest the item deeper than \(limits.maxDepth) levels, the most a JSON body may; nothing was applied",
+                           status: .unprocessableContent)
+        }
+    }
+
+    /// An array index as RFC 6901 writes it: `0`, or digits not starting with `0` (`01`, `+1`, `-0`
+    /// and ` 1` are not indexes, though `Int` reads them): anything else is refused as malformed.
+    private static func index(_ token: String, _ i: Int) throws(ResourceRefusal) -> Int {
+        let digits = token.utf8
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              digits.first != UInt8(ascii: "0") || digits.count == 1 else {
+            throw conflict("operation \(i): '\(token)' is not an array index: an index is 0 or a whole number without leading zeros (RFC 6901), or '-' to append",
+                           status: .badRequest)
+        }
+        // More digits than an Int holds is past any array's end.
+        return Int(token) ?? Int.max
     }
 
     private static func pointer(_ text: String) -> [String]? {
@@ -70,11 +105,13 @@ enum JSONPatch {
         case .array(var items):
             if rest.isEmpty {
                 if first == "-" { items.append(value); return .array(items) }
-                guard let at = Int(first), at >= 0, at <= items.count else { throw conflict("operation \(i): index '\(first)' is out of the array") }
+                let at = try index(first, i)
+                guard at <= items.count else { throw conflict("operation \(i): index '\(first)' is out of the array") }
                 items.insert(value, at: at)
                 return .array(items)
             }
-            guard let at = Int(first), items.indices.contains(at) else { throw conflict("operation \(i): index '\(first)' is out of the array") }
+            let at = try index(first, i)
+            guard items.indices.contains(at) else { throw conflict("operation \(i): index '\(first)' is out of the array") }
             items[at] = try add(value, at: rest, in: items[at], i)
             return .array(items)
         default:
@@ -93,7 +130,8 @@ enum JSONPatch {
             fields[first] = changed
             return (.object(fields), removed)
         case .array(var items):
-            guard let at = Int(first), items.indices.contains(at) else { throw conflict("operation \(i): index '\(first)' is out of the array") }
+            let at = try index(first, i)
+            guard items.indices.contains(at) else { throw conflict("operation \(i): index '\(first)' is out of the array") }
             if rest.isEmpty { let removed = items.remove(at: at); return (.array(items), removed) }
             let (changed, removed) = try remove(at: rest, in: items[at], i)
             items[at] = changed

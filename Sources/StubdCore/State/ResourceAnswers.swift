@@ -68,7 +68,7 @@ enum ResourceAnswers {
             }
             let patch = try body(request, resource, patch: true)
             let item = try store.modify(parent: parent, id: id, stamp: stamp) { old throws(ResourceRefusal) in
-                try isJSONPatch ? JSONPatch.apply(patch, to: old) : JSONMergePatch.apply(patch, to: old)
+                try isJSONPatch ? JSONPatch.apply(patch, to: old, within: resource.itemLimits) : JSONMergePatch.apply(patch, to: old)
             }
             return json(.ok, item.json)
         case .delete:

@@ -22,6 +22,9 @@ package final class ResourceDefinition: Sendable {
     package let file: String
     package let line: Int
 
+    /// What an item may grow to by a patch: `maxItemBytes` as written, and the nesting a body may have.
+    var itemLimits: JSONLimits { JSONLimits(maxBytes: maxItemBytes, maxDepth: JSONLimits.parserDepth) }
+
     package static let defaultMaxItems = 100_000
     package static let defaultMaxItemBytes = 64 * 1024
 

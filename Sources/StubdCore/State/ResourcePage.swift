@@ -9,6 +9,9 @@ struct ResourcePage {
     var style = Style.all
 
     static let defaultPerPage = 10
+    /// Query names a list compares with each item: a list costs items × the names they have, and no
+    /// app filters on more than a few (an API key and a language are two, and filter nothing).
+    static let maxFilters = 100
 
     var offset: Int {
         switch style {
@@ -35,6 +38,10 @@ struct ResourcePage {
         for item in query {
             let name = item.name
             guard name == "page" || name == "per_page" || name == "limit" || name == "offset" else {
+                guard page.filters.count < maxFilters else {
+                    throw ResourceRefusal(status: .badRequest, title: "Too many filters",
+                                          detail: "a list takes at most \(maxFilters) query names to filter on besides page, per_page, limit and offset; send fewer")
+                }
                 page.filters.append((name, item.value ?? ""))
                 continue
             }

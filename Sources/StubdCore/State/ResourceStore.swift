@@ -54,13 +54,9 @@ package final class ResourceStore: Sendable {
         // Each filter's value read as a number once, not each item's number written as text.
         let asked = filters.map { (field: $0.field, text: $0.value, number: Double($0.value)) }
         return state.withLock { state in
-            guard let items = state.collections[parent]?.items else { return (0, "[]") }
-            let filters = asked.filter { filter in
-                items.contains { item in
-                    if case .object(let fields) = item.value { return fields[filter.field] != nil }
-                    return false
-                }
-            }
+            guard let collection = state.collections[parent] else { return (0, "[]") }
+            let items = collection.items
+            let filters = asked.filter { collection.hasField($0.field) }
             var array = "["
             var taken = 0
             func take(_ item: ResourceItem) {
@@ -70,7 +66,8 @@ package final class ResourceStore: Sendable {
             }
             if filters.isEmpty {
                 let start = min(offset, items.count)
-                let end = limit.map { min(items.count, start + $0) } ?? items.count
+                // `start + limit` overflowed and trapped for `?offset=1&limit=9223372036854775807`.
+                let end = limit.map { $0 < items.count - start ? start + $0 : items.count } ?? items.count
                 array.reserveCapacity(2 + items[start..<end].reduce(0) { $0 + $1.json.utf8.count + 1 })
                 for item in items[start..<end] { take(item) }
                 return (items.count, array + "]")
@@ -114,6 +111,11 @@ package final class ResourceStore: Sendable {
 
     /// Replaces every item (`PUT /__stubd/resources/{name}`), all or nothing.
     package func replaceAll(_ items: [JSONValue]) throws(ResourceRefusal) {
+        // The same bound as an item sent to the collection: an item set here is then patched and listed as any other.
+        for (i, item) in items.enumerated() where definition.itemLimits.excess(of: item) != nil {
+            throw ResourceRefusal(status: .contentTooLarge, title: "Item too large",
+                                  detail: "item \(i) takes more than \(definition.maxItemBytes) bytes as JSON; an item of \(definition.name) may take \(definition.maxItemBytes) (maxItemBytes)")
+        }
         try state.withLock { state throws(ResourceRefusal) in try ResourceStore.fill(&state, with: items, definition) }
     }
 
@@ -166,6 +168,13 @@ package final class ResourceStore: Sendable {
             guard case .object(var fields) = try change(old.value) else { throw .badItem("a \(definition.name) item is a JSON object") }
             fields[definition.idField] = oldFields[definition.idField]
             for (k, v) in stamp { fields[k] = v }
+            // A patch adds to what is there: without this, PATCH after PATCH grew one item past any size.
+            if let excess = definition.itemLimits.excess(of: .object(fields)) {
+                throw ResourceRefusal(status: .unprocessableContent, title: "Item too large",
+                                      detail: excess == .bytes
+                                          ? "the changed item would take more than \(definition.maxItemBytes) bytes as JSON, the most an item of \(definition.name) may (maxItemBytes); nothing was changed"
+                                          : "the changed item would nest deeper than \(JSONLimits.parserDepth) levels; nothing was changed")
+            }
             let item = ResourceItem(id: id, value: .object(fields))
             state.collections[parent]!.put(item)
             return item
