@@ -138,4 +138,24 @@ import StubdCoreTestSupport
         let last = engine.session("j99").journal.recent(limit: 10).entries
         #expect(last.count == 10 && last.allSatisfy { $0.bodies?.dropped == false })
     }
+    /// Sessions charging, evicting each other and being reset from several threads at once: no
+    /// deadlock (a charge evicts while holding no session's lock), the total never ends past the
+    /// budget, and once everything is reset nothing is left counted.
+    @Test func concurrentChargesEvictionsAndResetsKeepTheCountExact() throws {
+        let budget = 512 * 1024
+        let (engine, _) = try Self.engine(budget: budget)
+        let message = WebSocketPayload.text(String(repeating: "c", count: 4 * 1024))
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for n in 0..<150 {
+                let session = engine.session("w\(worker)-\(n % 40)")
+                session.streams.received(message, at: Date(), route: "ws")
+                session.streamJournal.record(message, .received, at: Date(), connection: worker, index: n)
+                _ = engine.respond(to: RequestHead(method: .post, path: "/orders/\(n)/pay", body: Data(count: 2048)), in: session)
+                if n % 37 == 0 { engine.sessions.reset(session) }
+            }
+        }
+        #expect(engine.sessions.storage.bytesUsed <= budget)
+        engine.sessions.reset(engine.defaultSession)
+        #expect(engine.sessions.storage.bytesUsed == 0)
+    }
 }
