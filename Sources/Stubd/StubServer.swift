@@ -34,6 +34,10 @@ public final class StubServer: Sendable {
         public var journalCapacity: Int = 1000
         /// Named sessions held at once; a new one past it evicts the one unused longest (and says so in `notice`).
         public var maxSessions: Int = 1000
+        /// Bytes all sessions together keep of what they were sent (journal bodies, WebSocket messages,
+        /// scenario keys); past it the session unused longest gives its up, and a write that still
+        /// does not fit gets a 507.
+        public var sessionStorageBytes: Int = SessionStorage.defaultLimit
         /// When set, every admin call but `health` needs `Authorization: Bearer TOKEN`. A server
         /// listening beyond loopback without one keeps its admin API closed.
         public var adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]
@@ -167,6 +171,7 @@ public final class StubServer: Sendable {
         stubsDirectory = stubs
         let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
+                            sessionStorage: options.sessionStorageBytes,
                             maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, contracts: options.contracts,
                             contractRequests: options.requestValidation.rawValue)
         admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,

@@ -46,6 +46,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: "Named sessions held at once; past it the one unused longest is dropped.")
     var maxSessions: Int = 1000
 
+    @Option(name: .long, help: ArgumentHelp("Bytes all sessions together keep of what they were sent (journal bodies, WebSocket messages, scenario keys); past it the session unused longest gives its up, and a write that still does not fit gets a 507 (default 512 MiB).", valueName: "bytes"))
+    var sessionStorage: Int = SessionStorage.defaultLimit
+
     @Option(name: .long, help: ArgumentHelp("Bytes a template may render for one answer; past it the request gets a 500 naming this cap (default 8 MiB).", valueName: "bytes"))
     var maxRender: Int = StubEngine.defaultMaxRenderedBytes
 
@@ -126,6 +129,7 @@ struct Serve: ParsableCommand {
         guard maxConnections >= 1, maxConnections <= 1_000_000 else {
             throw ValidationError("--max-connections must be between 1 and 1000000, got \(maxConnections)")
         }
+        guard sessionStorage >= 1 else { throw ValidationError("--session-storage must be at least 1 byte, got \(sessionStorage)") }
         guard maxRender >= 1 else { throw ValidationError("--max-render must be at least 1 byte, got \(maxRender)") }
         if let problem = coverageFile?.problem() { throw ValidationError(problem) }
     }
@@ -138,6 +142,7 @@ struct Serve: ParsableCommand {
         options.maxConnections = maxConnections
         options.maxSessions = maxSessions
         options.maxRenderedBytes = maxRender
+        options.sessionStorageBytes = sessionStorage
         options.adminToken = adminToken.isEmpty ? nil : adminToken
         options.allowedHosts = allowHost
         options.asHosts = asHost

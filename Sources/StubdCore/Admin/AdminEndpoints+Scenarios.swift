@@ -40,11 +40,14 @@ extension AdminEndpoints {
                             detail: "scenario '\(name)' has one state per session, not one per key; send {\"state\": \"\(state)\"} without '\(key)'")
         default: break
         }
+        if let key, let refusal = ScenarioRefusal.badKey(key, scenario: name, from: #"the PUT's "key""#) {
+            return .problem(refusal.status, title: refusal.title, detail: refusal.detail)
+        }
         do {
             try session.scenarios.set(name, key: key, to: state, maxKeys: step?.maxKeys ?? ScenarioStep.defaultMaxKeys,
                                       maxKeysSource: step?.maxKeysSource, now: session.clock.now())
         } catch {
-            return .problem(507, title: "Too many scenario keys", detail: error.description)
+            return .problem(error.status, title: error.title, detail: error.detail)
         }
         return .document(200, scenarioEntry(name, states, step, session))
     }

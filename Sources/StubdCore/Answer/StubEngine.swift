@@ -29,6 +29,7 @@ package final class StubEngine: Sendable {
     package let changes = ChangeFeed()
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
+                sessionStorage: Int = SessionStorage.defaultLimit,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
                 contracts: ContractSet? = nil, contractRequests: String = "report") {
         self.contracts = contracts
@@ -37,7 +38,8 @@ package final class StubEngine: Sendable {
         self.notice = notice
         let current = PublishedValue(catalog)
         self.current = current
-        self.sessions = SessionRegistry(catalogs: current, journalCapacity: journalCapacity, maxSessions: maxSessions, notice: notice)
+        self.sessions = SessionRegistry(catalogs: current, journalCapacity: journalCapacity, maxSessions: maxSessions,
+                                        storage: SessionStorage(limit: sessionStorage), notice: notice)
     }
 
     /// The catalog requests are answered from now.
@@ -176,7 +178,7 @@ package final class StubEngine: Sendable {
     private func answer(_ route: Route, _ state: RouteState, _ parameters: [String: String], _ request: RequestHead,
                         _ session: SessionState, _ wall: Date) -> Outcome? {
         let next: CannedResponse?
-        do { next = try session.nextResponse(route, request) } catch { return keyCapReached(error, route) }
+        do { next = try session.nextResponse(route, request) } catch { return scenarioRefused(error, route) }
         guard let response = next else { return nil }
         // Open to pushes before the hit shows (issue 41): a test that waited for the hit pushes at once.
         if response.webSocket != nil { session.streams.connecting(route: route.key) }
@@ -217,7 +219,7 @@ package final class StubEngine: Sendable {
     private func resourceAnswer(_ binding: ResourceBinding, _ route: Route, _ state: RouteState, _ parameters: [String: String],
                                 _ request: RequestHead, _ session: SessionState, _ wall: Date) -> Outcome? {
         let next: CannedResponse?
-        do { next = try session.nextResponse(route, request) } catch { return keyCapReached(error, route) }
+        do { next = try session.nextResponse(route, request) } catch { return scenarioRefused(error, route) }
         guard let response = next else { return nil }
         session.recordHit(route, state, request)
         // Quotas first: the items answer only a request they let through.
@@ -226,10 +228,11 @@ package final class StubEngine: Sendable {
         return resourceOutcome(binding, parameters, request, session, extra: extra, quota: outcome.quota, route: route)
     }
 
-    /// A move that would take a keyed scenario past its `maxKeys`: refused with what to do, nothing answered or moved.
-    private func keyCapReached(_ error: ScenarioKeyCapReached, _ route: Route) -> Outcome {
-        Outcome(answer: .generated(.problem(507, title: "Too many scenario keys", detail: error.description)), route: route,
-                notes: [error.description])
+    /// A move refused (a key out of bounds, or no room for it: `maxKeys`, the sessions' storage budget):
+    /// answered with what to do, nothing answered or moved.
+    private func scenarioRefused(_ error: ScenarioRefusal, _ route: Route) -> Outcome {
+        Outcome(answer: .generated(.problem(error.status, title: error.title, detail: error.detail)), route: route,
+                notes: [error.detail])
     }
 
     private func methodNotAllowed(_ request: RequestHead, allowed: [String], near: [NearMiss]) -> Outcome {

@@ -23,10 +23,13 @@ package final class RequestJournal: Sendable {
     /// 16 MiB a session.
     package static let defaultBodyBudget = 16 * 1024 * 1024
     private let bodyBytes = Atomic<Int>(0)
+    /// Where the bodies are charged too: the whole server's budget (`SessionStorage`).
+    private let storage: SessionStorageAccount
 
-    init(capacity: Int, bodyBudget: Int = RequestJournal.defaultBodyBudget) {
+    init(capacity: Int, bodyBudget: Int = RequestJournal.defaultBodyBudget, storage: SessionStorageAccount = .unbounded()) {
         self.capacity = max(1, capacity)
         self.bodyBudget = max(0, bodyBudget)
+        self.storage = storage
     }
 
     /// `entry` is taken, not copied: moved into its ring, so its fields are not retained once more
@@ -37,9 +40,13 @@ package final class RequestJournal: Sendable {
     func append(_ entry: consuming JournalEntry) {
         let n = sequence.add(1, ordering: .relaxed).oldValue
         if let bodies = entry.bodies, bodies.bytes > bodyBudget { entry.bodies = bodies.droppingBodies() }
+        if let bodies = entry.bodies, bodies.bytes > 0 {
+            // Charged before the ring's lock (a charge may evict other sessions); refused, this entry keeps no bodies.
+            do { try storage.charge(bodies.bytes) } catch { entry.bodies = bodies.droppingBodies() }
+        }
         let bytes = entry.bodies?.bytes ?? 0
         var pending = Optional(consume entry)
-        rings.withCurrent { r in
+        let letGo: Int = rings.withCurrent { r in
             var freed = 0
             if r.items.count < capacity {
                 r.items.append((n, pending.take()!))
@@ -50,17 +57,19 @@ package final class RequestJournal: Sendable {
                 // The oldest entry was replaced: the ones known bare are one place nearer the oldest.
                 r.bare = max(0, r.bare - 1)
             }
-            guard bytes != freed else { return }
+            guard bytes != freed else { return freed }
             let held = bodyBytes.add(bytes - freed, ordering: .relaxed).newValue
-            if held > bodyBudget { dropOldestBodies(&r, over: held - bodyBudget) }
+            if held > bodyBudget { freed += dropOldestBodies(&r, over: held - bodyBudget) }
+            return freed
         }
+        storage.release(letGo)
     }
 
     /// Lets go of this ring's oldest bodies until `excess` bytes are freed. Other workers' rings
     /// keep theirs (they may be older): each ring gives up its own, so no lock is shared. Starts past
     /// the entries already bare (`Ring.bare`), so a ring over budget pays for one or two entries a
     /// request, not a scan of up to `capacity`.
-    private func dropOldestBodies(_ r: inout Ring, over excess: Int) {
+    private func dropOldestBodies(_ r: inout Ring, over excess: Int) -> Int {
         var freed = 0
         let count = r.items.count
         let oldest = count < capacity ? 0 : r.next
@@ -74,6 +83,7 @@ package final class RequestJournal: Sendable {
         }
         r.bare = step
         bodyBytes.subtract(freed, ordering: .relaxed)
+        return freed
     }
 
     /// The newest `limit` entries (at most `capacity`), oldest first, and how many requests were ever recorded.
@@ -91,6 +101,6 @@ package final class RequestJournal: Sendable {
     func reset() {
         rings.forEach { $0 = Ring() }
         sequence.store(0, ordering: .relaxed)
-        bodyBytes.store(0, ordering: .relaxed)
+        storage.release(bodyBytes.exchange(0, ordering: .relaxed))
     }
 }

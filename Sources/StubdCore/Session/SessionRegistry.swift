@@ -20,13 +20,18 @@ package final class SessionRegistry: Sendable {
     /// What sessions that were reset or evicted had counted: the whole server's coverage is since
     /// it started, while a session's own counts go back to zero with it.
     let retiredCoverage = Locked(CoverageTally())
+    /// What every session keeps, together (`--session-storage`): past it, the session unused longest gives its up.
+    package let storage: SessionStorage
 
-    init(catalogs: PublishedValue<StubCatalog>, journalCapacity: Int, maxSessions: Int, notice: (@Sendable (String) -> Void)?) {
+    init(catalogs: PublishedValue<StubCatalog>, journalCapacity: Int, maxSessions: Int, storage: SessionStorage = SessionStorage(),
+         notice: (@Sendable (String) -> Void)?) {
         self.catalogs = catalogs
         self.journalCapacity = journalCapacity
         self.maxSessions = max(1, maxSessions)
         self.notice = notice
-        self.defaultSession = SessionState(id: "", clock: catalogs.value.clock, journalCapacity: journalCapacity)
+        self.storage = storage
+        self.defaultSession = SessionState(id: "", clock: catalogs.value.clock, journalCapacity: journalCapacity, storage: storage.account())
+        storage.setEvictor { [weak self] sparing in self?.evictForStorage(sparing: sparing) ?? false }
     }
 
     /// The session a request or admin call belongs to ("" is the default one). The transport
@@ -47,13 +52,14 @@ package final class SessionRegistry: Sendable {
                 table.removeValue(forKey: oldest.id)
                 evicted = oldest
             }
-            let s = SessionState(id: id, clock: catalogs.value.clock, journalCapacity: journalCapacity)
+            let s = SessionState(id: id, clock: catalogs.value.clock, journalCapacity: journalCapacity, storage: storage.account())
             s.lastUsed.store(now, ordering: .relaxed)
             table[id] = s
             return s
         }
         if let evicted {
             retire(evicted)
+            evicted.giveUpStorage()
             evicted.waiters.fireAll()
             let idle = Double(now - evicted.lastUsed.load(ordering: .relaxed)) / 1e9
             notice?("session '\(evicted.id)' evicted after \(Int(idle)) s idle: \(maxSessions) sessions is the cap (--max-sessions); reset sessions when a test ends")
@@ -81,13 +87,38 @@ package final class SessionRegistry: Sendable {
             let dropped = named.withLock { table in defer { table.removeAll() }; return Array(table.values) }
             for s in dropped {
                 retire(s)
+                // Their sockets may stay open, holding what they received: let go of it now.
+                s.giveUpStorage()
                 s.waiters.fireAll()
             }
+            retire(session)
+            session.reset()
         } else {
             named.withLock { _ = $0.removeValue(forKey: session.id) }
+            retire(session)
+            session.reset()
+            session.giveUpStorage()
         }
-        retire(session)
-        session.reset()
+    }
+
+    /// Evicts the named session unused longest that keeps anything, other than the one of `sparing`,
+    /// so the storage budget has room: false when there is none. Its data goes as an evicted
+    /// session's does (`session(_:)`), with a log line.
+    private func evictForStorage(sparing: SessionStorageAccount) -> Bool {
+        let victim: SessionState? = named.withLock { table in
+            guard let oldest = table.values.filter({ $0.storage !== sparing && $0.storage.heldBytes > 0 }).min(by: {
+                $0.lastUsed.load(ordering: .relaxed) < $1.lastUsed.load(ordering: .relaxed)
+            }) else { return nil }
+            table.removeValue(forKey: oldest.id)
+            return oldest
+        }
+        guard let victim else { return false }
+        let held = victim.storage.heldBytes
+        retire(victim)
+        victim.giveUpStorage()
+        victim.waiters.fireAll()
+        notice?("session '\(victim.id)' evicted to free the \(held) bytes it kept: sessions together keep at most \(storage.limit) bytes (--session-storage); reset sessions when a test ends")
+        return true
     }
 
     /// Answers pending long-polls so a stopping server holds no connection.

@@ -45,7 +45,10 @@ package final class SessionState: Sendable {
     /// them, so the next use starts from the seed again.
     private let resourceStores = Locked<[String: ResourceStore]>([:])
     /// Scenario name → the state this session's requests have moved it to (`Started` until one does).
-    package let scenarios = ScenarioStates()
+    package let scenarios: ScenarioStates
+    /// This session's part of the whole server's storage budget: its journal bodies, what its streams
+    /// carried and its scenario keys are charged to it.
+    package let storage: SessionStorageAccount
 
     /// This session's own routes, added through the admin API. Requests of the session match them
     /// under the lock; adding or removing one changes the tree at one place, whatever the count.
@@ -64,13 +67,16 @@ package final class SessionState: Sendable {
     /// the test that compares that shortcut with the general path.
     let takesShortcuts: Bool
 
-    init(id: String, clock: ClockSetting, journalCapacity: Int, takesShortcuts: Bool = true) {
+    init(id: String, clock: ClockSetting, journalCapacity: Int, takesShortcuts: Bool = true,
+         storage: SessionStorageAccount = .unbounded()) {
         self.id = id
         self.takesShortcuts = takesShortcuts
+        self.storage = storage
         self.clock = SessionClock(clock)
-        self.journal = RequestJournal(capacity: journalCapacity)
-        streams = StreamTraffic(capacity: journalCapacity)
-        streamJournal = StreamJournal(capacity: journalCapacity)
+        self.journal = RequestJournal(capacity: journalCapacity, storage: storage)
+        streams = StreamTraffic(capacity: journalCapacity, storage: storage)
+        streamJournal = StreamJournal(capacity: journalCapacity, storage: storage)
+        scenarios = ScenarioStates(storage: storage)
         seed = FNV1a(id.utf8).value
     }
 
@@ -188,17 +194,18 @@ package final class SessionState: Sendable {
     /// ran out, or its scenario moved on, since matching (the request is then matched again).
     /// A route without a scenario takes the inlined path: no scenario code in every request's way.
     @inline(__always)
-    func nextResponse(_ route: Route, _ request: RequestHead) throws(ScenarioKeyCapReached) -> CannedResponse? {
+    func nextResponse(_ route: Route, _ request: RequestHead) throws(ScenarioRefusal) -> CannedResponse? {
         guard let step = route.scenario else { return nextAnswer(route) }
         return try nextResponse(route, request, moving: step)
     }
 
     @inline(never)
-    private func nextResponse(_ route: Route, _ request: RequestHead, moving step: ScenarioStep) throws(ScenarioKeyCapReached)
+    private func nextResponse(_ route: Route, _ request: RequestHead, moving step: ScenarioStep) throws(ScenarioRefusal)
         -> CannedResponse? {
         var key: String?
         if let source = step.key {
             guard let value = source.value(in: request, pattern: route.pattern) else { return nil }
+            if let refusal = ScenarioRefusal.badKey(value, scenario: step.name, from: "the request's \(source)") { throw refusal }
             key = value
         }
         return try scenarios.claim(step, key: key, now: { self.clock.now() }) { nextAnswer(route) }
@@ -336,6 +343,15 @@ package final class SessionState: Sendable {
         streams.reset()
         streamJournal.reset()
         waiters.fireAll()
+    }
+
+    /// The session was evicted or dropped: what it kept leaves the storage budget at once, and what
+    /// an open socket may still hold on to (its traffic, its stream journal) is let go, so a reset
+    /// frees the WebSocket messages kept even while their sockets stay open.
+    func giveUpStorage() {
+        storage.close()
+        streams.dropKept()
+        streamJournal.reset()
     }
 
     // MARK: Prefer

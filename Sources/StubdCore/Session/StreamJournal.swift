@@ -39,8 +39,20 @@ package final class StreamJournal: Sendable {
     private static let connections = Atomic<Int>(1)
     private let ring = Locked(Ring())
     let capacity: Int
+    /// Where the kept messages are charged (`SessionStorage`).
+    private let storage: SessionStorageAccount
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, storage: SessionStorageAccount = .unbounded()) {
+        self.capacity = max(1, capacity)
+        self.storage = storage
+    }
+
+    private static func cost(_ message: Message) -> Int {
+        switch message.payload {
+        case .text(let text): StreamTraffic.messageOverhead + text.utf8.count
+        case .binary(let bytes): StreamTraffic.messageOverhead + bytes.count
+        }
+    }
 
     /// A new connection's id, for its journal entry and its messages.
     static func newConnection() -> Int { connections.add(1, ordering: .relaxed).oldValue }
@@ -65,14 +77,20 @@ package final class StreamJournal: Sendable {
         let message = Message(connection: connection, index: index, direction: direction, time: time, bytes: bytes,
                               payload: kept, truncated: truncated)
         let capacity = self.capacity
-        ring.withLock { r in
+        let cost = Self.cost(message)
+        // Charged before the lock (a charge may evict other sessions); refused, the message is not kept.
+        do { try storage.charge(cost) } catch { return }
+        let freed: Int = ring.withLock { r in
             if r.items.count < capacity {
                 r.items.append(message)
-            } else {
-                r.items[r.next] = message
-                r.next = (r.next + 1) % capacity
+                return 0
             }
+            let replaced = Self.cost(r.items[r.next])
+            r.items[r.next] = message
+            r.next = (r.next + 1) % capacity
+            return replaced
         }
+        storage.release(freed)
     }
 
     /// The kept messages of each of `connections`, oldest first, as the journal shows them.
@@ -93,5 +111,11 @@ package final class StreamJournal: Sendable {
         return out
     }
 
-    func reset() { ring.withLock { $0 = Ring() } }
+    func reset() {
+        let freed = ring.withLock { r in
+            defer { r = Ring() }
+            return r.items.reduce(0) { $0 + Self.cost($1) }
+        }
+        storage.release(freed)
+    }
 }

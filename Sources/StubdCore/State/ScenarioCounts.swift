@@ -28,14 +28,21 @@ package struct ScenarioCounts: Sendable, Equatable {
 
     package init() {}
 
-    mutating func moved(_ scenario: String, _ move: Move, keyLeftStarted: Bool) {
-        taken[scenario, default: [:]][move, default: 0] += 1
-        entered(scenario, move.to, keyLeftStarted: keyLeftStarted)
+    /// `times`: a cycle of timed moves over a long jump of the clock is taken many times at once,
+    /// counted by adding, never listed; a count stops at `Int.max` rather than trap.
+    mutating func moved(_ scenario: String, _ move: Move, keyLeftStarted: Bool, times: Int = 1) {
+        Self.add(times, to: &taken[scenario, default: [:]][move, default: 0])
+        entered(scenario, move.to, keyLeftStarted: keyLeftStarted, times: times)
     }
 
-    mutating func entered(_ scenario: String, _ state: String, keyLeftStarted: Bool) {
-        entered[scenario, default: [:]][state, default: 0] += 1
+    mutating func entered(_ scenario: String, _ state: String, keyLeftStarted: Bool, times: Int = 1) {
+        Self.add(times, to: &entered[scenario, default: [:]][state, default: 0])
         if keyLeftStarted { keys[scenario, default: 0] += 1 }
+    }
+
+    private static func add(_ n: Int, to count: inout Int) {
+        let (sum, overflow) = count.addingReportingOverflow(n)
+        count = overflow ? Int.max : sum
     }
 
     func timesEntered(_ scenario: String, _ state: String) -> Int { entered[scenario]?[state] ?? 0 }

@@ -7,6 +7,9 @@ package struct ScenarioStep: Sendable, Equatable {
     package static let started = "Started"
     /// How many keys of one keyed scenario a session holds out of `Started` unless `scenarios:` says.
     package static let defaultMaxKeys = 10_000
+    /// The longest key a keyed scenario keeps a state for: ids are short, and a session holds up to
+    /// `maxKeys` of them (a 900 kB key was kept whole, 138 MiB in one session).
+    package static let maxKeyBytes = 256
 
     package let name: String
     package let whenState: String?

@@ -22,6 +22,8 @@ package final class StreamTraffic: Sendable {
         package let time: Date
         package let payload: WebSocketPayload
         package let truncated: Bool
+        /// What keeping it is charged to the session's storage (`SessionStorage`).
+        let cost: Int
     }
 
     package struct Route: Sendable {
@@ -70,10 +72,18 @@ package final class StreamTraffic: Sendable {
     package static let maxKeptBytes = 64 * 1024
     /// Sent messages described for failure messages, per route.
     static let recentKept = 5
+    /// A kept message's cost beyond its payload (the message, its place in the list).
+    static let messageOverhead = 64
     private let state = Locked(State())
     let capacity: Int
+    /// Where what the app sent is charged: 1,000 sessions each keeping a route's 1,000 × 64 KiB
+    /// would be 64 GB.
+    private let storage: SessionStorageAccount
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, storage: SessionStorageAccount = .unbounded()) {
+        self.capacity = max(1, capacity)
+        self.storage = storage
+    }
 
     /// The route's traffic so far (empty when nothing happened on it).
     package func route(_ key: String) -> Route { state.withLock { $0.routes[key] ?? Route() } }
@@ -141,11 +151,36 @@ package final class StreamTraffic: Sendable {
             break
         }
         let capacity = self.capacity
+        let cost = Self.messageOverhead + {
+            switch kept {
+            case .text(let text): text.utf8.count
+            case .binary(let bytes): bytes.count
+            }
+        }()
+        // Charged before the lock: a charge may evict other sessions, which takes their locks.
+        var charged = true
+        do { try storage.charge(cost) } catch { charged = false }
+        var freed = 0
         change(key) { route in
             route.receivedTotal += 1
-            route.received.append(Message(index: route.receivedTotal, time: time, payload: kept, truncated: truncated))
-            if route.received.count > capacity { route.received.removeFirst(route.received.count - capacity) }
+            let message = Message(index: route.receivedTotal, time: time, payload: kept, truncated: truncated, cost: cost)
+            if !charged {
+                // No room in the budget even after evicting others: this route's own oldest
+                // messages make room, as its capacity does; with too few of them, it is not kept.
+                guard route.received.reduce(0, { $0 + $1.cost }) >= cost else { return }
+                var dropped = 0
+                while freed < cost { freed += route.received[dropped].cost; dropped += 1 }
+                route.received.removeFirst(dropped)
+                freed -= cost
+            }
+            route.received.append(message)
+            if route.received.count > capacity {
+                let over = route.received.count - capacity
+                freed += route.received[..<over].reduce(0) { $0 + $1.cost }
+                route.received.removeFirst(over)
+            }
         }
+        storage.release(freed)
     }
 
     /// The server sent a message or an event, described as `description`.
@@ -197,10 +232,25 @@ package final class StreamTraffic: Sendable {
         }
     }
 
+    /// The kept messages let go (the session was evicted or dropped), counts and sockets left as they are.
+    func dropKept() {
+        let freed: Int = state.withLock { state in
+            var freed = 0
+            for key in state.routes.keys {
+                freed += state.routes[key]!.received.reduce(0) { $0 + $1.cost }
+                state.routes[key]!.received = []
+            }
+            return freed
+        }
+        storage.release(freed)
+    }
+
     /// Counts and kept messages back to nothing (a session reset); sockets open stay open, and pushable.
     func reset() {
+        var freed = 0
         let waiting: [Waiter] = state.withLock { state in
             for key in state.routes.keys {
+                freed += state.routes[key]!.received.reduce(0) { $0 + $1.cost }
                 let open = state.routes[key]!.open, streams = state.routes[key]!.openStreams
                 let connecting = state.routes[key]!.connecting, held = state.routes[key]!.held
                 state.routes[key] = Route(open: open, connecting: connecting, held: held, openStreams: streams)
@@ -208,6 +258,7 @@ package final class StreamTraffic: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
+        storage.release(freed)
         for waiter in waiting { waiter.fire() }
     }
 
