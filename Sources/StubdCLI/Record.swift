@@ -11,7 +11,7 @@ struct Record: ParsableCommand {
         // inside a paragraph would end its lines short. The names come from the list the recorder uses.
         discussion: [
             "Point the app (or its tests) at stubd instead of the API, use it, and stop with Ctrl-C. Afterwards `stubd serve` answers the same requests offline.",
-            "Secrets are replaced, not written: the values of the request headers \(SecretNames.listed(SecretNames.headerNames)), the value of each Set-Cookie, and the query and form values of \(SecretNames.listed(SecretNames.parameterNames)) (any case). --secret NAME=VALUE replaces more (a path segment holding VALUE becomes {NAME}).",
+            "Secrets are replaced, not written: the values of the request headers \(SecretNames.listed(SecretNames.headerNames)), the value of each Set-Cookie, and the query and form values of \(SecretNames.listed(SecretNames.parameterNames)) (any case, with or without '_' or '-': accessToken is access_token). --secret NAME=VALUE replaces more (a path segment holding VALUE becomes {NAME}).",
             "Every answer is recorded, errors too (a 429 or a 503 is worth replaying); --only 2xx,3xx keeps only those statuses.",
         ].joined(separator: "\n\n"))
 

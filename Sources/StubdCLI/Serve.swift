@@ -176,9 +176,6 @@ struct Serve: ParsableCommand {
             let contracts = try SpecOption.load(spec, command: "stubd", formats: formats)
             options.contracts = contracts
             options.requestValidation = validation ?? .report
-            if let catalog = try? StubCatalog.load(stubs: stubs.url) {
-                for notice in StubContractCheck(catalog: catalog, contracts: contracts).notices { logger.notice("\(notice)") }
-            }
         }
         if let proxy {
             options.forwarding = try recording.forwarding(target: try RecordingOptions.target(proxy), scope: .misses,
@@ -207,6 +204,13 @@ struct Serve: ParsableCommand {
         }
         if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)
+        if let contracts = options.contracts {
+            // Logged only now, after the lines above: the log has a writer thread of its own, so a
+            // notice logged before them came out first, and a script reading the port from the first
+            // line (`head -1`, scripts/test's compose step) read a notice instead. The catalog judged
+            // is the one being served, not a second load of the folder.
+            for notice in StubContractCheck(catalog: server.engine.catalog, contracts: contracts).notices { logger.notice("\(notice)") }
+        }
         if !["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) {
             let admin = adminToken.isEmpty
                 ? "its admin API is closed until you give --admin-token or STUBD_ADMIN_TOKEN"

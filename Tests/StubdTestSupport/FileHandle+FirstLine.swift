@@ -4,8 +4,9 @@ extension FileHandle {
     /// Reads a child's output up to its first newline (a port, a listening address), then drains the
     /// rest on a thread of its own, so the child can never block on a full pipe. `output` is given
     /// everything read, in order, the first line included.
-    /// `startingWith`: the first line that starts so, past any before it (a loaded spec's notices
-    /// come before `stubd listening on`); what was read before it is given to `output` too.
+    /// `startingWith`: the first line that starts so, past any before it (a spec's warnings, on
+    /// stderr, come before `stubd listening on` when both go to one pipe); what was read before it
+    /// is given to `output` too.
     public func firstLine(startingWith prefix: String = "", thenDrainInto output: @escaping @Sendable (Data) -> Void = { _ in }) -> Data {
         var line = Data()
         func found() -> Data? {

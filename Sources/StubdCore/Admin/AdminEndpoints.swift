@@ -113,9 +113,13 @@ package final class AdminEndpoints: Sendable {
                                                    body: JournalHAR(entries: entries, masking: journalMasking).data))
             }
             // A stream's messages are kept apart (they come after its entry is written), and joined to it here.
-            let messages = session.streamJournal.documents(of: Set(entries.compactMap(\.connection)), masker: journalMasking.secrets)
-            return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity, requests: entries.map { entry in
-                entry.document(masking: journalMasking, messages: entry.connection.flatMap { messages[$0] })
+            // Each entry's secrets mask its stream's messages too.
+            let maskers = entries.map { $0.secretMasker(masking: journalMasking) }
+            var connectionMaskers: [Int: SecretMasker] = [:]
+            for (entry, masker) in zip(entries, maskers) { if let connection = entry.connection { connectionMaskers[connection] = masker } }
+            let messages = session.streamJournal.documents(of: connectionMaskers)
+            return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity, requests: zip(entries, maskers).map { entry, masker in
+                entry.document(masking: journalMasking, masker: masker, messages: entry.connection.flatMap { messages[$0] })
             })))
         case .reset:
             sessions.reset(session)

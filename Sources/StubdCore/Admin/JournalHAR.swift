@@ -25,7 +25,7 @@ struct JournalHAR {
         // scrubbed of mask the URL and headers too (found once an entry; without bodies, from the request alone).
         let bodies = e.bodies?.shown(for: e, masking: masking)
         let masker = bodies?.masker ?? ExchangeScrubber.secrets(query: e.query, requestHeaders: e.headers, requestBody: Data(),
-                                                                responseHeaders: [:], known: masking.secrets, extraHeaders: masking.headers)
+                                                                responseHeaders: [:], known: masking.secrets, extraHeaders: masking.headers).readingJSON()
         func pairs(_ fields: HTTPFields, request: Bool) -> JSONValue {
             .array(fields.map { field in
                 var value = masker.mask(field.value)

@@ -70,7 +70,7 @@ enum ExchangeScrubber {
         var literals: [(value: String, placeholder: String)] = known.literals
         // Shorter values match too much ordinary text to be worth replacing (`key=1`).
         func add(_ value: String, _ placeholder: String, atLeast minimum: Int = 3) {
-            if value.count >= minimum { literals.append((value, placeholder)) }
+            if value.count >= minimum, literals.count < known.literals.count + maxValues { literals.append((value, placeholder)) }
         }
         for q in query where SecretNames.isSecretParameter(q.name) {
             if let v = q.value { add(v, "<\(q.name.lowercased())>") }
@@ -78,7 +78,15 @@ enum ExchangeScrubber {
         for h in requestHeaders where SecretNames.isSecretHeader(h.name.canonicalName) || extraHeaders.contains(h.name.canonicalName) {
             add(h.value, "<redacted>")
             // `Bearer abc`: the token alone may be echoed back.
-            if let token = SecretNames.credential(afterScheme: h.value) { add(token, "<redacted>") }
+            if let token = SecretNames.credential(afterScheme: h.value) {
+                add(token, "<redacted>")
+                // `Basic dXNlcjpodW50ZXIy`: the password in it may be echoed decoded (`user:hunter2`).
+                if h.value.lowercased().hasPrefix("basic "), let data = Data(base64Encoded: token),
+                   let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":") {
+                    add(pair, "<redacted>")
+                    add(String(pair[pair.index(after: colon)...]), "<redacted>")
+                }
+            }
             if h.name == .cookie {
                 for (_, value) in cookiePairs(h.value) { add(value, "<redacted>", atLeast: cookieMinimum) }
             }
@@ -100,6 +108,11 @@ enum ExchangeScrubber {
         }
         return SecretMasker(literals)
     }
+
+    /// The most values of one exchange looked for everywhere: each is a search of every body and
+    /// message shown, so a body of 10,000 `"token"` fields would make reading the journal a scan of
+    /// billions of bytes. A secret field's own value is replaced past it all the same (`JSONTextMasking`).
+    static let maxValues = 100
 
     /// Cookie values shorter than this are preferences (`lang=en`, `theme=dark`), not sessions.
     static let cookieMinimum = 8

@@ -4,12 +4,20 @@ package enum SecretNames {
     /// Request headers whose values are credentials, as `record --help` and the docs spell them
     /// (docs/recording-and-drift.md is checked against this list).
     package static let headerNames = ["Authorization", "Cookie", "Proxy-Authorization", "X-Api-Key", "X-Auth-Token", "Private-Token"]
-    /// Query (and form) parameters whose values are credentials or signatures over them.
-    package static let parameterNames = ["appid", "api_key", "apikey", "key", "token", "access_token", "client_secret",
-                                         "password", "sig", "signature"]
+    /// Query, form and JSON field names whose values are credentials or signatures over them.
+    package static let parameterNames = ["appid", "api_key", "apikey", "key", "token", "access_token", "refresh_token", "id_token",
+                                         "secret", "client_secret", "password", "passwd", "sig", "signature"]
     /// `headerNames`, lower-cased, for lookups.
     package static let headers = Set(headerNames.map { $0.lowercased() })
-    package static let parameters = Set(parameterNames.map { $0.lowercased() })
+    /// `parameterNames` as `normalized` spells them.
+    package static let parameters = Set(parameterNames.map(normalized))
+
+    /// `accessToken`, `access_token`, `Access-Token` → `accesstoken`: one name however an API or a
+    /// client library spells it (Apple's and Google's JSON is camelCase, OAuth's snake_case), so a
+    /// credential is not shown because its field was spelt another way.
+    package static func normalized(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { $0 != "_" && $0 != "-" && $0 != "." && $0 != " " }))
+    }
 
     /// `A, B and C`: how help and log lines list names.
     package static func listed(_ names: [String]) -> String {
@@ -24,7 +32,8 @@ package enum SecretNames {
         return String(value[value.index(after: space)...])
     }
 
-    package static func isSecretParameter(_ name: String) -> Bool { parameters.contains(name.lowercased()) }
+    /// In any case, with or without `_`, `-` or `.` between words (`normalized`).
+    package static func isSecretParameter(_ name: String) -> Bool { parameters.contains(normalized(name)) }
 
     /// A plain identifier (`key`, `wu_key`, `api-token`): what `--secret NAME=…` and a `{NAME}` path
     /// segment accept. Anything else could name a path (`../x`) when it becomes part of a file name.

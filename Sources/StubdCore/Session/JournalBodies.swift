@@ -96,20 +96,10 @@ package final class JournalBodies: Sendable {
     /// values of the request's credential headers, query parameters, cookies and secret JSON or form
     /// fields, the answer's session cookie, and `--secret` values, wherever they appear.
     package func shown(for entry: JournalEntry, masking: JournalMasking) -> Shown {
-        var headers: HTTPFields
-        let body: Data
-        switch answer {
-        case .canned(let canned, let extra):
-            headers = canned.headers
-            let more = extra.list
-            if !more.isEmpty { headers.append(contentsOf: more) }
-            body = canned.body
-        case .generated(let generated):
-            headers = generated.headers
-            body = generated.body
-        }
-        let masker = ExchangeScrubber.secrets(query: entry.query, requestHeaders: entry.headers, requestBody: requestBody,
-                                              responseHeaders: headers, known: masking.secrets, extraHeaders: masking.headers)
+        let parts = answerParts
+        var headers = parts.headers
+        let body = parts.body
+        let masker = secrets(for: entry, masking: masking)
         if !masker.isEmpty {
             // A template may echo a credential into a header.
             headers = HTTPFields(headers.map { HTTPField(name: $0.name, value: masker.mask($0.value)) })
@@ -119,6 +109,29 @@ package final class JournalBodies: Sendable {
         return Shown(requestBody: request, requestSize: requestSize, requestTruncated: requestSize > Self.limit,
                      responseHeaders: headers, responseBody: response, responseSize: responseSize,
                      responseTruncated: responseSize > Self.limit, dropped: dropped, masker: masker)
+    }
+
+    /// Every secret of the exchange (ExchangeScrubber: the request's credential headers, query values,
+    /// cookies and secret JSON or form fields, decoded, and the answer's session cookie), masked in
+    /// every spelling and inside the JSON of what is shown: the bodies, the headers, the URL, the
+    /// entry in the journal and its stream's messages. `known`: values masked before these, whose
+    /// placeholders win (`--secret`'s `<NAME>`; the journal's `<masked>`).
+    package func secrets(for entry: JournalEntry, masking: JournalMasking, known: SecretMasker? = nil) -> SecretMasker {
+        ExchangeScrubber.secrets(query: entry.query, requestHeaders: entry.headers, requestBody: requestBody,
+                                 responseHeaders: answerParts.headers, known: known ?? masking.secrets, extraHeaders: masking.headers).readingJSON()
+    }
+
+    /// The answer's headers (the catalog's and those added for this request) and body.
+    private var answerParts: (headers: HTTPFields, body: Data) {
+        switch answer {
+        case .canned(let canned, let extra):
+            var headers = canned.headers
+            let more = extra.list
+            if !more.isEmpty { headers.append(contentsOf: more) }
+            return (headers, canned.body)
+        case .generated(let generated):
+            return (generated.headers, generated.body)
+        }
     }
 
     /// `body` scrubbed, then cut at `limit`: scrubbed a little past the cut first, so a secret that

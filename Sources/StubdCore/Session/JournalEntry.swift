@@ -53,11 +53,10 @@ package struct JournalEntry: Sendable {
         self.notes = notes
     }
 
-    /// The entry as `GET /__stubd/requests` shows it, credentials masked. Masked when read, not
-    /// when recorded, so the request path pays nothing for it.
-    /// `messages`: the stream's, from `StreamJournal` (a stream with none kept lists an empty array).
-    func document(masking: JournalMasking, messages: [JournalReport.StreamMessage]? = nil) -> JournalReport.Entry {
-        // A credential sent by name may also show up elsewhere (a path, a miss's explanation).
+    /// Every secret of this exchange, for all the journal shows of it (`document`, its stream's
+    /// messages): the values of credential headers and secret query parameters as `<masked>`, and
+    /// what `JournalBodies.secrets` finds besides (the request's JSON or form fields, decoded).
+    package func secretMasker(masking: JournalMasking) -> SecretMasker {
         var found: [(value: String, placeholder: String)] = []
         for q in query where SecretNames.isSecretParameter(q.name) {
             if let value = q.value, value.count >= 3 { found.append((value, "<masked>")) }
@@ -67,7 +66,17 @@ package struct JournalEntry: Sendable {
             // `Bearer abc`: the token alone may show up elsewhere.
             if let token = SecretNames.credential(afterScheme: h.value), token.count >= 3 { found.append((token, "<masked>")) }
         }
-        let masker = found.isEmpty ? masking.secrets : masking.secrets.adding(found)
+        let known = masking.secrets.adding(found)
+        if let bodies { return bodies.secrets(for: self, masking: masking, known: known) }
+        return ExchangeScrubber.secrets(query: query, requestHeaders: headers, requestBody: Data(), responseHeaders: [:], known: known,
+                                        extraHeaders: masking.headers).readingJSON()
+    }
+
+    /// The entry as `GET /__stubd/requests` shows it, credentials masked. Masked when read, not
+    /// when recorded, so the request path pays nothing for it.
+    /// `masker`: `secretMasker(masking:)`, found once for the entry and its stream's messages.
+    /// `messages`: the stream's, from `StreamJournal` (a stream with none kept lists an empty array).
+    func document(masking: JournalMasking, masker: SecretMasker, messages: [JournalReport.StreamMessage]? = nil) -> JournalReport.Entry {
         return JournalReport.Entry(
             time: JournalEntry.timeFormat(time), method: method.rawValue, path: masker.mask(path), status: status.code,
             query: Dictionary(query.map { q in

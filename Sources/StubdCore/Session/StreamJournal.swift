@@ -93,12 +93,15 @@ package final class StreamJournal: Sendable {
         storage.release(freed)
     }
 
-    /// The kept messages of each of `connections`, oldest first, as the journal shows them.
-    func documents(of connections: Set<Int>, masker: SecretMasker) -> [Int: [JournalReport.StreamMessage]] {
-        guard !connections.isEmpty else { return [:] }
+    /// The kept messages of each connection in `maskers`, oldest first, as the journal shows them,
+    /// masked with that connection's secrets: a token sent in the handshake (`Authorization`,
+    /// `?token=`) and repeated in a message is masked there too.
+    func documents(of maskers: [Int: SecretMasker]) -> [Int: [JournalReport.StreamMessage]] {
+        guard !maskers.isEmpty else { return [:] }
         let items: [Message] = ring.withLock { r in Array(r.items[r.next...] + r.items[..<r.next]) }
         var out: [Int: [JournalReport.StreamMessage]] = [:]
-        for m in items where connections.contains(m.connection) {
+        for m in items {
+            guard let masker = maskers[m.connection] else { continue }
             var text: String?, binary: String?
             switch m.payload {
             case .text(let t): text = masker.mask(t)

@@ -20,7 +20,7 @@ package struct WireMockImporter {
         var translations: [ImportCandidate] = []
         var problems: [String] = []
         for mapping in source.mappings {
-            do { translations.append(try mapping.translate(files: source.files, maxBytes: settings.maxBytes)) } catch {
+            do { translations.append(try mapping.translate(files: source.files, root: source.root, maxBytes: settings.maxBytes)) } catch {
                 problems += error.problems
             }
         }

@@ -15,8 +15,9 @@ struct WireMockMapping {
     let pointer: String
     let json: [String: JSONValue]
 
-    /// `files`: the `__files` folder `bodyFileName` is read from; `maxBytes` caps a body file.
-    func translate(files: URL, maxBytes: Int) throws(ImportError) -> ImportCandidate {
+    /// `files`: the `__files` folder `bodyFileName` is read from, and only inside `root`, the folder
+    /// imported; `maxBytes` caps a body file.
+    func translate(files: URL, root: ImportRoot, maxBytes: Int) throws(ImportError) -> ImportCandidate {
         var problems: [String] = []
         func at(_ path: String) -> String { "\(file):\(pointer)\(path)" }
         guard case .object(let request)? = json["request"] else { throw ImportError("\(at("/request")): missing (each mapping needs a request)") }
@@ -199,7 +200,7 @@ struct WireMockMapping {
             body = bytes
         case "bodyFileName"?:
             guard case .string(let name)? = response["bodyFileName"] else { throw ImportError("\(at("/response/bodyFileName")): must be a string") }
-            body = try WireMockMapping.bodyFile(name, in: files, at: at("/response/bodyFileName"), maxBytes: maxBytes)
+            body = try WireMockMapping.bodyFile(name, in: files, root: root, at: at("/response/bodyFileName"), maxBytes: maxBytes)
             if responseHeaders[.contentType] == nil, let ext = name.split(separator: "/").last?.split(separator: ".").dropFirst().last {
                 // WireMock types a body file by its name when the mapping does not.
                 let type = ContentType.forExtension(String(ext))
@@ -315,18 +316,17 @@ struct WireMockMapping {
         }
     }
 
-    /// A `bodyFileName`'s bytes, read only from inside `__files/` (no `..`, no absolute path, no
-    /// symbolic link leading out) and no larger than `maxBytes`.
-    static func bodyFile(_ name: String, in files: URL, at pointer: String, maxBytes: Int) throws(ImportError) -> Data {
+    /// A `bodyFileName`'s bytes, read only from inside `__files/` (no `..`, no absolute path) and from
+    /// nowhere outside `root`, whichever component is a symbolic link (`__files` itself included), and
+    /// no larger than `maxBytes`.
+    static func bodyFile(_ name: String, in files: URL, root: ImportRoot, at pointer: String, maxBytes: Int) throws(ImportError) -> Data {
         guard !name.isEmpty, !name.hasPrefix("/"), !name.contains("\0"),
               !name.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." }),
               !name.contains("\\") else {
             throw ImportError("\(pointer): '\(name.prefix(120))' would be read from outside __files/ (a bodyFileName is a path inside __files/, without '..' or a leading '/')")
         }
-        let base = files.standardizedFileURL.resolvingSymlinksInPath()
-        let url = base.appendingPathComponent(name).standardizedFileURL.resolvingSymlinksInPath()
-        guard url.path.hasPrefix(base.path + "/") else {
-            throw ImportError("\(pointer): '\(name.prefix(120))' leads outside __files/ (through a symbolic link)")
+        guard let url = try root.resolve(files.appendingPathComponent(name), label: "\(pointer): __files/\(name.prefix(120))") else {
+            throw ImportError("\(pointer): __files/\(name.prefix(120)) is missing (looked in \(files.path))")
         }
         let size: Int
         do {

@@ -8,6 +8,8 @@ struct WireMockMappings {
     let mappings: [WireMockMapping]
     /// Where `bodyFileName` is read from.
     let files: URL
+    /// The folder imported (WireMock's root): no file is read whose real path is outside it.
+    let root: ImportRoot
     /// How many mapping files were read.
     let fileCount: Int
 
@@ -17,12 +19,19 @@ struct WireMockMappings {
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else { throw ImportError("\(name): no such file or folder") }
         var mappingFiles: [(url: URL, label: String)] = []
         let files: URL
+        let root: ImportRoot
+        var problems: [String] = []
         if isDirectory.boolValue {
             let nested = url.appendingPathComponent("mappings")
             let folder = fm.fileExists(atPath: nested.path) ? nested : url
             // `mappings/` beside `__files/` (WireMock's root), or `__files/` inside the folder given.
             files = folder == nested || !fm.fileExists(atPath: url.appendingPathComponent("__files").path)
                 ? folder.deletingLastPathComponent().appendingPathComponent("__files") : url.appendingPathComponent("__files")
+            root = ImportRoot(files.deletingLastPathComponent())
+            // A `mappings` that is a link out: said as such, rather than as a folder with no mappings.
+            if folder == nested {
+                do { _ = try root.resolve(nested, label: "mappings/") } catch { throw ImportError.all(error.problems) }
+            }
             let base = url.standardizedFileURL.path
             guard let walker = fm.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey]) else {
                 throw ImportError("\(name): cannot list the folder (check its permissions)")
@@ -30,8 +39,12 @@ struct WireMockMappings {
             for case let file as URL in walker {
                 if file.lastPathComponent == "__files" { walker.skipDescendants(); continue }
                 guard file.pathExtension.lowercased() == "json", (try? file.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-                mappingFiles.append((file, String(file.standardizedFileURL.path.dropFirst(base.count + 1))))
+                let label = String(file.standardizedFileURL.path.dropFirst(base.count + 1))
+                // A mapping file may be a link out of the folder.
+                do { guard try root.resolve(file, label: label) != nil else { continue } } catch { problems += error.problems; continue }
+                mappingFiles.append((file, label))
             }
+            guard problems.isEmpty else { throw ImportError.all(problems) }
             mappingFiles.sort { $0.label < $1.label }
             guard !mappingFiles.isEmpty else {
                 throw ImportError("\(name) holds no mapping (.json) files: give WireMock's root folder (with mappings/ and __files/), its mappings/ folder, or a mapping file; nothing written")
@@ -39,11 +52,12 @@ struct WireMockMappings {
         } else {
             let parent = url.deletingLastPathComponent()
             files = parent.lastPathComponent == "mappings" ? parent.deletingLastPathComponent().appendingPathComponent("__files") : parent.appendingPathComponent("__files")
+            // The file named is read as named; what it names is read only from inside its folder.
+            root = ImportRoot(files.deletingLastPathComponent())
             mappingFiles = [(url, url.lastPathComponent)]
         }
 
         var mappings: [WireMockMapping] = []
-        var problems: [String] = []
         for (file, label) in mappingFiles {
             let size = ((try? fm.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
             guard size <= maxBytes else {
@@ -72,6 +86,6 @@ struct WireMockMappings {
             }
         }
         guard problems.isEmpty else { throw ImportError.all(problems) }
-        return WireMockMappings(mappings: mappings, files: files, fileCount: mappingFiles.count)
+        return WireMockMappings(mappings: mappings, files: files, root: root, fileCount: mappingFiles.count)
     }
 }
