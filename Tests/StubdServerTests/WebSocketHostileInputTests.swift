@@ -1,0 +1,80 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// Issue 57 on the wire: one WebSocket peer (the app, or the real API behind `--proxy`) must not make
+/// stubd hold a socket that never opened, pass on what the protocol refuses, or grow without bound.
+@Suite struct WebSocketHostileInputTests {
+    static let stubs = ["stubd.yml": """
+        routes:
+          - name: chat
+            request: { path: /chat }
+            response:
+              websocket:
+                messages: [{ text: welcome }]
+                replies:
+                  - { match: { text: wait }, send: { text: late, after: 1h } }
+        """]
+
+    private func python(_ script: String, _ arguments: [String]) throws -> String {
+        try requirePython(modules: "websockets")
+        let r = try run(testPython, ["-c", script] + arguments)
+        return r.output + r.error
+    }
+
+    /// A reply that waits (`after: 1h`) is held per message until it is due: a client flooding such a
+    /// route is closed with 1008 past the limit, not held without end.
+    @Test func repliesWaitingPastTheLimitCloseTheSocketWith1008() throws {
+        let server = try ServeProcess(serving: Self.stubs)
+        defer { withExtendedLifetime(server) {} }
+        let out = try python(#"""
+            import asyncio, sys, websockets
+            from websockets.exceptions import ConnectionClosed
+            async def main(port):
+                async with websockets.connect(f"ws://127.0.0.1:{port}/chat") as ws:
+                    assert await ws.recv() == "welcome"
+                    try:
+                        for _ in range(10_001): await ws.send("wait")
+                        await asyncio.wait_for(ws.recv(), 5)
+                        print("no close")
+                    except ConnectionClosed as e:
+                        print(e.rcvd.code if e.rcvd else "no close frame", e.rcvd.reason if e.rcvd else "")
+                    except asyncio.TimeoutError:
+                        print("no close")
+            asyncio.run(main(sys.argv[1]))
+            """#, [String(server.port)])
+        #expect(out == "1008 more than 10000 scripted replies waiting to be sent\n")
+    }
+
+    /// The real API for the relay's tests, over a raw socket: answers the handshake with the
+    /// `Sec-WebSocket-Accept` given (`right` computes the true one), then sends `frame` (hex) and
+    /// writes to `result` the close code the relay sent it.
+    static let rawAPI = #"""
+        import base64, hashlib, socket, struct, sys
+        accept_mode, frame, result = sys.argv[1], bytes.fromhex(sys.argv[2]), sys.argv[3]
+        server = socket.socket(); server.bind(("127.0.0.1", 0)); server.listen(4)
+        print(server.getsockname()[1], flush=True)
+        while True:
+            c, _ = server.accept(); c.settimeout(5)
+            head = b""
+            while b"\r\n\r\n" not in head: head += c.recv(1)
+            key = [l.split(b":", 1)[1].strip() for l in head.split(b"\r\n") if l.lower().startswith(b"sec-websocket-key:")][0]
+            right = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest()).decode()
+            accept = right if accept_mode == "right" else base64.b64encode(b"not the accept").decode()
+            c.sendall(f"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: {accept}\r\n\r\n".encode() + frame)
+            got = b""
+            try:
+                while True:
+                    chunk = c.recv(65536)
+                    if not chunk: break
+                    got += chunk
+            except OSError: pass
+            code = "none"
+            if len(got) >= 8 and got[0] & 0x0F == 8:
+                mask = got[2:6]; payload = bytes(b ^ mask[i % 4] for i, b in enumerate(got[6:8]))
+                code = str(struct.unpack(">H", payload)[0])
+            open(result, "w").write(code)
+            c.close()
+        """#
+
+}
