@@ -28,4 +28,14 @@ import Testing
         #expect(count == 10_000)
     }
 
+    /// A match whose socket never opened (its 101 never went out) is forgotten by a reset, with the
+    /// pushes held for it: it held each later push for ever, reset or not.
+    @Test func aResetForgetsSocketsStillConnectingAndThePushesHeldForThem() {
+        let traffic = StreamTraffic(capacity: 10)
+        traffic.connecting(route: "chat")
+        #expect(traffic.push(.text("hi"), route: "chat") == 1, "held for the socket connecting")
+        traffic.reset()
+        #expect(traffic.route("chat").connecting == 0)
+        #expect(traffic.push(.text("hi"), route: "chat") == 0, "no socket is open, none connecting")
+    }
 }

@@ -22,6 +22,32 @@ import Testing
         return r.output + r.error
     }
 
+    /// libmicrohttpd sends nothing for a 101 on an HTTP/1.0 connection: the handshake got 0 bytes
+    /// while its socket was listed open, and each push to it was held for ever. Now a 400 says why,
+    /// and no socket is listed.
+    @Test func anHTTP10HandshakeIsRefusedAndLeavesNoSocketListed() throws {
+        let server = try ServeProcess(serving: Self.stubs)
+        defer { withExtendedLifetime(server) {} }
+        let out = try python(rawWebSocketPython + #"""
+            import json, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            key = base64.b64encode(os.urandom(16)).decode()
+            s.sendall((f"GET /chat HTTP/1.0\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                       f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+            got = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                got += chunk
+            head, _, body = got.partition(b"\r\n\r\n")
+            print(head.split(b"\r\n")[0].decode(), json.loads(body)["detail"] if body else "")
+            """#, [String(server.port)])
+        #expect(out.contains(" 400 ") && out.contains("a WebSocket opens with an HTTP/1.1 request (RFC 6455 §4.1); this one is HTTP/1.0"), "\(out)")
+        let push = try curl(["-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H", "Content-Type: application/json",
+                             "--data", #"{"text":"hi"}"#, server.baseURL.absoluteString + "/__stubd/websockets/chat/messages"])
+        #expect(push.output == "409", "no socket open, none connecting: the push is not held")
+    }
+
     /// A reply that waits (`after: 1h`) is held per message until it is due: a client flooding such a
     /// route is closed with 1008 past the limit, not held without end.
     @Test func repliesWaitingPastTheLimitCloseTheSocketWith1008() throws {
