@@ -103,4 +103,96 @@ import Testing
             c.close()
         """#
 
+    /// A client must fail a handshake whose `Sec-WebSocket-Accept` is not the one for its key (RFC 6455
+    /// §4.1): the relay did not check, and opened the socket.
+    @Test func theRelayRefusesAnAPIWhoseAcceptIsWrongWith502() throws {
+        try requirePython(modules: "websockets")
+        let result = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ws-\(UUID().uuidString)").path
+        let api = try PythonUpstream(script: Self.rawAPI, arguments: ["wrong", "", result])
+        let proxy = try ServeProcess(["--stubs", try TempStubs([:]).url.path, "--proxy", api.url.absoluteString])
+        defer { withExtendedLifetime(proxy) {} }
+        let out = try python(rawWebSocketPython + #"""
+            import json, sys
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+            upgrade(s, "/chat")
+            got = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk: break
+                got += chunk
+                head, _, body = got.partition(b"\r\n\r\n")
+                if head.startswith(b"HTTP/1.1 101") and _: break
+                if body and body.rstrip().endswith(b"}"): break
+            head, _, body = got.partition(b"\r\n\r\n")
+            print(head.split(b"\r\n")[0].decode(), json.loads(body)["detail"] if body.strip() else "")
+            """#, [String(proxy.port)])
+        #expect(out.hasPrefix("HTTP/1.1 502 "), "\(out)")
+        #expect(out.contains("with a 101 that is not valid: its 101 has Sec-WebSocket-Accept 'bm90IHRoZSBhY2NlcHQ='"), "\(out)")
+    }
+
+    /// A text frame from the API that is not UTF-8 reached the app before the relay closed: now
+    /// neither side gets it, and each gets a close with 1007.
+    @Test func theRelayClosesBothSidesWith1007OnATextThatIsNotUTF8() throws {
+        try requirePython(modules: "websockets")
+        let result = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-ws-\(UUID().uuidString)").path
+        // A text frame, final, of two bytes: 0xC3 0x28 is not UTF-8.
+        let api = try PythonUpstream(script: Self.rawAPI, arguments: ["right", "8102c328", result])
+        let proxy = try ServeProcess(["--stubs", try TempStubs([:]).url.path, "--proxy", api.url.absoluteString])
+        defer { withExtendedLifetime(proxy) {} }
+        let out = try python(rawWebSocketPython + #"""
+            import sys
+            s = opened(int(sys.argv[1]))
+            print([(op, p[:2].hex()) for op, p in frames(s)])
+            """#, [String(proxy.port)])
+        #expect(out == "[(8, '03ef')]\n", "the app gets the close (1007) and no text: \(out)")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: result) { usleep(20_000) }
+        #expect((try? String(contentsOfFile: result, encoding: .utf8)) == "1007", "the API gets 1007 too")
+    }
+
+    /// `--record-missing` relaying an API that floods small messages: the conversation is kept up to
+    /// `--max-body`, the rest relayed and counted; the file and the process stay small, and both the
+    /// file and the log say where the recording stopped. All of it was held (1 GiB relayed peaked at
+    /// 5.3 GB).
+    @Test func aFloodedRecordingStopsAtMaxBodyAndKeepsRelaying() throws {
+        try requirePython(modules: "websockets")
+        let messages = 60_000
+        let api = try PythonUpstream(script: #"""
+            import asyncio, sys
+            from websockets.asyncio.server import serve
+            count = int(sys.argv[1])
+            async def handler(ws):
+                text = "x" * 218
+                for _ in range(count): await ws.send(text)
+                await ws.close(1000, "done")
+            async def main():
+                async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+                    print(server.sockets[0].getsockname()[1], flush=True)
+                    await asyncio.Future()
+            asyncio.run(main())
+            """#, arguments: [String(messages)])
+        let folder = try TempStubs([:]).url
+        let recorder = try ServeProcess(["--stubs", folder.path, "--proxy", api.url.absoluteString, "--record-missing",
+                                         "--max-body", "65536", "--allow-ci"])
+        defer { withExtendedLifetime(recorder) {} }
+        let before = recorder.peakResidentBytes
+        let out = try python(#"""
+            import asyncio, sys, websockets
+            async def main(port):
+                n = 0
+                async with websockets.connect(f"ws://127.0.0.1:{port}/chat", compression=None, max_queue=None) as ws:
+                    async for _ in ws: n += 1
+                print(n)
+            asyncio.run(main(sys.argv[1]))
+            """#, [String(recorder.port)])
+        #expect(out == "\(messages)\n", "every message is relayed: \(out)")
+        let file = folder.appendingPathComponent("chat.ws")
+        for _ in 0..<250 where !FileManager.default.fileExists(atPath: file.path) { usleep(20_000) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? -1
+        #expect(size > 0 && size <= 65536 + 1024, "the recording is bounded by --max-body: \(size) bytes")
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        #expect(text.contains("later message(s) were relayed, not recorded"), "\(text.prefix(400))")
+        let grown = recorder.peakResidentBytes - before
+        #expect(grown < 24 << 20, "peak memory grew \(grown >> 20) MiB relaying \(messages) messages")
+        #expect(recorder.log.contains("recording stopped after"), "\(recorder.log.suffix(600))")
+    }
 }
