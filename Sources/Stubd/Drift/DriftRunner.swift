@@ -257,6 +257,8 @@ package struct DriftRunner: Sendable {
                     }
                 case .unreachable(let why):
                     continuation.resume(returning: .failure(Stop(reason: "cannot open a WebSocket on \(target): \(why)")))
+                case .badHandshake(let why):
+                    continuation.resume(returning: .failure(Stop(reason: "the WebSocket handshake with \(target) is not valid: \(why)")))
                 case .loop(let why):
                     continuation.resume(returning: .failure(Stop(reason: "cannot compare with \(target): \(why)")))
                 }

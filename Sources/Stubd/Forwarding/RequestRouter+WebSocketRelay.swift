@@ -26,12 +26,16 @@ extension RequestRouter {
                 switch UpstreamWebSocket.open(url: url, headers: request.headers, loop: settings.loop ?? ForwardingLoop(), timeoutSeconds: options.timeoutSeconds) {
                 case let .upgraded(fd, upstreamHeaders, extra):
                     let headers = WebSocketRelayHandshake.headers(clientKey: request.headers[HTTPField.Name("Sec-WebSocket-Key")!], upstream: upstreamHeaders)
-                    let relay = WebSocketRelay(upstream: fd, extra: extra, subprotocol: headers[HTTPField.Name("Sec-WebSocket-Protocol")!]) { [self] transcript, ending in
+                    // Kept up to --max-body when recording, as an HTTP answer is; a relay that only passes
+                    // frames on keeps none (it counted them all, and a long-lived socket ran out of memory).
+                    let relay = WebSocketRelay(upstream: fd, extra: extra, subprotocol: headers[HTTPField.Name("Sec-WebSocket-Protocol")!],
+                                               maxRecordedBytes: policy.recorder == nil ? 0 : options.maxBodyBytes) { [self] transcript, ending in
                         var exchange = RecordedExchange(method: request.method, path: request.path, query: request.query, requestHeaders: request.headers,
                                                         requestBody: Data(), status: .switchingProtocols, responseHeaders: HTTPFields(), responseBody: Data())
                         exchange.webSocket = transcript
                         var (note, recorded) = policy.answered(exchange)
-                        note = "WebSocket " + note + ", \(transcript.messages.count) message(s)" + (ending.map { "; \($0)" } ?? "")
+                        note = "WebSocket " + note + ", \(transcript.relayedMessages) message(s)" + (ending.map { "; \($0)" } ?? "")
+                        if policy.recorder != nil, transcript.unrecorded > 0 { note += "; " + RecordedWebSocket.stoppedNote(transcript) }
                         adopt(recorded)
                         forwardEnded(request, status: 101, note: note, session, options, context, line: line)
                     }
@@ -43,6 +47,10 @@ extension RequestRouter {
                     answer = .problem(502, title: "Target unreachable",
                                       detail: "\(target) did not open a WebSocket for \(request.path): \(reason); nothing was recorded")
                     note = policy.unreachable(reason)
+                case .badHandshake(let why):
+                    answer = .problem(502, title: "Bad WebSocket handshake from the API",
+                                      detail: "\(target) answered the WebSocket handshake for \(request.path) with a 101 that is not valid: \(why); the socket was not opened and nothing was recorded")
+                    note = "not relayed: the API's WebSocket handshake is not valid (\(why))"
                 case .loop(let why):
                     answer = loop.refusal("forwarding \(request.method) \(request.path) to \(target): \(why)")
                     note = "not forwarded: a loop (\(why))"

@@ -19,6 +19,8 @@ enum UpstreamWebSocket {
         /// Anything else (a 401, a 404): relayed to the app as the API's answer.
         case answered(status: Int, headers: HTTPFields, body: Data)
         case unreachable(String)
+        /// A `101` that does not prove the API read the key (its `Sec-WebSocket-Accept`, RFC 6455 §4.1): not relayed.
+        case badHandshake(String)
         case loop(String)
     }
 
@@ -71,6 +73,10 @@ enum UpstreamWebSocket {
                 headEnd = end
                 let (status, fields) = parseHead(received[..<end])
                 if status == 101 {
+                    if let why = wrongAccept(fields, key: headers[HTTPField.Name("Sec-WebSocket-Key")!]) {
+                        close(fd)
+                        return .badHandshake(why)
+                    }
                     // Blocking from here: the relay polls before it reads.
                     return .upgraded(fd: fd, headers: fields, extra: Array(received[end...]))
                 }
@@ -83,6 +89,17 @@ enum UpstreamWebSocket {
         let (status, fields) = parseHead(received[..<end])
         guard status > 0 else { return .unreachable("the API's answer to the WebSocket handshake is not HTTP") }
         return .answered(status: status, headers: Forwarder.relayable(fields), body: Data(received[end...].prefix(wanted)))
+    }
+
+    /// Why the API's `101` is not an answer to the key the app sent (and we passed on), if it is not:
+    /// a client must fail such a handshake (RFC 6455 §4.1), and the app would, so the relay does too.
+    static func wrongAccept(_ upstream: HTTPFields, key: String?) -> String? {
+        let expected = WebSocketHandshake.accept(key: (key ?? "").trimmingCharacters(in: .whitespaces))
+        let accepts = upstream[values: HTTPField.Name("Sec-WebSocket-Accept")!]
+        guard accepts != [expected] else { return nil }
+        guard let got = accepts.first else { return "its 101 has no Sec-WebSocket-Accept (expected \(expected))" }
+        return "its 101 has Sec-WebSocket-Accept '\(got.prefix(60))'" + (accepts.count > 1 ? " (and \(accepts.count - 1) more)" : "")
+            + ", not \(expected), the value for the key sent"
     }
 
     /// Just past the blank line that ends a head.

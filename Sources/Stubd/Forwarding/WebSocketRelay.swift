@@ -26,13 +26,17 @@ final class WebSocketRelay: UpgradedConnection, @unchecked Sendable {
     private let upstream: Int32
     private let upstreamExtra: [UInt8]
     private let subprotocol: String?
+    /// The most of the conversation kept for the recording (`WebSocketTranscript.maxBytes`).
+    private let maxRecordedBytes: Int
     private let done: @Sendable (WebSocketTranscript, String?) -> Void
 
     /// `done` gets the conversation and, when it did not end with a close handshake, why.
-    init(upstream: Int32, extra: [UInt8], subprotocol: String?, done: @escaping @Sendable (WebSocketTranscript, String?) -> Void) {
+    init(upstream: Int32, extra: [UInt8], subprotocol: String?, maxRecordedBytes: Int,
+         done: @escaping @Sendable (WebSocketTranscript, String?) -> Void) {
         self.upstream = upstream
         upstreamExtra = extra
         self.subprotocol = subprotocol
+        self.maxRecordedBytes = maxRecordedBytes
         self.done = done
     }
 
@@ -46,7 +50,7 @@ final class WebSocketRelay: UpgradedConnection, @unchecked Sendable {
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(upstream, F_SETFL, fcntl(upstream, F_GETFL) | O_NONBLOCK)
                 Sockets.suppressBrokenPipe(client)
-                var state = RelayState(client: client, upstream: upstream, subprotocol: subprotocol)
+                var state = RelayState(client: client, upstream: upstream, subprotocol: subprotocol, maxRecordedBytes: maxRecordedBytes)
                 ending = state.run(clientExtra: extra, upstreamExtra: upstreamExtra)
                 done(state.transcript, ending)
                 close(client)
@@ -73,10 +77,10 @@ private struct RelayState {
     var closedBy: Bool?
     var closeDeadline: UInt64 = .max
 
-    init(client: Int32, upstream: Int32, subprotocol: String?) {
+    init(client: Int32, upstream: Int32, subprotocol: String?, maxRecordedBytes: Int) {
         self.client = client
         self.upstream = upstream
-        transcript = WebSocketTranscript(subprotocol: subprotocol)
+        transcript = WebSocketTranscript(subprotocol: subprotocol, maxBytes: maxRecordedBytes)
     }
 
     var now: Duration { .nanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - opened)) }
@@ -117,16 +121,18 @@ private struct RelayState {
         do throws(WebSocketProtocolError) {
             if fromClient { clientDecoder.append(bytes) } else { upstreamDecoder.append(bytes) }
             while let frame = try (fromClient ? clientDecoder.next() : upstreamDecoder.next()) {
+                // Read before it is passed on: a frame the assembler refuses (text that is not UTF-8,
+                // a message over the limit) never reaches the other side, which gets the close instead.
+                let message = try fromClient ? clientAssembler.add(frame) : upstreamAssembler.add(frame)
                 // Up masked (a client's frame), down unmasked (a server's), re-encoded either way.
                 let wire = fromClient ? frame.bytes(mask: (.random(in: 0...255), .random(in: 0...255), .random(in: 0...255), .random(in: 0...255)))
                                       : frame.serverBytes
                 if let why = BlindTunnel.write(to, wire, idleMilliseconds: 10_000) {
                     return "the \(fromClient ? "API" : "app") \(why)"
                 }
-                let message = try fromClient ? clientAssembler.add(frame) : upstreamAssembler.add(frame)
                 switch message {
-                case .text(let text)?: transcript.messages.append(.init(at: now, fromClient: fromClient, payload: .text(text)))
-                case .binary(let data)?: transcript.messages.append(.init(at: now, fromClient: fromClient, payload: .binary(data)))
+                case .text(let text)?: transcript.append(.init(at: now, fromClient: fromClient, payload: .text(text)))
+                case .binary(let data)?: transcript.append(.init(at: now, fromClient: fromClient, payload: .binary(data)))
                 case let .close(code, reason)?:
                     if closedBy == nil {
                         closedBy = fromClient

@@ -22,6 +22,10 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     static let maxPendingOutputBytes = 1 << 20
     /// How long the server waits for the client's close after sending its own.
     static let closeWaitSeconds = 2.0
+    /// Scripted sends and closes a socket may have waiting (replies whose `after` has not come): a
+    /// client that makes more is closed with 1008, since each costs memory until it is due (an
+    /// hour's wait, flooded, held every message's reply).
+    static let maxPendingActions = 10_000
 
     private enum State { case open, closing, finished }
     private enum Action {
@@ -63,9 +67,8 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     private var writeSource: (any DispatchSourceWrite)?
     private var writeSourceRunning = false
     private var cancelsLeft = 0
-    /// Scripted actions not yet done, with when (`now()`'s scale) and their order of scheduling.
-    private var timeline: [(due: Double, order: Int, action: Action)] = []
-    private var scheduled = 0
+    /// Scripted actions not yet done, due by `now()`'s scale.
+    private var timeline = WebSocketTimeline<Action>()
     private var generation = 0
     private var alarm: Int?
     private var timer: (any DispatchSourceTimer)?
@@ -229,6 +232,11 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
             guard state == .open, let index = script.replyIndex(to: message) else { return }
             let reply = script.replies[index]
             traffic.replied(index, route: route)
+            let adding = reply.send.count + (reply.close == nil ? 0 : 1)
+            guard timeline.count + adding <= WebSocketConnection.maxPendingActions else {
+                // The reason fits a close frame (123 bytes): the client sends faster than the replies fall due.
+                return refuse(.policyViolation("more than \(WebSocketConnection.maxPendingActions) scripted replies waiting to be sent"))
+            }
             for send in reply.send { schedule(after: send.after, from: now(), .send(send.payload)) }
             if let close = reply.close { schedule(after: close.after, from: now(), .close(close)) }
             runDue()
@@ -244,18 +252,15 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
 
     private func schedule(after delay: Duration, from start: Double? = nil, _ action: Action) {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        scheduled += 1
-        timeline.append(((start ?? opened) + seconds, scheduled, action))
+        timeline.schedule(action, due: (start ?? opened) + seconds)
     }
 
     /// Does every action that is due, in order, then waits for the next one.
     private func runDue() {
         guard state != .finished else { return }
-        timeline.sort { ($0.due, $0.order) < ($1.due, $1.order) }
         let time = now()
-        while let first = timeline.first, first.due <= time, state == .open {
-            timeline.removeFirst()
-            switch first.action {
+        while state == .open, let action = timeline.takeDue(by: time) {
+            switch action {
             case .send(let payload): sendMessage(payload)
             case .close(let close):
                 enqueue(.close(close.code, reason: close.reason))
@@ -271,7 +276,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     /// already: re-armed per message, a fresh timer each time would pile up until the next was due
     /// (an hour's wait held every reply's timer: 33 MB per flooding client, Benchmarks/websocket_sockets.py).
     private func arm() {
-        guard state == .open, let next = timeline.first?.due else { return disarm() }
+        guard state == .open, let next = timeline.nextDue else { return disarm() }
         guard armedDue != next else { return }
         armedDue = next
         if let virtualClock {
@@ -386,7 +391,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     private func finish() {
         guard state != .finished else { return }
         state = .finished
-        timeline = []
+        timeline.removeAll()
         arm()
         cancelsLeft = (readSource == nil ? 0 : 1) + (writeSource == nil ? 0 : 1)
         if let writeSource {

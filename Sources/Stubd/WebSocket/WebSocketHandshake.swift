@@ -20,6 +20,18 @@ enum WebSocketHandshake {
         Data(SHA1.hash(Array((key + guid).utf8))).base64EncodedString()
     }
 
+    /// A WebSocket handshake that is not HTTP/1.1 (RFC 6455 §4.1 asks for 1.1 or later), refused as
+    /// its head is read, before any route or relay takes it: libmicrohttpd sends nothing for a `101`
+    /// on an HTTP/1.0 connection and never hands its socket over, so an HTTP/1.0 handshake got 0
+    /// bytes while its socket was listed open in its session, holding every push for ever.
+    static func versionRefusal(httpVersion: String, upgrade: String?) -> GeneratedResponse? {
+        guard httpVersion != "HTTP/1.1",
+              (upgrade ?? "").split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces).lowercased() == "websocket" })
+        else { return nil }
+        return GeneratedResponse.problem(400, title: "Bad WebSocket handshake",
+            detail: "a WebSocket opens with an HTTP/1.1 request (RFC 6455 §4.1); this one is \(httpVersion.isEmpty ? "of no version" : httpVersion): send it as HTTP/1.1")
+    }
+
     /// The accept value for a request with these headers, or the answer that says what it lacks: a
     /// stub's WebSocket route asked with plain HTTP gets 426 naming the headers a client sends.
     static func accept(method: String, upgrade: String?, connection: String?, key: String?,

@@ -39,6 +39,7 @@ package enum RecordedWebSocket {
             if let current { replies[current].close = close } else if replies.isEmpty { topClose = close }
         }
         var lines = ["# Recorded by stubd record: what the API sent on the open, and its answers to what the app sent."]
+        if transcript.unrecorded > 0 { lines.append("# " + stoppedNote(transcript) + ".") }
         if let subprotocol = transcript.subprotocol { lines.append("protocols: [\(quoted(subprotocol))]") }
         if !timeline.isEmpty {
             lines.append("messages:")
@@ -60,6 +61,13 @@ package enum RecordedWebSocket {
         }
         if let topClose { lines.append("close: " + closing(topClose, after: topClose.at, masker: masker)) }
         return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// Says where a recording stopped, for the `.ws` file and the log line.
+    package static func stoppedNote(_ transcript: WebSocketTranscript) -> String {
+        "recording stopped after \(transcript.messages.count) message(s) at --max-body (\(transcript.maxBytes) bytes, "
+            + "each message counted with \(WebSocketTranscript.messageOverheadBytes) more): "
+            + "\(transcript.unrecorded) later message(s) were relayed, not recorded"
     }
 
     /// `{ text: "…" }` for a message as it was sent; with a secret in it, what else identifies it.

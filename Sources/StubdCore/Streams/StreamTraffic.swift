@@ -246,14 +246,16 @@ package final class StreamTraffic: Sendable {
     }
 
     /// Counts and kept messages back to nothing (a session reset); sockets open stay open, and pushable.
+    /// A match still connecting is forgotten with the pushes held for it: one whose 101 never went out
+    /// (its client gone, libmicrohttpd dropping it unsaid) would else hold each later push for ever,
+    /// reset or not, and one that does open finds nothing held (`opened`).
     func reset() {
         var freed = 0
         let waiting: [Waiter] = state.withLock { state in
             for key in state.routes.keys {
                 freed += state.routes[key]!.received.reduce(0) { $0 + $1.cost }
                 let open = state.routes[key]!.open, streams = state.routes[key]!.openStreams
-                let connecting = state.routes[key]!.connecting, held = state.routes[key]!.held
-                state.routes[key] = Route(open: open, connecting: connecting, held: held, openStreams: streams)
+                state.routes[key] = Route(open: open, openStreams: streams)
             }
             defer { state.waiters = [] }
             return state.waiters

@@ -1,10 +1,12 @@
 /// Puts frames together into messages (RFC 6455 §5.4): a text or binary frame, then continuations up to
 /// one with FIN, control frames allowed in between. Refuses a continuation with nothing to continue, a
 /// new message before the last one ended, a message over `maxMessageBytes` (1009), text that is not
-/// UTF-8 and a malformed close payload (1002, 1007). Socket-free.
+/// UTF-8 and a malformed close payload (1002, 1007). Text that cannot become UTF-8 is refused at the
+/// fragment that breaks it, not at the last one, so a relay passes on no fragment of it. Socket-free.
 package struct WebSocketMessageAssembler: Sendable {
     package let maxMessageBytes: Int
-    private var partial: (opcode: WebSocketOpcode, bytes: [UInt8])?
+    /// A fragmented message so far, and how many of its bytes are known to be UTF-8 (text only).
+    private var partial: (opcode: WebSocketOpcode, bytes: [UInt8], checked: Int)?
 
     package init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
 
@@ -22,6 +24,12 @@ package struct WebSocketMessageAssembler: Sendable {
             }
             current.bytes += frame.payload
             guard frame.fin else {
+                if current.opcode == .text {
+                    do { current.checked = try Self.checkText(current.bytes, from: current.checked) } catch {
+                        partial = nil
+                        throw error
+                    }
+                }
                 partial = current
                 return nil
             }
@@ -31,7 +39,8 @@ package struct WebSocketMessageAssembler: Sendable {
             guard partial == nil else { throw .protocolError("a new message began before the fragmented one ended") }
             guard frame.payload.count <= maxMessageBytes else { throw .tooBig("a message over the limit of \(maxMessageBytes) bytes") }
             guard frame.fin else {
-                partial = (frame.opcode, frame.payload)
+                let checked = frame.opcode == .text ? try Self.checkText(frame.payload, from: 0) : 0
+                partial = (frame.opcode, frame.payload, checked)
                 return nil
             }
             return try Self.message(frame.opcode, frame.payload)
@@ -42,6 +51,29 @@ package struct WebSocketMessageAssembler: Sendable {
         guard opcode == .text else { return .binary(bytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .invalidData("a text message that is not UTF-8") }
         return .text(text)
+    }
+
+    /// Checks the text of an unfinished message from `start` (a character boundary) up to a last
+    /// character the next fragment may complete; returns how far it is known good. Each byte is
+    /// checked once, however many fragments bring it.
+    private static func checkText(_ bytes: [UInt8], from start: Int) throws(WebSocketProtocolError) -> Int {
+        var end = bytes.count
+        // A lead byte within the last three whose character runs past the end waits for the rest.
+        var i = bytes.count - 1
+        while i >= max(start, bytes.count - 3) {
+            let byte = bytes[i]
+            if byte & 0xC0 != 0x80 {
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+                if i + length > bytes.count { end = i }
+                break
+            }
+            i -= 1
+        }
+        guard end > start else { return start }
+        guard String(validating: bytes[start..<end], as: UTF8.self) != nil else {
+            throw .invalidData("a text message that is not UTF-8")
+        }
+        return end
     }
 
     /// A close payload: empty, or a code the wire may carry (§7.4) and a UTF-8 reason.

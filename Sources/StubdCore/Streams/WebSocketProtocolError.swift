@@ -13,6 +13,8 @@ package struct WebSocketProtocolError: Error, Sendable, Hashable {
     package static func protocolError(_ reason: String) -> Self { Self(1002, reason) }
     /// 1007: a text message or close reason that is not UTF-8.
     package static func invalidData(_ reason: String) -> Self { Self(1007, reason) }
+    /// 1008: a peer that breaks a limit stubd keeps (more replies waiting than a socket may hold).
+    package static func policyViolation(_ reason: String) -> Self { Self(1008, reason) }
     /// 1009: a frame or message over the limit.
     package static func tooBig(_ reason: String) -> Self { Self(1009, reason) }
 }

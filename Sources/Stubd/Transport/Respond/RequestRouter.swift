@@ -177,7 +177,15 @@ final class RequestRouter: @unchecked Sendable {
             return connect(connection, authority: String(cString: url), conCls)
         }
         let declared = connection.header("Content-Length")
-        if let problem = RequestFraming.problem(in: connection, version: version) {
+        // The Upgrade header is looked up only for a version other than 1.1, so a plain request pays one strcmp.
+        if let version, strcmp(version, "HTTP/1.1") != 0,
+           let refusal = WebSocketHandshake.versionRefusal(httpVersion: String(cString: version), upgrade: connection.headerString("Upgrade")) {
+            let context = RequestContext(.answering)
+            conCls.pointee = RequestSlot.tracked(context).raw
+            let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 400,
+                                      session: "", latencyMicroseconds: 0, isAdmin: false)
+            return send(.generated(refusal), context, connection, line: line)
+        } else if let problem = RequestFraming.problem(in: connection, version: version) {
             // Answered now, which makes libmicrohttpd close after the answer: nothing after this
             // head can be trusted to be the next request.
             let context = RequestContext(.answering)
