@@ -59,13 +59,19 @@ import StubdCoreTestSupport
         #expect(call(engine, .get, "/todos/1").text == before, "a refused patch applies nothing")
     }
 
-    /// `copy "" -> /a` nests the item one level deeper each time: 600 of them, past the parser's 512.
+    /// `copy "" -> /a` nests the item one level deeper each time: 600 of them, past the parser's 512,
+    /// sent as patches of 100 (the most one may carry): five fit, the sixth is refused whole.
     @Test func aPatchNestingPastTheParserDepthIsRefused() throws {
         let engine = try engine()
-        let answer = jsonPatch(engine, "/todos/1", Array(repeating: #"{"op":"copy","from":"","path":"/a"}"#, count: 600))
+        let hundred = Array(repeating: #"{"op":"copy","from":"","path":"/a"}"#, count: 100)
+        for step in 1...5 {
+            let nested = jsonPatch(engine, "/todos/1", hundred)
+            #expect(nested.status == 200, "\(step * 100) levels fit: \(nested.status) \(nested.text)")
+        }
+        let before = call(engine, .get, "/todos/1").text
+        let answer = jsonPatch(engine, "/todos/1", hundred)
         #expect(answer.status == 422 && answer.text.contains("512 levels"), "\(answer.status) \(answer.text)")
-        let nested = jsonPatch(engine, "/todos/1", Array(repeating: #"{"op":"copy","from":"","path":"/a"}"#, count: 500))
-        #expect(nested.status == 200, "500 levels fit: \(nested.status) \(nested.text)")
+        #expect(call(engine, .get, "/todos/1").text == before, "a refused patch applies nothing")
     }
 
     /// Merge patch after merge patch, each within the body limit, grew one item past any size.
@@ -97,6 +103,16 @@ import StubdCoreTestSupport
             #expect(answer.status == 400 && answer.text.contains("leading zeros"), "\(token): \(answer.status) \(answer.text)")
         }
         #expect(jsonPatch(engine, "/todos/1", [#"{"op":"add","path":"/tags/1","value":"c"}"#]).status == 200)
+    }
+
+    /// Each operation may measure the whole item: a patch of thousands held the resource for seconds.
+    @Test func aJSONPatchCarriesAtMostAHundredOperations() throws {
+        let engine = try engine()
+        let test = #"{"op":"test","path":"/title","value":"nope"}"#
+        let many = jsonPatch(engine, "/todos/1", Array(repeating: test, count: 101))
+        #expect(many.status == 400 && many.text.contains("at most 100 operations"), "\(many.status) \(many.text)")
+        let replace = #"{"op":"replace","path":"/title","value":"x"}"#
+        #expect(jsonPatch(engine, "/todos/1", Array(repeating: replace, count: 100)).status == 200)
     }
 
     @Test func aListTakesAtMostAHundredFilterNames() throws {
