@@ -313,7 +313,7 @@ package final class SessionState: Sendable {
     package func resourceStore(for resource: ResourceDefinition) -> ResourceStore {
         resourceStores.withLock { stores in
             if let store = stores[resource.name] { return store }
-            let store = ResourceStore(resource)
+            let store = ResourceStore(resource, storage: storage)
             stores[resource.name] = store
             return store
         }
@@ -337,7 +337,11 @@ package final class SessionState: Sendable {
         clock.reset()
         draws.store(0, ordering: .relaxed)
         setPreferred(nil)
-        resourceStores.withLock { $0 = [:] }
+        let stores = resourceStores.withLock { stores in
+            defer { stores = [:] }
+            return stores
+        }
+        for store in stores.values { store.retire() }
         scenarios.reset()
         scenarios.resetCounts()
         streams.reset()

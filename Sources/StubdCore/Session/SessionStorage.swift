@@ -49,6 +49,22 @@ package final class SessionStorage: Sendable {
         }
     }
 
+    /// `charge` that evicts nobody: false, with nothing counted, when `bytes` does not fit now. For a
+    /// caller holding a session's lock, which must not evict (eviction takes other sessions' locks).
+    func chargeIfRoom(_ bytes: Int, to account: SessionStorageAccount) -> Bool {
+        guard bytes > 0 else { return true }
+        used.add(bytes, ordering: .relaxed)
+        guard case .added = account.add(bytes, limit: limit) else {
+            used.subtract(bytes, ordering: .relaxed)
+            return false
+        }
+        if used.load(ordering: .relaxed) > limit {
+            account.release(bytes)
+            return false
+        }
+        return true
+    }
+
     /// Takes `bytes` out of the total (an account's release or its closing).
     func subtract(_ bytes: Int) {
         if bytes != 0 { used.subtract(bytes, ordering: .relaxed) }

@@ -28,6 +28,12 @@ package final class SessionStorageAccount: Sendable {
         try storage.charge(bytes, to: self)
     }
 
+    /// `charge` without evicting any session: false when `bytes` does not fit now.
+    func chargeIfRoom(_ bytes: Int) -> Bool {
+        guard let storage else { return true }
+        return storage.chargeIfRoom(bytes, to: self)
+    }
+
     func add(_ bytes: Int, limit: Int) -> Addition {
         var current = held.load(ordering: .relaxed)
         while true {

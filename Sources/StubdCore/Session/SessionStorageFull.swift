@@ -11,7 +11,7 @@ package struct SessionStorageFull: Error, Sendable, CustomStringConvertible {
 
     package var description: String {
         "keeping \(bytes) more bytes would take this session's stored data (\(held) bytes already: journal bodies, "
-            + "WebSocket messages, scenario keys) past the sessions' storage budget of \(limit) bytes, even after giving up "
+            + "WebSocket messages, scenario keys, resource items) past the sessions' storage budget of \(limit) bytes, even after giving up "
             + "the other sessions' data; reset the session (POST /__stubd/reset) or raise the budget (stubd serve --session-storage BYTES)"
     }
 }

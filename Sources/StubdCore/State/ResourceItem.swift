@@ -4,6 +4,9 @@ struct ResourceItem: Sendable {
     let id: String
     let value: JSONValue
     let json: String
+    /// Bytes this item counts against the sessions' storage budget (`ResourceStore.cost`); 0 for a seed
+    /// item, which the catalog holds for every session alike.
+    var charged = 0
 
     init(id: String, value: JSONValue) {
         self.id = id

@@ -4,18 +4,34 @@ import StubdProtocol
 
 /// One session's items of one resource. Every operation runs under one lock, so concurrent writes
 /// to a session are serialised: a read-modify-write (a PATCH) never loses another's update.
+///
+/// What a session adds counts against the sessions' storage budget (`SessionStorage`, issue 57): a
+/// thousand sessions each filling `maxItems` items of 64 KiB was memory nothing bounded. A write is
+/// charged before the lock is taken (a charge may evict other sessions, taking their locks) for at
+/// most what it can keep, and the difference handed back once the item is made.
 package final class ResourceStore: Sendable {
     package let definition: ResourceDefinition
     private let state: Locked<State>
+    private let storage: SessionStorageAccount
 
     private struct State {
         var collections: [String: ResourceCollection] = [:]
         var count = 0
         /// The next id `increment` gives: one past the largest whole-number id seen.
         var nextNumber = 1
+        /// The items' `charged`, summed.
+        var charged = 0
+        /// Set by a session reset: the store is no longer the session's, and what it is charged was handed back.
+        var retired = false
     }
 
-    init(_ definition: ResourceDefinition) {
+    /// Beyond an item's JSON: its id, its place in the collection, the field counts.
+    static let itemOverhead = 64
+
+    static func cost(of item: ResourceItem) -> Int { item.json.utf8.count + itemOverhead }
+
+    init(_ definition: ResourceDefinition, storage: SessionStorageAccount = .unbounded()) {
+        self.storage = storage
         self.definition = definition
         var state = State()
         // The seed was checked at load (objects, ids present and unique): nothing here can fail.
@@ -23,7 +39,8 @@ package final class ResourceStore: Sendable {
         self.state = Locked(state)
     }
 
-    private static func fill(_ state: inout State, with items: [JSONValue], _ definition: ResourceDefinition) throws(ResourceRefusal) {
+    private static func fill(_ state: inout State, with items: [JSONValue], _ definition: ResourceDefinition,
+                             charging: Bool = false) throws(ResourceRefusal) {
         var fresh = State()
         guard items.count <= definition.maxItems else {
             throw ResourceRefusal(status: ResourceRefusal.insufficientStorage, title: "Too many items",
@@ -37,11 +54,33 @@ package final class ResourceStore: Sendable {
             if let why = ResourceDefinition.refusal(ofID: id) { throw .badItem("item \(i): \(why)") }
             let parent = definition.parentKey(of: item)
             if fresh.collections[parent]?.item(id) != nil { throw .badItem("item \(i): \(definition.idField) '\(id)' is given twice") }
-            fresh.collections[parent, default: ResourceCollection()].put(ResourceItem(id: id, value: item))
+            var made = ResourceItem(id: id, value: item)
+            if charging { made.charged = cost(of: made) }
+            fresh.charged += made.charged
+            fresh.collections[parent, default: ResourceCollection()].put(made)
             fresh.count += 1
             if case .number(let n) = idValue, n.rounded() == n, n >= Double(fresh.nextNumber), n < 1e15 { fresh.nextNumber = Int(n) + 1 }
         }
+        fresh.retired = state.retired
         state = fresh
+    }
+
+    /// A charge for this session, or the 507 a resource write answers when the budget has no room.
+    private func charge(_ bytes: Int) throws(ResourceRefusal) {
+        do { try storage.charge(bytes) } catch {
+            throw ResourceRefusal(status: ResourceRefusal.insufficientStorage, title: "Session storage full", detail: error.description)
+        }
+    }
+
+    /// The session was reset: hands back what the items were charged; a write still under way in
+    /// this store hands back its own charge when it finds the store retired.
+    func retire() {
+        let charged = state.withLock { state in
+            state.retired = true
+            defer { state.charged = 0 }
+            return state.charged
+        }
+        storage.release(charged)
     }
 
     // MARK: Reading
@@ -116,7 +155,20 @@ package final class ResourceStore: Sendable {
             throw ResourceRefusal(status: .contentTooLarge, title: "Item too large",
                                   detail: "item \(i) takes more than \(definition.maxItemBytes) bytes as JSON; an item of \(definition.name) may take \(definition.maxItemBytes) (maxItemBytes)")
         }
-        try state.withLock { state throws(ResourceRefusal) in try ResourceStore.fill(&state, with: items, definition) }
+        let total = items.reduce(0) { $0 + $1.serialized.utf8.count + ResourceStore.itemOverhead }
+        try charge(total)
+        let released: Int
+        do {
+            released = try state.withLock { state throws(ResourceRefusal) -> Int in
+                let before = state.charged
+                try ResourceStore.fill(&state, with: items, definition, charging: true)
+                return state.retired ? total : before + (total - state.charged)
+            }
+        } catch {
+            storage.release(total)
+            throw error
+        }
+        storage.release(released)
     }
 
     /// Adds `body` under `parent` with an id by the resource's strategy; `stamp`: the parent fields
@@ -124,7 +176,27 @@ package final class ResourceStore: Sendable {
     func create(parent: String, body: JSONValue, stamp: [String: JSONValue], random: () -> UInt64) throws(ResourceRefusal) -> ResourceItem {
         guard case .object(var fields) = body else { throw .badItem("a \(definition.name) item is a JSON object") }
         for (k, v) in stamp { fields[k] = v }
-        return try state.withLock { state throws(ResourceRefusal) -> ResourceItem in
+        // The body as sent and an id the strategy adds fit in one more overhead.
+        let estimate = JSONValue.object(fields).serialized.utf8.count + 2 * ResourceStore.itemOverhead
+        try charge(estimate)
+        let made: (item: ResourceItem, refund: Int)
+        do {
+            made = try state.withLock { state throws(ResourceRefusal) -> (ResourceItem, Int) in
+                let item = try create(in: &state, parent: parent, fields: fields, random: random, charging: estimate)
+                return (item, state.retired ? estimate : estimate - item.charged)
+            }
+        } catch {
+            storage.release(estimate)
+            throw error
+        }
+        storage.release(made.refund)
+        return made.item
+    }
+
+    private func create(in state: inout State, parent: String, fields: [String: JSONValue], random: () -> UInt64,
+                        charging estimate: Int) throws(ResourceRefusal) -> ResourceItem {
+        var fields = fields
+        do {
             guard state.count < definition.maxItems else {
                 throw ResourceRefusal(status: ResourceRefusal.insufficientStorage, title: "Too many items",
                                       detail: "\(definition.name) already holds \(definition.maxItems) items in this session, the most it may (maxItems): delete some, or reset the session")
@@ -150,9 +222,11 @@ package final class ResourceStore: Sendable {
                                       detail: "\(definition.name) already has an item with \(definition.idField) '\(id)'")
             }
             fields[definition.idField] = idValue
-            let item = ResourceItem(id: id, value: .object(fields))
+            var item = ResourceItem(id: id, value: .object(fields))
+            item.charged = min(estimate, ResourceStore.cost(of: item))
             state.collections[parent, default: ResourceCollection()].put(item)
             state.count += 1
+            if !state.retired { state.charged += item.charged }
             if case .number(let n) = idValue, n.rounded() == n, n >= Double(state.nextNumber), n < 1e15 { state.nextNumber = Int(n) + 1 }
             return item
         }
@@ -161,7 +235,31 @@ package final class ResourceStore: Sendable {
     /// Replaces the item with `change(old)`: the id and parent fields are kept as they were.
     func modify(parent: String, id: String, stamp: [String: JSONValue],
                 _ change: (JSONValue) throws(ResourceRefusal) -> JSONValue) throws(ResourceRefusal) -> ResourceItem {
-        try state.withLock { state throws(ResourceRefusal) -> ResourceItem in
+        // Charged by what the change adds, under the lock when the budget has room now; when it has
+        // not, the lock is let go, other sessions are evicted for the room, and the change made again.
+        var reserved = 0
+        while true {
+            let attempt = try state.withLock { state throws(ResourceRefusal) -> (item: ResourceItem?, refund: Int, needs: Int) in
+                try modify(in: &state, parent: parent, id: id, stamp: stamp, change, reserved: reserved)
+            }
+            if let item = attempt.item {
+                storage.release(attempt.refund)
+                return item
+            }
+            do { try charge(attempt.needs - reserved) } catch {
+                storage.release(reserved)
+                throw error
+            }
+            reserved = attempt.needs
+        }
+    }
+
+    /// The change made under the lock: the item, with what of `reserved` to hand back; or nil and the
+    /// bytes to charge first, when the item grows by more than `reserved` and the budget has no room now.
+    private func modify(in state: inout State, parent: String, id: String, stamp: [String: JSONValue],
+                        _ change: (JSONValue) throws(ResourceRefusal) -> JSONValue,
+                        reserved: Int) throws(ResourceRefusal) -> (item: ResourceItem?, refund: Int, needs: Int) {
+        do {
             guard let old = state.collections[parent]?.item(id), case .object(let oldFields) = old.value else {
                 throw .notFound(definition, id)
             }
@@ -175,18 +273,27 @@ package final class ResourceStore: Sendable {
                                           ? "the changed item would take more than \(definition.maxItemBytes) bytes as JSON, the most an item of \(definition.name) may (maxItemBytes); nothing was changed"
                                           : "the changed item would nest deeper than \(JSONLimits.parserDepth) levels; nothing was changed")
             }
-            let item = ResourceItem(id: id, value: .object(fields))
+            var item = ResourceItem(id: id, value: .object(fields))
+            item.charged = ResourceStore.cost(of: item)
+            let growth = state.retired ? 0 : item.charged - old.charged
+            if growth > reserved, !storage.chargeIfRoom(growth - reserved) { return (nil, 0, growth) }
+            if !state.retired { state.charged += item.charged - old.charged }
             state.collections[parent]!.put(item)
-            return item
+            // Reserved and not used, or the bytes a smaller item no longer holds.
+            return (item, growth > reserved ? 0 : reserved - growth, 0)
         }
     }
 
     func delete(parent: String, id: String) -> Bool {
-        state.withLock { state in
-            guard state.collections[parent]?.remove(id) != nil else { return false }
+        let removed: (found: Bool, charged: Int) = state.withLock { state in
+            guard let removed = state.collections[parent]?.remove(id) else { return (false, 0) }
             state.count -= 1
-            return true
+            if state.retired { return (true, 0) }
+            state.charged -= removed.charged
+            return (true, removed.charged)
         }
+        storage.release(removed.charged)
+        return removed.found
     }
 
     /// A version 4 UUID from two random numbers.
