@@ -193,10 +193,17 @@ package struct OpenAPIImporter {
         let type = content.keys.sorted().first { $0.lowercased().hasPrefix("application/json") }
             ?? content.keys.sorted().first { $0.lowercased().contains("json") }
             ?? content.keys.sorted().first!
-        let isJSON = type.lowercased().contains("json")
         let mediaPointer = pointer + "/content/" + JSONPointer.escape(type)
         guard case .object(let media)? = content[type] else { return [] }
-        let contentType: HTTPFields = [.contentType: type]
+        // What a body is served as: the declared type, or for a wildcard (`*/*`, `application/*`) a
+        // type a client can read, JSON for a structured value, never `Content-Type: */*` (issue 58).
+        func served(_ value: JSONValue) -> (contentType: HTTPFields, isJSON: Bool) {
+            let declared = type.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+            guard declared.contains("*") else { return ([.contentType: type], declared.contains("json")) }
+            if case .string = value, declared == "*/*" || declared == "text/*" { return ([.contentType: ContentType.text], false) }
+            if declared == "*/*" || declared == "application/*" { return ([.contentType: ContentType.json], true) }
+            return ([.contentType: type], false)
+        }
         var schema: JSONSchema?
         var assertingSchema: JSONSchema?
         if media["schema"] != nil {
@@ -216,6 +223,7 @@ package struct OpenAPIImporter {
         }
         var out2: [Answer] = []
         for candidate in candidates {
+            let (contentType, isJSON) = served(candidate.value)
             guard let bytes = body(candidate.value, isJSON: isJSON) else {
                 out.warnings.append("\(label) \(status): example \(candidate.name ?? "") for \(type) is not text; left out")
                 continue
@@ -242,7 +250,7 @@ package struct OpenAPIImporter {
         }
         // No usable example: a body sampled from the schema, first with the schema's own examples,
         // then without, each with a few seeds (a `oneOf` or `uniqueItems` may need another draw).
-        var sampled: (bytes: Data, violations: [SchemaViolation])?
+        var sampled: (bytes: Data, violations: [SchemaViolation], contentType: HTTPFields, isJSON: Bool)?
         var satisfiable = false
         search: for useExamples in [true, false] {
             for attempt in 0..<Self.sampleAttempts {
@@ -257,10 +265,11 @@ package struct OpenAPIImporter {
                 }
                 guard let v = drawn else { continue }
                 satisfiable = true
+                let (contentType, isJSON) = served(v)
                 guard let bytes = body(v, isJSON: isJSON) else { continue }
                 // Checked as written, with the validator `check --spec` uses: what is checked is what is served.
                 let violations = schema.map { Self.violations(of: bytes, isJSON: isJSON, against: $0) } ?? []
-                if sampled == nil || violations.count < sampled!.violations.count { sampled = (bytes, violations) }
+                if sampled == nil || violations.count < sampled!.violations.count { sampled = (bytes, violations, contentType, isJSON) }
                 if violations.isEmpty { break search }
             }
         }
@@ -276,9 +285,9 @@ package struct OpenAPIImporter {
                                 + Self.listed(sampled.violations))
             return []
         }
-        let file = "__files/\(base)/\(status)" + (isJSON ? ".json" : ".txt")
+        let file = "__files/\(base)/\(status)" + (sampled.isJSON ? ".json" : ".txt")
         out.files[file] = sampled.bytes
-        return [Answer(status: status, example: nil, file: file, headers: headers + contentType)]
+        return [Answer(status: status, example: nil, file: file, headers: headers + sampled.contentType)]
     }
 
     /// `uri` for a violation at `#/…/properties/next/format`: the format's name, read from the spec.
@@ -293,7 +302,13 @@ package struct OpenAPIImporter {
 
     /// What `check --spec` would say of these bytes: JSON is parsed back as written, text is a string.
     private static func violations(of bytes: Data, isJSON: Bool, against schema: JSONSchema) -> [SchemaViolation] {
-        guard isJSON else { return schema.validate(.string(String(decoding: bytes, as: UTF8.self))) }
+        guard isJSON else {
+            // Text held to a schema for strings (an enum, a pattern); a schema of an object describes
+            // what the text spells in its own format (XML, CSV), which `check --spec` does not read
+            // either: held to it as a string, every XML example of an object was refused (issue 58).
+            let violations = schema.validate(.string(String(decoding: bytes, as: UTF8.self)))
+            return violations.contains { $0.keyword == "type" && $0.instancePath.isEmpty } ? [] : violations
+        }
         guard let (value, literals) = try? JSONParser.parseKeepingLiterals(bytes) else { return [] }
         return schema.validate(value, literals: literals)
     }
