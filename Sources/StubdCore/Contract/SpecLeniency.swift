@@ -24,6 +24,7 @@ struct SpecLeniency {
     }
 
     private mutating func run() {
+        stringEnums()
         guard case .object(let root) = document else { return }
         if root["info"] == nil {
             fill("#", "info", with: .object(["title": .string(bundle.rootName), "version": .string("")]),
@@ -104,6 +105,43 @@ struct SpecLeniency {
         let at = found.pointer
         fill(at, "schema", with: .object([:]), "no 'schema' (nor 'content'); any value is accepted")
     }
+
+    /// A string schema's `enum` holding a number or a boolean (`enum: [a, 1, b]`: YAML reads an
+    /// unquoted `1` as a number): OpenAPIKit refused the whole document for it (TomTom's, issue 58).
+    /// Read as the text it spells (`"1"`), one warning per value. Examples, defaults and `x-`
+    /// extensions are data, not schemas, and are not walked.
+    private mutating func stringEnums() {
+        var found: [(object: [String], values: [JSONValue], changed: [Int])] = []
+        func walk(_ node: JSONValue, _ tokens: [String]) {
+            switch node {
+            case .object(let members):
+                if members["type"] == .string("string"), case .array(let values)? = members["enum"] {
+                    let changed = values.indices.filter { if case .number = values[$0] { true } else if case .bool = values[$0] { true } else { false } }
+                    if !changed.isEmpty { found.append((tokens, values, changed)) }
+                }
+                for (key, child) in members where !Self.dataKeys.contains(key) && !key.hasPrefix("x-") { walk(child, tokens + [key]) }
+            case .array(let items):
+                for (i, item) in items.enumerated() { walk(item, tokens + [String(i)]) }
+            default:
+                break
+            }
+        }
+        walk(document, [])
+        for (object, values, changed) in found {
+            var text = values
+            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/enum"
+            for i in changed {
+                text[i] = .string(values[i].serialized)
+                warnings.append(bundle.problem(at: pointer + "/\(i)",
+                                               "enum value \(values[i].serialized) of a string schema is not a string; read as \"\(values[i].serialized)\"",
+                                               hint: "quote it in the spec: '\(values[i].serialized)'"))
+            }
+            document = Self.setting("enum", to: .array(text), at: object[...], in: document)
+        }
+    }
+
+    /// Members whose values are data, never a schema to fix.
+    private static let dataKeys: Set<String> = ["example", "examples", "default", "const", "enum"]
 
     private mutating func fill(_ pointer: String, _ key: String, with value: JSONValue, _ warning: String) {
         guard let tokens = JSONPointer.tokens(ofFragment: pointer) else { return }

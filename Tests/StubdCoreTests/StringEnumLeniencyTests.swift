@@ -1,0 +1,42 @@
+import Foundation
+import HTTPTypes
+import Testing
+@testable import StubdCore
+import StubdCoreTestSupport
+
+/// `enum: [a, 1, b]` under `type: string` (YAML reads the unquoted 1 as a number): OpenAPIKit refused
+/// the whole document. The value is read as the text it spells, with a warning at its line.
+@Suite struct StringEnumLeniencyTests {
+    static let spec = """
+        openapi: 3.0.3
+        info: { title: t, version: "1" }
+        paths:
+          /enum:
+            get:
+              responses:
+                "200":
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          v: { type: string, enum: [a, 1, true] }
+                      example: { v: "1" }
+        """
+
+    @Test func aNumberInAStringEnumIsReadAsTextWithAWarning() throws {
+        let folder = try TempStubs(["openapi.yaml": Self.spec])
+        let url = folder.url.appendingPathComponent("openapi.yaml")
+        let spec = try OpenAPISpec.load(spec: url)
+        let warnings = spec.warnings.map(\.description)
+        #expect(warnings.contains { $0.contains("openapi.yaml:14:") && $0.contains(#"enum value 1 of a string schema is not a string; read as "1""#) }, "\(warnings)")
+        #expect(warnings.contains { $0.contains(#"read as "true""#) }, "\(warnings)")
+        let contract = try APIContract.load(spec: url)
+        let operation = try #require(contract.operations.first)
+        #expect(AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"v": "1"}"#.utf8),
+                                             of: operation, in: contract).isEmpty)
+        #expect(!AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"v": "2"}"#.utf8),
+                                              of: operation, in: contract).isEmpty)
+    }
+}
