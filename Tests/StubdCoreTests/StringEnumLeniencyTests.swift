@@ -39,4 +39,40 @@ import StubdCoreTestSupport
         #expect(!AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"v": "2"}"#.utf8),
                                               of: operation, in: contract).isEmpty)
     }
+
+    /// DigitalOcean's `properties: {$ref: '#/components/schemas/droplet_props'}`: the map kept elsewhere.
+    @Test func propertiesThatAreARefAreReadAsTheMapTheyName() throws {
+        let folder = try TempStubs(["do.yaml": """
+            openapi: 3.0.3
+            info: { title: t, version: "1" }
+            paths:
+              /droplets:
+                get:
+                  responses:
+                    "200":
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            properties:
+                              $ref: '#/components/schemas/droplet_props'
+            components:
+              schemas:
+                droplet_props:
+                  id: { type: integer }
+                  name: { type: string }
+            """])
+        let url = folder.url.appendingPathComponent("do.yaml")
+        let spec = try OpenAPISpec.load(spec: url)
+        #expect(spec.warnings.contains { $0.description.contains("'properties' is a $ref") }, "\(spec.warnings)")
+        let contract = try APIContract.load(spec: url)
+        let operation = try #require(contract.operations.first)
+        func problems(_ body: String) -> Int {
+            AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(body.utf8),
+                                         of: operation, in: contract).count
+        }
+        #expect(problems(#"{"id": 3, "name": "web"}"#) == 0)
+        #expect(problems(#"{"id": "three"}"#) == 1, "the properties' schemas hold")
+    }
 }

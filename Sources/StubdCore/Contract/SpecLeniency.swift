@@ -112,9 +112,19 @@ struct SpecLeniency {
     /// extensions are data, not schemas, and are not walked.
     private mutating func stringEnums() {
         var found: [(object: [String], values: [JSONValue], changed: [Int])] = []
+        var referencedProperties: [(object: [String], map: JSONValue, ref: String)] = []
         func walk(_ node: JSONValue, _ tokens: [String]) {
             switch node {
             case .object(let members):
+                // `properties: {$ref: …}` (DigitalOcean's): the map of properties kept elsewhere. A
+                // property named `$ref` would hold a schema (an object), not a string.
+                if case .object(let properties)? = members["properties"], properties.count == 1, case .string(let ref)? = properties["$ref"] {
+                    let pointer = "#" + (tokens + ["properties"]).map { "/" + JSONPointer.escape($0) }.joined()
+                    let (map, _, problem) = bundle.resolve(.object(properties), at: pointer)
+                    if problem == nil, case .object(let named) = map, named.values.allSatisfy({ if case .object = $0 { true } else { $0 == .bool(true) || $0 == .bool(false) } }) {
+                        referencedProperties.append((tokens, map, ref))
+                    }
+                }
                 if members["type"] == .string("string"), case .array(let values)? = members["enum"] {
                     let changed = values.indices.filter { if case .number = values[$0] { true } else if case .bool = values[$0] { true } else { false } }
                     if !changed.isEmpty { found.append((tokens, values, changed)) }
@@ -137,6 +147,12 @@ struct SpecLeniency {
                                                hint: "quote it in the spec: '\(values[i].serialized)'"))
             }
             document = Self.setting("enum", to: .array(text), at: object[...], in: document)
+        }
+        for (object, map, ref) in referencedProperties {
+            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/properties"
+            warnings.append(bundle.problem(at: pointer, "'properties' is a $ref (\(ref)); read as the map of properties it names",
+                                           hint: "OpenAPI wants the map itself: properties: { id: { $ref: … } }"))
+            document = Self.setting("properties", to: map, at: object[...], in: document)
         }
     }
 
