@@ -192,7 +192,9 @@ import Testing
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         #expect(text.contains("later message(s) were relayed, not recorded"), "\(text.prefix(400))")
         let grown = recorder.peakResidentBytes - before
-        #expect(grown < 24 << 20, "peak memory grew \(grown >> 20) MiB relaying \(messages) messages")
+        // Stretched under a sanitizer (AddressSanitizer's quarantine holds freed memory: 40 MiB here),
+        // still below the 195 MiB the relay grew by when it kept every message.
+        #expect(grown < Int(bound(24)) << 20, "peak memory grew \(grown >> 20) MiB relaying \(messages) messages")
         #expect(recorder.log.contains("recording stopped after"), "\(recorder.log.suffix(600))")
     }
 }
