@@ -1,4 +1,5 @@
 import Foundation
+import StubdProtocol
 
 /// A canned answer's entity tag: a strong validator (RFC 9110 §8.8.3) made from the bytes it sends,
 /// so it stays the same while the stub's content does, across reloads and restarts, and changes
@@ -7,17 +8,11 @@ import Foundation
 enum EntityTag {
     /// `"9f0a…"`: 16 hex digits in quotes, as an `ETag` header carries it.
     static func of(body: Data, contentType: String?) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
-        }
-        body.withUnsafeBytes { bytes in for byte in bytes { mix(byte) } }
+        var hash = FNV1a(body)
         // The same bytes as another type are another representation (`content:` alternatives).
-        mix(0)
-        for byte in (contentType ?? "").utf8 { mix(byte) }
-        let hex = String(hash, radix: 16)
-        return "\"" + String(repeating: "0", count: 16 - hex.count) + hex + "\""
+        hash.add([0])
+        hash.add((contentType ?? "").utf8)
+        return "\"" + hash.hex + "\""
     }
 
     /// Whether an `If-None-Match` value names `tag`: `*`, or a comma-separated list compared weakly

@@ -25,10 +25,10 @@ enum HTTPDate {
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let h = Int(clock[0]), let mi = Int(clock[1]), let s = Int(clock[2]),
               (0...23).contains(h), (0...59).contains(mi), (0...60).contains(s) else { return nil }
-        return days(fromCivil: y, m + 1, d) * 86_400 + h * 3600 + mi * 60 + s
+        return InternetDateTime.daysSinceEpoch(year: y, month: m + 1, day: d) * 86_400 + h * 3600 + mi * 60 + s
     }
 
-    // Howard Hinnant's civil-from-days and days-from-civil algorithms (proleptic Gregorian).
+    // Howard Hinnant's civil-from-days, the inverse of `InternetDateTime.daysSinceEpoch` (proleptic Gregorian).
     private static func civil(fromDays z0: Int) -> (Int, Int, Int) {
         let z = z0 + 719_468
         let era = z.floorDivided(by: 146_097)
@@ -39,15 +39,6 @@ enum HTTPDate {
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    private static func days(fromCivil y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = y.floorDivided(by: 400)
-        let yoe = y - era * 400
-        let doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
 

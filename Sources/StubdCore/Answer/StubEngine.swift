@@ -186,15 +186,17 @@ package final class StubEngine: Sendable {
         // A cache's revalidation or a resumed download (`If-None-Match`, `Range`…): read only for an
         // answer with validators, in one pass over the headers; nil for nearly every request.
         let conditions = response.validators == nil ? nil : ConditionalRequest(request.headers)
-        let notModified = conditions.map { $0.verdict(for: response.validators!, bodyLength: response.body.count, method: request.method) == .notModified } ?? false
+        let verdict = conditions?.verdict(for: response.validators!, bodyLength: response.body.count, method: request.method)
         // Quotas first: an answer they refuse is not rendered at all.
-        var outcome = charge(route, state, response, parameters, request, session, wall, notModified: notModified)
+        var outcome = charge(route, state, response, parameters, request, session, wall, notModified: verdict == .notModified)
         if response.webSocket != nil, case .generated = outcome.answer { session.streams.abandoned(route: route.key) }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
         if contracts != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
-        if let conditions, case .canned(let canned, let extra) = outcome.answer, let validators = canned.validators,
-           let narrowed = canned.answering(conditions.verdict(for: validators, bodyLength: canned.body.count, method: request.method)) {
+        if let conditions, let verdict, case .canned(let canned, let extra) = outcome.answer, let validators = canned.validators,
+           // Judged again only when negotiation chose another body than the one judged above.
+           let narrowed = canned.answering(canned === response ? verdict
+                                           : conditions.verdict(for: validators, bodyLength: canned.body.count, method: request.method)) {
             outcome = outcome.replacingCanned(narrowed, extraHeaders: extra)
         }
         if case .runtime = route.source, response.template == nil, contracts != nil {
