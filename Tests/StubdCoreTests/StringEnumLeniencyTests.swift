@@ -25,24 +25,32 @@ import StubdCoreTestSupport
                       example: { v: "1" }
         """
 
-    @Test func aNumberInAStringEnumIsReadAsTextWithAWarning() throws {
-        let folder = try TempStubs(["openapi.yaml": Self.spec])
-        let url = folder.url.appendingPathComponent("openapi.yaml")
-        let spec = try OpenAPISpec.load(spec: url)
-        let warnings = spec.warnings.map(\.description)
-        #expect(warnings.contains { $0.contains("openapi.yaml:14:") && $0.contains(#"enum value 1 of a string schema is not a string; read as "1""#) }, "\(warnings)")
-        #expect(warnings.contains { $0.contains(#"read as "true""#) }, "\(warnings)")
+    /// The spec's load warnings, and how many problems `check --spec` finds in a 200 JSON answer of its one operation.
+    func loaded(_ name: String, _ text: String) throws -> (warnings: [String], problems: (String) -> Int) {
+        let folder = try TempStubs([name: text])
+        let url = folder.url.appendingPathComponent(name)
+        let warnings = try OpenAPISpec.load(spec: url).warnings.map(\.description)
         let contract = try APIContract.load(spec: url)
         let operation = try #require(contract.operations.first)
-        #expect(AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"v": "1"}"#.utf8),
-                                             of: operation, in: contract).isEmpty)
-        #expect(!AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"v": "2"}"#.utf8),
-                                              of: operation, in: contract).isEmpty)
+        return (warnings, { body in
+            withExtendedLifetime(folder) {
+                AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(body.utf8),
+                                             of: operation, in: contract).count
+            }
+        })
+    }
+
+    @Test func aNumberInAStringEnumIsReadAsTextWithAWarning() throws {
+        let (warnings, problems) = try loaded("openapi.yaml", Self.spec)
+        #expect(warnings.contains { $0.contains("openapi.yaml:14:") && $0.contains(#"enum value 1 of a string schema is not a string; read as "1""#) }, "\(warnings)")
+        #expect(warnings.contains { $0.contains(#"read as "true""#) }, "\(warnings)")
+        #expect(problems(#"{"v": "1"}"#) == 0)
+        #expect(problems(#"{"v": "2"}"#) > 0)
     }
 
     /// DigitalOcean's `properties: {$ref: '#/components/schemas/droplet_props'}`: the map kept elsewhere.
     @Test func propertiesThatAreARefAreReadAsTheMapTheyName() throws {
-        let folder = try TempStubs(["do.yaml": """
+        let (warnings, problems) = try loaded("do.yaml", """
             openapi: 3.0.3
             info: { title: t, version: "1" }
             paths:
@@ -62,16 +70,8 @@ import StubdCoreTestSupport
                 droplet_props:
                   id: { type: integer }
                   name: { type: string }
-            """])
-        let url = folder.url.appendingPathComponent("do.yaml")
-        let spec = try OpenAPISpec.load(spec: url)
-        #expect(spec.warnings.contains { $0.description.contains("'properties' is a $ref") }, "\(spec.warnings)")
-        let contract = try APIContract.load(spec: url)
-        let operation = try #require(contract.operations.first)
-        func problems(_ body: String) -> Int {
-            AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(body.utf8),
-                                         of: operation, in: contract).count
-        }
+            """)
+        #expect(warnings.contains { $0.contains("'properties' is a $ref") }, "\(warnings)")
         #expect(problems(#"{"id": 3, "name": "web"}"#) == 0)
         #expect(problems(#"{"id": "three"}"#) == 1, "the properties' schemas hold")
     }
