@@ -53,3 +53,34 @@ import StubdCoreTestSupport
         #expect(inJSONString == escaped)
     }
 }
+
+extension TemplateBoundsTests {
+    /// An input scripts/fuzz found trapping with "Index out of range" (a fresh-clone CI run of 5c76d77):
+    /// the template, then NUL-separated the query, header, body and `{id}` the fuzz target renders it with.
+    @Test func theFuzzedTemplateThatTrappedRendersOrIsRefused() throws {
+        let bytes = try #require(Data(base64Encoded: "e3tub3cgb2Zmc2V0PScwIGRheXMnIGZvcm1hdD1lcX19e3sjdW5sZXNzIHJlcXVlc3QuaGVhZGVycy5YLVZhbHVlfX1le3svdW5sZXNzfX0ge3tqc29uIChqc29uUGF0aCByZXF1ZXN0LmJvZHkgJyQuYScpfX0ge3tyZXF1ZXN0LnVybH19IHt7cmVxdWVzdC5tZXRob2R9fSB7e3JlcXVlc3QucGF0aC5bMV19fSB7eyEgbm90ZSB9fVx7e2xpdGVyYWx9fQBtZXRyaWMAAHsiYSI6IHsiYiI6IFsxLCAyLjUsIG51bGwsIHRydWVdfX0ANw=="))
+        let parts = bytes.split(separator: 0, maxSplits: 4, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        func part(_ i: Int) -> String { i < parts.count ? parts[i] : "" }
+        let request = RequestHead(method: .post, path: "/items/\(part(4))", query: [QueryItem(name: "q", value: part(1))],
+                                  headers: HTTPFields([HTTPField(name: HTTPField.Name("X-Value")!, value: part(2))]), body: Data(part(3).utf8))
+        for json in [true, false] {
+            guard let template = try? TemplateParser.parse(parts[0], parameters: ["id"], json: json) else { continue }
+            var renderer = TemplateRenderer(TemplateInput(request: request, parameters: ["id": part(4)], now: Date(timeIntervalSince1970: 1_472_529_600),
+                                                          hits: 1, random: { 4 }), limit: 1 << 20)
+            _ = renderer.render(template)
+        }
+    }
+}
+
+extension TemplateBoundsTests {
+    @Test(arguments: ["{{now format=eq}}", "{{json eq}}", "{{#if jsonPath}}x{{/if}}"])
+    func aHelperThatNeedsArgumentsIsNotAValueOnItsOwn(text: String) throws {
+        let problems = try TempStubs(["p.tmpl.txt": text]).problems()
+        #expect(problems.count == 1)
+        #expect(problems.first?.message.contains("argument") == true, "\(problems)")
+    }
+
+    @Test func aHelperThatTakesNothingIsStillAValue() throws {
+        #expect(try TemplateBoundsTests.render("{{json hits}}", json: false, query: []) == "1")
+    }
+}

@@ -89,7 +89,16 @@ extension TemplateParser {
             }
             return
         }
-        if TemplateParser.helpers[head] != nil, parts.count == 1 { return }
+        if let helper = TemplateParser.helpers[head], parts.count == 1 {
+            // A bare helper name is a call with nothing passed: only a helper that takes nothing can be one
+            // (`format=eq` rendered eq without its two arguments and trapped, found by scripts/fuzz).
+            if helper.inline, helper.arguments.lowerBound == 0 { return }
+            let count = helper.arguments.lowerBound
+            throw TemplateError(line: position.line, column: position.column,
+                                message: "\(head) needs \(count) argument\(count == 1 ? "" : "s") and is given none here",
+                                hint: helper.inline ? "call it in parentheses with its arguments: (\(head) \((1...count).map { "value\($0)" }.joined(separator: " ")))"
+                                    : "\(head) opens a block: {{#\(head) …}}…{{/\(head)}}")
+        }
         // Inside {{#each}}, a bare name is a field of the item, as in Handlebars.
         if eachDepth > 0 { return }
         let roots = ["request"] + TemplateParser.helpers.filter { $0.value.inline && $0.value.arguments.lowerBound == 0 }.keys.sorted()

@@ -108,7 +108,9 @@ struct TemplateRenderer {
         if head == "@index" { return frames.last.map { .number(Double($0.index)) } }
         if head == "@key" { return frames.last?.key.map { .string($0) } }
         if head == "@first" { return frames.last.map { .bool($0.index == 0) } }
-        if TemplateParser.helpers[head] != nil, parts.count == 1 {
+        // The parser lets a bare helper name through only when the helper takes nothing; checked again
+        // here because a call past its arguments traps.
+        if let helper = TemplateParser.helpers[head], parts.count == 1, helper.arguments.lowerBound == 0 {
             return call(head, [], [:], at: TemplatePosition(line: 0, column: 0))
         }
         guard let frame = frames.last else { return nil }
