@@ -13,6 +13,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: r.stubs.appendingPathComponent("stubd.yml").path))
     }
 
+    /// Twilio's twilio_iam_scim.yaml and twilio_verify_v3.yaml: paths, each `{}`. Before: "the warnings
+    /// above say why each was left out", and there were none.
+    @Test func aSpecWhosePathsDeclareNoOperationSaysSo() throws {
+        let r = try ImportedSpec("openapi: 3.0.1\ninfo: {title: t, version: '1'}\npaths:\n  /scim/v2/Users: {}\n  /scim/v2/ResourceTypes: {}\n")
+        #expect(r.status == 1, "\(r.output)")
+        #expect(r.error.contains("spec.yaml: no operation with an answer stubd can write (its 2 paths declare no operation: nothing to answer); nothing written"), "\(r.error)")
+    }
+
     @Test func aSpecWhoseAnswersAreAllXMLObjectsWritesNothingAndSaysWhy() throws {
         let r = try ImportedSpec(OpenAPISpec.document(version: "3.0.3", OpenAPISpec.get("/feed",
             OpenAPISpec.json(media: "application/xml", schema: "{type: object, properties: {title: {type: string}}}"))))
