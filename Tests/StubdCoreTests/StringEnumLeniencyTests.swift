@@ -75,4 +75,47 @@ import StubdCoreTestSupport
         #expect(problems(#"{"id": 3, "name": "web"}"#) == 0)
         #expect(problems(#"{"id": "three"}"#) == 1, "the properties' schemas hold")
     }
+
+    /// DigitalOcean's bundle as it ships: the `properties: {$ref}` is in another file of a split spec
+    /// (which the walk skipped, so the whole bundle was refused), and a tag's `description: {$ref}`
+    /// names text in a third (Redoc's habit; OpenAPIKit refused the document for it).
+    @Test func aSplitSpecsOtherFilesAreReadAsLeniently() throws {
+        let folder = try TempStubs([
+            "do.yaml": """
+                openapi: 3.0.3
+                info: { title: t, version: "1" }
+                tags:
+                  - name: Intro
+                    description:
+                      $ref: 'description.yml#/introduction'
+                paths:
+                  /droplets:
+                    get:
+                      $ref: 'resources/droplets_list.yml'
+                """,
+            "description.yml": "introduction: |\n  The API, told at length.\n",
+            "resources/droplets_list.yml": """
+                responses:
+                  "200":
+                    description: ok
+                    content:
+                      application/json:
+                        schema:
+                          type: object
+                          properties:
+                            $ref: 'models/attributes.yml#/droplet_props'
+                """,
+            "resources/models/attributes.yml": "droplet_props:\n  id: { type: integer }\n",
+        ])
+        let url = folder.url.appendingPathComponent("do.yaml")
+        let warnings = try OpenAPISpec.load(spec: url).warnings.map(\.description)
+        #expect(warnings.contains { $0.contains("resources/droplets_list.yml:9:") && $0.contains("'properties' is a $ref (resources/models/attributes.yml#/droplet_props)") },
+                "\(warnings)")
+        #expect(warnings.contains { $0.contains("do.yaml:6:") && $0.contains("'description' is a $ref (description.yml#/introduction); read as the text it names") },
+                "\(warnings)")
+        let contract = try APIContract.load(spec: url)
+        let operation = try #require(contract.operations.first)
+        #expect(AnswerConformance.violations(status: 200, headerNames: [], contentType: "application/json", body: Data(#"{"id": "three"}"#.utf8),
+                                             of: operation, in: contract).count == 1, "the properties' schemas hold")
+    }
 }

@@ -113,6 +113,7 @@ struct SpecLeniency {
     private mutating func stringEnums() {
         var found: [(object: [String], values: [JSONValue], changed: [Int])] = []
         var referencedProperties: [(object: [String], map: JSONValue, ref: String)] = []
+        var referencedDescriptions: [(object: [String], text: String, ref: String)] = []
         func walk(_ node: JSONValue, _ tokens: [String]) {
             switch node {
             case .object(let members):
@@ -125,11 +126,21 @@ struct SpecLeniency {
                         referencedProperties.append((tokens, map, ref))
                     }
                 }
+                // `description: {$ref: …}` naming text (DigitalOcean's tags, for Redoc): the text kept
+                // elsewhere. One naming an object is a schema for a property called `description`.
+                if case .object(let description)? = members["description"], description.count == 1, case .string(let ref)? = description["$ref"] {
+                    let pointer = "#" + (tokens + ["description"]).map { "/" + JSONPointer.escape($0) }.joined()
+                    let (text, _, problem) = bundle.resolve(.object(description), at: pointer)
+                    if problem == nil, case .string(let text) = text { referencedDescriptions.append((tokens, text, ref)) }
+                }
                 if members["type"] == .string("string"), case .array(let values)? = members["enum"] {
                     let changed = values.indices.filter { if case .number = values[$0] { true } else if case .bool = values[$0] { true } else { false } }
                     if !changed.isEmpty { found.append((tokens, values, changed)) }
                 }
-                for (key, child) in members where !Self.dataKeys.contains(key) && !key.hasPrefix("x-") { walk(child, tokens + [key]) }
+                // The other files of a split spec are under `x-stubd-files`: walked like the root's own.
+                for (key, child) in members where !Self.dataKeys.contains(key) && (!key.hasPrefix("x-") || (tokens.isEmpty && key == SpecBundle.filesKey)) {
+                    walk(child, tokens + [key])
+                }
             case .array(let items):
                 for (i, item) in items.enumerated() { walk(item, tokens + [String(i)]) }
             default:
@@ -148,9 +159,15 @@ struct SpecLeniency {
             }
             document = Self.setting("enum", to: .array(text), at: object[...], in: document)
         }
+        for (object, text, ref) in referencedDescriptions {
+            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/description"
+            warnings.append(bundle.problem(at: pointer, "'description' is a $ref (\(ref.hasPrefix("#") ? bundle.location(of: ref) : ref)); read as the text it names",
+                                           hint: "OpenAPI wants the text itself"))
+            document = Self.setting("description", to: .string(text), at: object[...], in: document)
+        }
         for (object, map, ref) in referencedProperties {
             let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/properties"
-            warnings.append(bundle.problem(at: pointer, "'properties' is a $ref (\(ref)); read as the map of properties it names",
+            warnings.append(bundle.problem(at: pointer, "'properties' is a $ref (\(ref.hasPrefix("#") ? bundle.location(of: ref) : ref)); read as the map of properties it names",
                                            hint: "OpenAPI wants the map itself: properties: { id: { $ref: … } }"))
             document = Self.setting("properties", to: map, at: object[...], in: document)
         }
