@@ -11,6 +11,9 @@ struct Check: ParsableCommand {
                                             + "(two specs declaring one operation are refused).", valueName: "file"))
     var spec: [String] = []
 
+    @Flag(name: .customLong("strict-spec"), help: SpecOption.strictHelp)
+    var strictSpec = false
+
     @Option(name: .long, help: SchemaFormatMode.help)
     var formats: SchemaFormatMode = .annotate
 
@@ -22,7 +25,7 @@ struct Check: ParsableCommand {
     }
 
     func run() throws {
-        let contracts = try spec.isEmpty ? nil : SpecOption.load(spec, command: "stubd check", formats: formats)
+        let contracts = try spec.isEmpty ? nil : SpecOption.load(spec, command: "stubd check", formats: formats, strict: strictSpec)
         do throws(CatalogLoadError) {
             let catalog = try StubCatalog.load(stubs: stubs.url)
             var swiftWarnings = 0

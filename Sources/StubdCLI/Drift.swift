@@ -38,6 +38,9 @@ struct Drift: AsyncParsableCommand {
                                             + "(two specs declaring one operation are refused).", valueName: "file"))
     var spec: [String] = []
 
+    @Flag(name: .customLong("strict-spec"), help: SpecOption.strictHelp)
+    var strictSpec = false
+
     /// `--format`: a table for a person, JSON for a script.
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
 
@@ -104,7 +107,7 @@ struct Drift: AsyncParsableCommand {
             throw ExitCode(1)
         }
         var settings = DriftRunner.Settings(target: try RecordingOptions.target(target))
-        settings.contracts = spec.isEmpty ? nil : try SpecOption.load(spec, command: "stubd drift")
+        settings.contracts = spec.isEmpty ? nil : try SpecOption.load(spec, command: "stubd drift", strict: strictSpec)
         settings.secrets = secrets
         settings.includeHandWritten = all
         settings.unsafeMethods = unsafe

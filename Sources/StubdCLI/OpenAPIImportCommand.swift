@@ -25,6 +25,9 @@ struct OpenAPIImportCommand: ParsableCommand {
     @Option(name: .long, help: SchemaFormatMode.help)
     var formats: SchemaFormatMode = .annotate
 
+    @Flag(name: .customLong("strict-spec"), help: SpecOption.strictHelp)
+    var strictSpec = false
+
     @Flag(name: .long, help: "Into a folder that holds another spec's import: keep it, and add this spec's routes beside it.")
     var add = false
 
@@ -68,6 +71,10 @@ struct OpenAPIImportCommand: ParsableCommand {
                                          compiler: contract == nil ? nil : compiler).run()
             // What the spec leaves out (read leniently) and what the import left out, said the same way.
             let warnings = document.warnings + output.warnings
+            if strictSpec, !warnings.isEmpty {
+                for warning in warnings { printError("stubd openapi import: \(warning)") }
+                throw OpenAPIImportError([SpecOption.refusal(spec, count: warnings.count) + "; nothing written"])
+            }
             guard output.routes > 0 else {
                 for warning in warnings { printError("stubd openapi import: warning: \(warning)") }
                 throw OpenAPIImportError(["\(url.lastPathComponent): no operation with an answer stubd can write"

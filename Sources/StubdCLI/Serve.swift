@@ -97,6 +97,9 @@ struct Serve: ParsableCommand {
                                             + "and errors name that spec (two specs declaring one operation are refused at start).", valueName: "file"))
     var spec: [String] = []
 
+    @Flag(name: .customLong("strict-spec"), help: SpecOption.strictHelp)
+    var strictSpec = false
+
     @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets:", valueName: "requests=mode"))
     var validation: RequestValidationMode?
 
@@ -173,7 +176,7 @@ struct Serve: ParsableCommand {
             }
         }
         if !spec.isEmpty {
-            let contracts = try SpecOption.load(spec, command: "stubd", formats: formats)
+            let contracts = try SpecOption.load(spec, command: "stubd", formats: formats, strict: strictSpec)
             options.contracts = contracts
             options.requestValidation = validation ?? .report
         }
