@@ -1,4 +1,3 @@
-import CMicroHTTPD
 public import Foundation
 public import StubdCore
 import StubdProtocol
@@ -15,7 +14,7 @@ import Synchronization
 public final class StubServer: Sendable {
     /// How the server runs. The defaults suit tests; `stubd serve` sets them from its flags.
     public struct Options: Sendable {
-        /// Worker threads: one libmicrohttpd daemon (poll: see `Sockets.daemonPollingFlag`) each, fed round-robin. Two measured best on two cores.
+        /// Worker threads: one libmicrohttpd daemon (poll: see `Daemon.pollingFlag`) each, fed round-robin. Two measured best on two cores.
         public var threads: Int = 2
         /// Larger request bodies get 413.
         public var maxBodyBytes: Int = 1 << 20
@@ -239,31 +238,8 @@ public final class StubServer: Sendable {
         func startWorker(tls: Bool) -> Daemon? {
             let said = WorkerMessages(router: router, heads: connections.heads)
             messages.append(said)
-            var items: [MHD_OptionItem] = [
-                // First, as libmicrohttpd asks, so that no message goes to stderr instead.
-                MHD_OptionItem(option: .EXTERNAL_LOGGER, value: shim_message_forwarder(), ptr_value: UnsafeMutableRawPointer(said.sink)),
-                MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: options.connectionTimeoutSeconds, ptr_value: nil),
-                MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: options.connectionMemoryBytes, ptr_value: nil),
-                MHD_OptionItem(option: .NOTIFY_COMPLETED, value: unsafeBitCast(DaemonCallbacks.requestCompleted, to: Int.self),
-                               ptr_value: routerHandle.raw),
-                tls ? MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.tlsConnectionNotice, to: Int.self),
-                                     ptr_value: Unmanaged.passUnretained(tunnels!).toOpaque())
-                    : MHD_OptionItem(option: .NOTIFY_CONNECTION, value: unsafeBitCast(DaemonCallbacks.connectionNotice, to: Int.self),
-                                     ptr_value: Unmanaged.passUnretained(connections).toOpaque()),
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: connections.perWorkerLimit, ptr_value: nil),
-                MHD_OptionItem(option: .URI_LOG_CALLBACK, value: unsafeBitCast(DaemonCallbacks.rawURIInspector, to: Int.self), ptr_value: routerHandle.raw),
-            ]
-            if tls {
-                // The leaf is picked per handshake by the name the client asks for (SNI).
-                items.append(MHD_OptionItem(option: .HTTPS_CERT_CALLBACK, value: 0,
-                                            ptr_value: unsafeBitCast(LeafCertificates.certificateCallback, to: UnsafeMutableRawPointer.self)))
-            }
-            items.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | Sockets.daemonPollingFlag | MHD_ALLOW_SUSPEND_RESUME.rawValue
-                | MHD_USE_TURBO.rawValue | MHD_USE_ITC.rawValue | MHD_USE_NO_LISTEN_SOCKET.rawValue | MHD_USE_ERROR_LOG.rawValue
-                | MHD_ALLOW_UPGRADE.rawValue // WebSocket stubs: a 101 hands the socket over (WebSocketConnection)
-            if tls { flags |= MHD_USE_TLS.rawValue }
-            let daemon = Daemon.start(flags: UInt32(flags), handler: DaemonCallbacks.accessHandler, context: routerHandle.raw, options: &items)
+            let daemon = Daemon.startWorker(router: routerHandle.raw, messages: said, timeoutSeconds: options.connectionTimeoutSeconds,
+                                            memoryBytes: options.connectionMemoryBytes, connections: connections, tls: tls ? tunnels : nil)
             said.daemon.store(daemon?.address ?? 0, ordering: .relaxed)
             return daemon
         }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import StubdProtocol
@@ -31,7 +30,7 @@ extension RequestRouter {
     /// Passes the request on to the real API with the connection suspended (no worker waits), then
     /// answers with what came back, or a 502/504 problem naming the target; records it if asked.
     func forward(_ request: RequestHead, _ session: SessionState, _ forwarding: ForwardingResponder,
-                         _ context: RequestContext, _ connection: borrowing Connection, line: RequestLogLine) -> MHD_Result {
+                         _ context: RequestContext, _ connection: borrowing Connection, line: RequestLogLine) -> CallResult {
         var forwardedLine = line
         forwardedLine.isForwarded = true
         let line = forwardedLine

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -10,7 +9,7 @@ extension RequestRouter {
     /// `101` and a `WebSocketRelay` passes frames both ways. When the conversation ends it is
     /// recorded (if asked), journaled and logged, with the note saying so.
     func relayWebSocket(_ request: RequestHead, _ session: SessionState, _ forwarding: ForwardingResponder,
-                        _ context: RequestContext, _ connection: borrowing Connection, line: RequestLogLine) -> MHD_Result {
+                        _ context: RequestContext, _ connection: borrowing Connection, line: RequestLogLine) -> CallResult {
         let options = forwarding.options
         let target = options.target.absoluteString
         let settings = forwarding.forwarder.settings

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Dispatch
 import Foundation
 import StubdCore
@@ -40,9 +39,8 @@ final class WebSocketRelay: UpgradedConnection, @unchecked Sendable {
         self.done = done
     }
 
-    func start(socket: Int32, extra: [UInt8], handle: OpaquePointer) {
+    func start(socket: Int32, extra: [UInt8], handle: UpgradeHandle) {
         let client = dup(socket)
-        let handleAddress = UInt(bitPattern: handle)
         NamedThread.start("stubd-ws-relay") { [self] in
             var ending: String?
             if client >= 0 {
@@ -58,7 +56,7 @@ final class WebSocketRelay: UpgradedConnection, @unchecked Sendable {
                 done(WebSocketTranscript(subprotocol: subprotocol), "the app's socket could not be taken over")
             }
             close(upstream)
-            if let handle = OpaquePointer(bitPattern: handleAddress) { _ = shim_upgrade_close(handle) }
+            handle.close()
         }
     }
 }

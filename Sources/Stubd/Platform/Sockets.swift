@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CMicroHTTPD
 
 /// What differs between Linux and Darwin below the server: socket flags (and the one event loop
 /// both use). Everything else in the transport is plain POSIX.
@@ -70,12 +69,4 @@ enum Sockets {
         return 0
         #endif
     }
-
-    /// libmicrohttpd's event loop, the same on every platform: poll. In 0.9.75 epoll mode stalls
-    /// connections handed over with `MHD_add_connection` once a worker holds about 128 of them
-    /// (wrk -c512 fell from ~130k to under 4k req/s, with the connections ESTABLISHED and idle; the
-    /// C twin in shared/tools/acceptor_mhd.c shows it without our code); poll holds 116–153k from
-    /// 128 to 1,000 connections. poll also has no FD_SETSIZE ceiling, which select would have on
-    /// Darwin.
-    static var daemonPollingFlag: UInt32 { UInt32(MHD_USE_POLL.rawValue) }
 }

@@ -1,5 +1,4 @@
 import CGnuTLS
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import StubdProtocol

@@ -1,5 +1,7 @@
 import CMicroHTTPD
 import Foundation
+import HTTPTypes
+import StubdCore
 
 /// One libmicrohttpd connection, as a request's handler call sees it: read its head, queue an
 /// answer, suspend it. The only type that holds libmicrohttpd's connection pointer; the C entry
@@ -47,6 +49,29 @@ struct Connection: ~Copyable {
         MHD_get_connection_values_n(raw, kind, iterator, cls)
     }
 
+    /// The request's header fields, in order. Room for all of them is made at once: appending one by
+    /// one grew the storage per header.
+    func headerFields() -> HTTPFields {
+        var headers = HTTPFields()
+        headers.reserveCapacity(Int(values(.HEADER_KIND, nil, nil)))
+        _ = withUnsafeMutablePointer(to: &headers) { values(.HEADER_KIND, headerCollector, $0) }
+        return headers
+    }
+
+    /// The request's query arguments, decoded, in order.
+    func queryItems() -> [QueryItem] {
+        var query: [QueryItem] = []
+        _ = withUnsafeMutablePointer(to: &query) { values(.GET_ARGUMENT_KIND, queryCollector, $0) }
+        return query
+    }
+
+    /// Every value of header `name` (compared without case): a client may send one more than once.
+    func headerValues(named name: String) -> [String] {
+        var found: (name: String, values: [String]) = (name, [])
+        _ = withUnsafeMutablePointer(to: &found) { values(.HEADER_KIND, namedCollector, $0) }
+        return found.values
+    }
+
     // MARK: The connection
 
     /// Its socket, or -1.
@@ -78,8 +103,8 @@ struct Connection: ~Copyable {
 
     /// Queues `response` with `status`; the connection holds its own reference until it is sent.
     @inline(__always)
-    func queue(_ response: borrowing MHDResponse, status: Int) -> MHD_Result {
-        MHD_queue_response(raw, UInt32(status), response.raw)
+    func queue(_ response: borrowing MHDResponse, status: Int) -> CallResult {
+        MHD_queue_response(raw, UInt32(status), response.raw) == .YES ? .carryOn : .close
     }
 }
 
@@ -97,4 +122,44 @@ struct ConnectionHandle: @unchecked Sendable {
 
     /// Its socket, or -1.
     var fd: Int32 { shim_connection_fd(raw) }
+}
+
+/// What an upgraded connection (a WebSocket, a relay) keeps of libmicrohttpd's upgrade: it gives the
+/// connection back, once, when done with the socket. Sendable, as the pointer it wraps may be given
+/// back from any thread.
+struct UpgradeHandle: @unchecked Sendable {
+    fileprivate let raw: OpaquePointer
+
+    /// For the upgrade handler: libmicrohttpd's `MHD_UpgradeResponseHandle`, wrapped where it arrives.
+    init(_ raw: OpaquePointer) { self.raw = raw }
+
+    /// Tells libmicrohttpd the socket is done with; call exactly once.
+    func close() { _ = shim_upgrade_close(raw) }
+}
+
+/// libmicrohttpd keeps a space before the colon (`X-A : 1`) in the name; HTTP compares names
+/// without it. A name that is still not a token (`X(A)`) is left out, as nginx does by default
+/// (`ignore_invalid_headers`): the request is answered, that header is not seen.
+private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let fields = cls!.assumingMemoryBound(to: HTTPFields.self)
+    guard let key else { return .YES }
+    var text = String(cString: key)
+    while let last = text.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
+    guard let name = HTTPField.Name(text) else { return .YES }
+    // Bytes that are not UTF-8 read as U+FFFD, as they always have (the journal and the log show text).
+    fields.pointee.append(HTTPField(name: name, value: value.map { String(cString: $0) } ?? ""))
+    return .YES
+}
+
+private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let list = cls!.assumingMemoryBound(to: [QueryItem].self)
+    if let key { list.pointee.append(QueryItem(name: String(cString: key), value: value.map { String(cString: $0) })) }
+    return .YES
+}
+
+private let namedCollector: MHD_KeyValueIterator = { cls, _, key, value in
+    let found = cls!.assumingMemoryBound(to: (name: String, values: [String]).self)
+    guard let key, let value, strcasecmp(key, found.pointee.name) == 0 else { return .YES }
+    found.pointee.values.append(String(cString: value))
+    return .YES
 }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Dispatch
 import Foundation
 import StubdCore
@@ -54,7 +53,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
     /// threads for 1,000 sockets, Benchmarks/websocket_sockets.py).
     private let queue = DispatchQueue(label: "stubd.websocket", target: .global())
     private var fd: Int32 = -1
-    private var handle: OpaquePointer?
+    private var handle: UpgradeHandle?
     private var decoder: WebSocketFrameDecoder
     private var assembler: WebSocketMessageAssembler
     private var state = State.open
@@ -106,14 +105,13 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         early = traffic.opened(self, route: route)
     }
 
-    func start(socket: Int32, extra: [UInt8], handle: OpaquePointer) {
+    func start(socket: Int32, extra: [UInt8], handle: UpgradeHandle) {
         // Our own descriptor: libmicrohttpd closes its one when the handle is given back, and ours
         // stays valid (and registered with dispatch) until our sources are cancelled.
         let own = dup(socket)
         registry.add(self)
-        let handleAddress = UInt(bitPattern: handle)
         queue.async { [self] in
-            self.handle = OpaquePointer(bitPattern: handleAddress)
+            self.handle = handle
             fd = own
             guard own >= 0 else {
                 state = .finished
@@ -412,7 +410,7 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         fd = -1
         readSource = nil
         writeSource = nil
-        if let handle { _ = shim_upgrade_close(handle) }
+        handle?.close()
         handle = nil
         traffic.closed(self, route: route)
         registry.remove(self)

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization
@@ -61,7 +60,7 @@ final class Acceptor: @unchecked Sendable {
             let added = withUnsafePointer(to: &storage) { p in
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) { daemons[next].add(client, address: $0, length: length) }
             }
-            if added != .YES { budget.refused() }
+            if !added { budget.refused() }
             next = (next + 1) % daemons.count
         }
         finished.signal()

@@ -54,7 +54,7 @@ final class ConnectionState {
 
     /// Queues `prepared` with `headers` added, reusing the kept response when it differs only in values.
     func queueVariant(of prepared: PreparedResponse, adding headers: ExtraHeaders, status: Int,
-                      on connection: borrowing Connection) -> MHD_Result {
+                      on connection: borrowing Connection) -> CallResult {
         if let kept, kept.base === prepared {
             if let advert = headers.rateLimit {
                 if case .rateLimit(let quota) = kept.extra, quota == advert.quotaIdentity {

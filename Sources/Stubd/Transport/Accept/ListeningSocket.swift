@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Foundation
-import CMicroHTTPD
 
 /// The listening socket, bound by us rather than by libmicrohttpd so a failure says exactly
 /// why (port in use, address not on this machine) and port 0 reports the port it got.

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -9,7 +8,7 @@ extension RequestRouter {
     /// host is refused, naming it. A refusal is queued on the first call, so libmicrohttpd closes the
     /// connection after it, as a proxy does after a failed CONNECT.
     func connect(_ connection: borrowing Connection, authority: String,
-                 _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                 _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
         let context = RequestContext(.answering)
         conCls.pointee = RequestSlot.tracked(context).raw
         let authorization = connection.headerString("Proxy-Authorization")
@@ -63,7 +62,7 @@ extension RequestRouter {
 
     /// `--proxy-unknown pass`: the CONNECT's socket goes to a `BlindTunnel` to the real host; the
     /// log line comes when the tunnel ends. libmicrohttpd closes its own descriptor when this returns NO.
-    private func passTunnel(_ connection: borrowing Connection, authority: String, context: RequestContext, line: RequestLogLine) -> MHD_Result {
+    private func passTunnel(_ connection: borrowing Connection, authority: String, context: RequestContext, line: RequestLogLine) -> CallResult {
         let fd = connection.fd
         let client = fd >= 0 ? dup(fd) : -1
         guard client >= 0 else {
@@ -83,7 +82,7 @@ extension RequestRouter {
     /// that host over plain HTTP, through the forwarding `serve --proxy` uses (its bounds, no
     /// recording), and counts as a forwarded hit of its session.
     func passThrough(_ head: RequestHead, to authority: String, session: String?, _ context: RequestContext,
-                     _ connection: borrowing Connection, line: RequestLogLine) -> MHD_Result {
+                     _ connection: borrowing Connection, line: RequestLogLine) -> CallResult {
         guard let target = URL(string: "http://\(authority)") else {
             return send(.generated(AbsoluteForm.notServed(authority)), context, connection, line: line)
         }

@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CMicroHTTPD
 import Foundation
 import StubdProtocol
 import Synchronization
@@ -42,7 +41,7 @@ final class TunnelHandOff: Sendable {
     }
 
     /// Moves `connection`'s socket into a TLS worker after telling the client the tunnel is open. On
-    /// success the caller must close the plain connection (return `MHD_NO`) without writing to it.
+    /// success the caller must close the plain connection (return `.close`) without writing to it.
     func take(_ connection: borrowing Connection, session: String?) -> Result<Void, Failure> {
         let workers = daemons.withLock { $0 }
         guard !workers.isEmpty else { return .failure(.socket("the TLS workers have not started")) }
@@ -71,7 +70,7 @@ final class TunnelHandOff: Sendable {
         let added = withUnsafePointer(to: &storage) { p in
             p.withMemoryRebound(to: sockaddr.self, capacity: 1) { workers[index].add(tunnel, address: $0, length: length) }
         }
-        if added != .YES {
+        if !added {
             budget.refused()
             _ = sessions.withLock { $0.removeValue(forKey: tunnel) }
         }

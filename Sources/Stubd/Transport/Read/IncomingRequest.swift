@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -35,12 +34,8 @@ struct IncomingRequest {
                                      RequestLogLine(method: String(methodText.prefix(20)), path: rawPath, status: 0, session: "",
                                                     latencyMicroseconds: 0, isAdmin: false)))
         }
-        var headers = HTTPFields()
-        // Room for all of them at once: appending one by one grew the storage per header.
-        headers.reserveCapacity(Int(connection.values(.HEADER_KIND, nil, nil)))
-        _ = withUnsafeMutablePointer(to: &headers) { connection.values(.HEADER_KIND, headerCollector, $0) }
-        var query: [QueryItem] = []
-        _ = withUnsafeMutablePointer(to: &query) { connection.values(.GET_ARGUMENT_KIND, queryCollector, $0) }
+        let headers = connection.headerFields()
+        let query = connection.queryItems()
 
         // Which host the request is for picks the part of the folder that answers it (see HostScope).
         var path = rawPath
@@ -84,24 +79,4 @@ struct IncomingRequest {
                                clientAddress: catalog.usesClientAddress ? describeAddress(connection.clientAddress) : "")
         return .success(IncomingRequest(head: head, target: target, logLine: line, catalog: catalog))
     }
-}
-
-/// libmicrohttpd keeps a space before the colon (`X-A : 1`) in the name; HTTP compares names
-/// without it. A name that is still not a token (`X(A)`) is left out, as nginx does by default
-/// (`ignore_invalid_headers`): the request is answered, that header is not seen.
-private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let fields = cls!.assumingMemoryBound(to: HTTPFields.self)
-    guard let key else { return .YES }
-    var text = String(cString: key)
-    while let last = text.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
-    guard let name = HTTPField.Name(text) else { return .YES }
-    // Bytes that are not UTF-8 read as U+FFFD, as they always have (the journal and the log show text).
-    fields.pointee.append(HTTPField(name: name, value: value.map { String(cString: $0) } ?? ""))
-    return .YES
-}
-
-private let queryCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    let list = cls!.assumingMemoryBound(to: [QueryItem].self)
-    if let key { list.pointee.append(QueryItem(name: String(cString: key), value: value.map { String(cString: $0) })) }
-    return .YES
 }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 
 /// An answer that is not ready when the request is read: a stub's delay or hang, a long-poll for
 /// hits, a template rendered off the worker, a forward. Written as a `Response` (`.held`), it has
@@ -14,5 +13,5 @@ struct HeldAnswer {
     /// Begins the wait, with the connection suspended already.
     let start: (_ resume: @escaping @Sendable (_ finishing: PendingWork?) -> Void) -> Void
     /// The answer when the connection could not be suspended (the server is stopping), on it.
-    let now: (borrowing Connection) -> MHD_Result
+    let now: (borrowing Connection) -> CallResult
 }

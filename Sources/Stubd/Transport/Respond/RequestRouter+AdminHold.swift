@@ -1,11 +1,10 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 
 /// An admin long-poll (`AdminHold`: `GET /__stubd/hits/wait`, `streams/wait`), held with the connection
 /// suspended as a stub's delay is.
 extension RequestRouter {
-    func holdAdmin(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+    func holdAdmin(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> CallResult {
         write(.held(HeldAnswer(context: context, work: .adminHold(hold, registration: nil), start: { [self] resume in
             // Already so: answer at once.
             guard let id = hold.register({ resume(nil) }) else { return resume(nil) }
@@ -20,7 +19,7 @@ extension RequestRouter {
         })), connection)
     }
 
-    func finishHold(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+    func finishHold(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> CallResult {
         let line = context.logLine ?? RequestLogLine(method: "GET", path: "/__stubd/", status: 0, session: "",
                                                      latencyMicroseconds: 0, isAdmin: true)
         return send(.generated(hold.answer()), context, connection, line: line)

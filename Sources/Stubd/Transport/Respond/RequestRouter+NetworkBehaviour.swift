@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 
@@ -7,7 +6,7 @@ import StubdCore
 extension RequestRouter {
     /// Sends a stub's answer, first holding the connection suspended if its behaviour says so.
     func deliverStub(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: borrowing Connection,
-                     line: RequestLogLine) -> MHD_Result {
+                     line: RequestLogLine) -> CallResult {
         context.logLine = line
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
             return deliver(answer, context, connection)
@@ -36,7 +35,7 @@ extension RequestRouter {
     }
 
     /// Sends an answer whose hold is over (or had none), as its behaviour has it go out.
-    func deliver(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+    func deliver(_ answer: Outcome.Answer, _ context: RequestContext, _ connection: borrowing Connection) -> CallResult {
         let line = context.logLine ?? RequestLogLine(method: "", path: "", status: 0, session: "", latencyMicroseconds: 0, isAdmin: false)
         guard case .canned(let canned, let extra) = answer else { return send(Response(answer), context, connection, line: line) }
         let (response, note): (Response, String?)

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 
@@ -9,7 +8,7 @@ extension RequestRouter {
     /// render is done (`stop()`), it answers as a stopping server does: rendering it again on the
     /// worker would hold `stop()` as long again and journal it twice.
     func renderOffWorker(_ job: DeferredRender, _ context: RequestContext, _ connection: borrowing Connection,
-                         line: RequestLogLine) -> MHD_Result {
+                         line: RequestLogLine) -> CallResult {
         context.logLine = line
         return write(.held(HeldAnswer(context: context, work: .answer(.generated(Self.stopping)), start: { [self] _ in
             // `release` resumes the connection, now or when the rendered answer's own hold is over.

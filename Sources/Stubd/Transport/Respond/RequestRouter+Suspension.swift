@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import StubdProtocol
@@ -67,7 +66,7 @@ extension RequestRouter {
     }
 
     /// Goes on with a request whose connection was resumed: what it was waiting for is now due.
-    func finish(_ work: PendingWork, _ context: RequestContext, _ connection: borrowing Connection) -> MHD_Result {
+    func finish(_ work: PendingWork, _ context: RequestContext, _ connection: borrowing Connection) -> CallResult {
         switch work {
         case let .answer(answer, line):
             if let line { context.logLine = line }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -24,7 +23,7 @@ extension RequestRouter {
             return (.generated(refusal), "not a WebSocket handshake")
         case .accept(let accept):
             var headers = canned.headers + extra.list
-            switch WebSocketSubprotocol.choose(offered: WebSocketSubprotocol.offers(Self.offeredSubprotocols(connection)),
+            switch WebSocketSubprotocol.choose(offered: WebSocketSubprotocol.offers(connection.headerValues(named: "Sec-WebSocket-Protocol")),
                                                spoken: script.protocols) {
             case .agreed(let name): headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = name
             case .none: headers[HTTPField.Name("Sec-WebSocket-Protocol")!] = nil
@@ -61,17 +60,4 @@ extension RequestRouter {
         let changes = engine.changes
         return { changes.note(session) }
     }
-
-    /// Every `Sec-WebSocket-Protocol` field's value: a client may send the header more than once.
-    private static func offeredSubprotocols(_ connection: borrowing Connection) -> [String] {
-        var values: [String] = []
-        _ = withUnsafeMutablePointer(to: &values) { connection.values(.HEADER_KIND, subprotocolCollector, $0) }
-        return values
-    }
-}
-
-private let subprotocolCollector: MHD_KeyValueIterator = { cls, _, key, value in
-    guard let key, let value, strcasecmp(key, "Sec-WebSocket-Protocol") == 0 else { return .YES }
-    cls!.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
-    return .YES
 }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -99,7 +98,7 @@ final class RequestRouter: @unchecked Sendable {
     /// libmicrohttpd's calls for one request: what its slot holds (see `RequestSlot`) gives the
     /// request's `RequestLifecycle`, the call is its event, and the action it returns is done here.
     func handle(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
-                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
         let event: RequestContext.Lifecycle.Event = uploadSize.pointee > 0
             ? .upload(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee), limit: maxBodyBytes)
             : .accessCall
@@ -130,24 +129,24 @@ final class RequestRouter: @unchecked Sendable {
             // found too large), moves into a context for the calls that follow.
             if existing == nil { conCls.pointee = RequestSlot.tracked(RequestContext(life.state)).raw }
             uploadSize.pointee = 0
-            return .YES
+            return .carryOn
         case .refuse(let status):
             return send(.generated(.problem(HTTPResponse.Status(code: status), title: "Body too large",
                 detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
                 line: RequestLogLine(method: String(cString: method), path: String(cString: url), status: status, session: "", latencyMicroseconds: 0, isAdmin: false))
         case .finishPending(let work):
             // Only a context's lifecycle is ever held.
-            guard let existing else { return .NO }
+            guard let existing else { return .close }
             return finish(work, existing, connection)
         case .close, .suspend, .answerNow, .resume, .none, .ignore, .release:
             // No access call leads to these but `.close`: libmicrohttpd ends the connection.
-            return .NO
+            return .close
         }
     }
 
     /// A target `DaemonCallbacks.rawURIInspector` refused before the head was read (see `RequestSlot`).
     private func refuseTarget(_ slot: RequestSlot, _ connection: borrowing Connection, _ url: UnsafePointer<CChar>,
-                              _ method: UnsafePointer<CChar>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                              _ method: UnsafePointer<CChar>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
         let refusal: GeneratedResponse
         switch slot {
         case .nulInPath: refusal = .problem(400, title: "Bad path", detail: "a request path may not contain a NUL byte or %00")
@@ -172,7 +171,7 @@ final class RequestRouter: @unchecked Sendable {
     /// or declared length, or set up for the calls that follow. Queueing an answer now makes 0.9.75
     /// close the connection after it (it treats it as an early reply), so only refusals do.
     private func readHead(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-                          _ version: UnsafePointer<CChar>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+                          _ version: UnsafePointer<CChar>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
         if method.pointee == 0x43 && strcmp(method, "CONNECT") == 0 {
             return connect(connection, authority: String(cString: url), conCls)
         }
@@ -212,7 +211,7 @@ final class RequestRouter: @unchecked Sendable {
         } else {
             conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext(.readingBody(Data())))).raw
         }
-        return .YES
+        return .carryOn
     }
 
     /// The request's context, created now if the request had none (a delay or long-poll needs one).
@@ -228,7 +227,7 @@ final class RequestRouter: @unchecked Sendable {
     /// Reads the request, asks the chain for a reply and sends it.
     func answer(_ existing: RequestContext?, body: Data, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
                 _ connection: borrowing Connection,
-                _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> MHD_Result {
+                _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> CallResult {
         let method = String(cString: methodPointer)
         let rawPath = String(cString: url)
         var request: IncomingRequest
@@ -250,7 +249,7 @@ final class RequestRouter: @unchecked Sendable {
     /// `var line = request.logLine` and a borrowed reply cost five copies of the two (137 and 153
     /// bytes) on every plain request (issue 40, the handler's own cost).
     private func put(_ reply: consuming Reply, for request: inout IncomingRequest, _ existing: RequestContext?,
-                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: borrowing Connection) -> MHD_Result {
+                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: borrowing Connection) -> CallResult {
         switch consume reply {
         case .now(let response):
             return send(response, existing, connection, line: request.logLine)
@@ -293,7 +292,7 @@ final class RequestRouter: @unchecked Sendable {
     /// Writes a response as it is (no behaviour applies here), then the log line (a request
     /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
     func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
-              line: RequestLogLine, note: String? = nil) -> MHD_Result {
+              line: RequestLogLine, note: String? = nil) -> CallResult {
         let writer = ResponseWriter(router: self)
         guard let context else { return writer.write(response, on: connection) }
         switch response {
@@ -305,7 +304,7 @@ final class RequestRouter: @unchecked Sendable {
     }
 
     /// Writes a response through the one writer, without a log line.
-    func write(_ response: Response, _ connection: borrowing Connection) -> MHD_Result {
+    func write(_ response: Response, _ connection: borrowing Connection) -> CallResult {
         ResponseWriter(router: self).write(response, on: connection)
     }
 }

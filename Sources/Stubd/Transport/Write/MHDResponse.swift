@@ -23,16 +23,23 @@ struct MHDResponse: ~Copyable {
         raw = MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)!
     }
 
-    /// A body read by `reader` as the socket takes it (`length` nil: chunked); `release` gets `context` at the end.
-    init(length: UInt64?, blockSize: Int, reader: MHD_ContentReaderCallback, context: UnsafeMutableRawPointer,
-         release: MHD_ContentReaderFreeCallback) {
+    /// A body `body` produces as the socket takes it (`length` nil: chunked), pausing the connection
+    /// through `pause` when it has nothing yet; closed when the last connection sending it is done.
+    init(length: UInt64?, streaming body: any ResponseStream, pause: StreamPause) {
+        let reader = Unmanaged.passRetained(StreamReader(body: body, pause: pause)).toOpaque()
         // UInt64.max is libmicrohttpd's MHD_SIZE_UNKNOWN: chunked.
-        raw = MHD_create_response_from_callback(length ?? UInt64.max, blockSize, reader, context, release)!
+        raw = MHD_create_response_from_callback(length ?? UInt64.max, body.blockSize, StreamReader.read, reader, StreamReader.release)!
     }
 
-    /// A 101 whose socket `handler` takes with `context` once it is sent; nil when libmicrohttpd refuses.
-    init?(upgrade handler: MHD_UpgradeHandler, context: UnsafeMutableRawPointer) {
-        guard let raw = MHD_create_response_for_upgrade(handler, context) else { return nil }
+    /// A 101 whose socket `upgraded` takes once it is sent; nil when libmicrohttpd refuses. libmicrohttpd
+    /// has no release callback for an upgrade response: the handler takes the box back when it runs; a
+    /// client gone before the 101 went out leaves the box behind.
+    init?(upgradingTo upgraded: any UpgradedConnection) {
+        let box = Unmanaged.passRetained(UpgradeBox(upgraded)).toOpaque()
+        guard let raw = MHD_create_response_for_upgrade(UpgradeBox.handler, box) else {
+            Unmanaged<UpgradeBox>.fromOpaque(box).release()
+            return nil
+        }
         self.raw = raw
     }
 
@@ -58,5 +65,42 @@ struct MHDResponse: ~Copyable {
 
     deinit {
         MHD_destroy_response(raw)
+    }
+}
+
+/// A stream and its connection's pause, as libmicrohttpd's content reader sees them.
+private final class StreamReader {
+    let body: any ResponseStream
+    let pause: StreamPause
+
+    init(body: any ResponseStream, pause: StreamPause) {
+        self.body = body
+        self.pause = pause
+    }
+
+    static let read: MHD_ContentReaderCallback = { cls, position, buffer, max in
+        let reader = Unmanaged<StreamReader>.fromOpaque(cls!).takeUnretainedValue()
+        switch reader.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), at: position, pause: reader.pause) {
+        case .bytes(let n): return n
+        case .paused: return 0
+        case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
+        case .cut: return -2 // MHD_CONTENT_READER_END_WITH_ERROR
+        }
+    }
+
+    static let release: MHD_ContentReaderFreeCallback = { cls in
+        Unmanaged<StreamReader>.fromOpaque(cls!).takeRetainedValue().body.close()
+    }
+}
+
+/// An upgraded connection as libmicrohttpd's upgrade handler sees it.
+private final class UpgradeBox {
+    let upgraded: any UpgradedConnection
+    init(_ upgraded: any UpgradedConnection) { self.upgraded = upgraded }
+
+    static let handler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraSize, socket, handle in
+        let upgraded = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue().upgraded
+        let extra = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraSize)) } ?? []
+        upgraded.start(socket: socket, extra: extra, handle: UpgradeHandle(handle!))
     }
 }

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import StubdCore
 import Synchronization

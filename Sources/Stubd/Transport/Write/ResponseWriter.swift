@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
@@ -16,7 +15,7 @@ struct ResponseWriter {
     /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
     /// long after this: the line's time is until its head was queued.
     func write(_ response: Response, on connection: borrowing Connection, finishing line: RequestLogLine, note: String? = nil,
-               started: UInt64) -> MHD_Result {
+               started: UInt64) -> CallResult {
         let result = write(response, on: connection)
         // A held answer's line is written when it is finished.
         if case .held = response { return result }
@@ -26,7 +25,7 @@ struct ResponseWriter {
 
     /// Writes `response` with no log line: one whose line is written when it ends (a forwarded
     /// download, a held answer) or not at all (a `hang`'s close, a request without a context: the log is off).
-    func write(_ response: Response, on connection: borrowing Connection) -> MHD_Result {
+    func write(_ response: Response, on connection: borrowing Connection) -> CallResult {
         switch response {
         case let .canned(canned, extra):
             // The plain route's answer: kept here, the rest out of line, so this inlines into the caller.
@@ -46,10 +45,10 @@ struct ResponseWriter {
                 let fd = connection.fd
                 if fd >= 0 { Sockets.resetOnClose(fd) }
             }
-            return .NO
+            return .close
         case .handedOff:
             // NO makes libmicrohttpd close its side; the socket lives on in whoever took it.
-            return .NO
+            return .close
         case .held(let held):
             return hold(held, on: connection)
         }
@@ -58,15 +57,15 @@ struct ResponseWriter {
     /// Suspends the connection (registered so `stop()` resumes it), then starts the wait, whose end
     /// resumes it once; or, when the server is stopping, answers now.
     @inline(never)
-    private func hold(_ held: HeldAnswer, on connection: borrowing Connection) -> MHD_Result {
+    private func hold(_ held: HeldAnswer, on connection: borrowing Connection) -> CallResult {
         guard router.suspend(held.context, finishing: held.work, connection.handle) else { return held.now(connection) }
         let context = held.context
         held.start { [suspended = router.suspended] work in RequestRouter.resume(context, finishing: work, in: suspended) }
-        return .YES
+        return .carryOn
     }
 
     @inline(never)
-    private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> MHD_Result {
+    private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> CallResult {
         let prepared = canned.prepared
         // The connection keeps the response for its next request (see ConnectionState).
         if let queued = connection.withState({ $0.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection) }) {
@@ -76,7 +75,7 @@ struct ResponseWriter {
     }
 
     @inline(never)
-    private func queue(_ generated: GeneratedResponse, on connection: borrowing Connection) -> MHD_Result {
+    private func queue(_ generated: GeneratedResponse, on connection: borrowing Connection) -> CallResult {
         generated.body.withUnsafeBytes { raw in
             let r = MHDResponse(copying: raw)
             r.add(generated.headers)
@@ -86,30 +85,23 @@ struct ResponseWriter {
 
     @inline(never)
     private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream,
-                       on connection: borrowing Connection) -> MHD_Result {
-        let reader = Unmanaged.passRetained(StreamReader(body: body, pause: StreamPause(connection: connection.handle, router: router))).toOpaque()
-        let r = MHDResponse(length: length, blockSize: body.blockSize, reader: StreamReader.read, context: reader, release: StreamReader.release)
+                       on connection: borrowing Connection) -> CallResult {
+        let r = MHDResponse(length: length, streaming: body, pause: StreamPause(connection: connection.handle, router: router))
         r.add(headers)
         return queueOnce(r, status: status, on: connection)
     }
 
-    /// A 101 whose socket `upgraded` takes once it is sent. libmicrohttpd has no release callback for
-    /// an upgrade response: the handler takes the box back when it runs; a client gone before the
-    /// 101 went out leaves the box behind.
+    /// A 101 whose socket `upgraded` takes once it is sent.
     @inline(never)
-    private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection, on connection: borrowing Connection) -> MHD_Result {
-        let box = Unmanaged.passRetained(UpgradeBox(upgraded)).toOpaque()
-        guard let r = MHDResponse(upgrade: UpgradeBox.handler, context: box) else {
-            Unmanaged<UpgradeBox>.fromOpaque(box).release()
-            return .NO
-        }
+    private func upgrade(_ headers: HTTPFields, _ upgraded: any UpgradedConnection, on connection: borrowing Connection) -> CallResult {
+        guard let r = MHDResponse(upgradingTo: upgraded) else { return .close }
         r.add(headers)
         return queueOnce(r, status: .switchingProtocols, on: connection)
     }
 
     /// Queues a response made for this request alone; libmicrohttpd holds it until it is sent, and
     /// ours is destroyed on return.
-    private func queueOnce(_ r: consuming MHDResponse, status: HTTPResponse.Status, on connection: borrowing Connection) -> MHD_Result {
+    private func queueOnce(_ r: consuming MHDResponse, status: HTTPResponse.Status, on connection: borrowing Connection) -> CallResult {
         connection.queue(r, status: status.code)
     }
 
@@ -120,42 +112,5 @@ struct ResponseWriter {
         var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\nConnection: close\r\nContent-Length: \(response.body.count)\r\n"
         for field in response.headers { head += "\(field.name.rawName): \(field.value)\r\n" }
         return Array((head + "\r\n").utf8) + Array(response.body)
-    }
-}
-
-/// A stream and its connection's pause, as libmicrohttpd's content reader sees them.
-private final class StreamReader {
-    let body: any ResponseStream
-    let pause: StreamPause
-
-    init(body: any ResponseStream, pause: StreamPause) {
-        self.body = body
-        self.pause = pause
-    }
-
-    static let read: MHD_ContentReaderCallback = { cls, position, buffer, max in
-        let reader = Unmanaged<StreamReader>.fromOpaque(cls!).takeUnretainedValue()
-        switch reader.body.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max), at: position, pause: reader.pause) {
-        case .bytes(let n): return n
-        case .paused: return 0
-        case .end: return -1 // MHD_CONTENT_READER_END_OF_STREAM
-        case .cut: return -2 // MHD_CONTENT_READER_END_WITH_ERROR
-        }
-    }
-
-    static let release: MHD_ContentReaderFreeCallback = { cls in
-        Unmanaged<StreamReader>.fromOpaque(cls!).takeRetainedValue().body.close()
-    }
-}
-
-/// An upgraded connection as libmicrohttpd's upgrade handler sees it.
-private final class UpgradeBox {
-    let upgraded: any UpgradedConnection
-    init(_ upgraded: any UpgradedConnection) { self.upgraded = upgraded }
-
-    static let handler: MHD_UpgradeHandler = { cls, _, _, extraIn, extraSize, socket, handle in
-        let upgraded = Unmanaged<UpgradeBox>.fromOpaque(cls!).takeRetainedValue().upgraded
-        let extra = extraIn.map { Array(UnsafeRawBufferPointer(start: $0, count: extraSize)) } ?? []
-        upgraded.start(socket: socket, extra: extra, handle: handle!)
     }
 }

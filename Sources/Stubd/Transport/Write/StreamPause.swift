@@ -1,4 +1,3 @@
-import CMicroHTTPD
 
 /// How a stream with nothing to send yet waits without holding a worker thread: the connection is
 /// suspended, and resumed after a delay or by whoever has the next bytes. Registered like every
