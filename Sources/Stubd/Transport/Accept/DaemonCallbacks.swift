@@ -10,7 +10,7 @@ enum DaemonCallbacks {
     // borrows it without a retain: both workers retaining one object write to one cache line.
     static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, conCls in
         Unmanaged<RequestRouter>.fromOpaque(cls!)._withUnsafeGuaranteedRef {
-            $0.handle(Connection(connection!), url!, method!, version, uploadData, uploadSize!, conCls!) == .carryOn ? .YES : .NO
+            $0.handle(Connection(connection!), url!, method!, version, uploadData, uploadSize!, RequestSlotStore(conCls!)) == .carryOn ? .YES : .NO
         }
     }
 

@@ -8,9 +8,9 @@ extension RequestRouter {
     /// host is refused, naming it. A refusal is queued on the first call, so libmicrohttpd closes the
     /// connection after it, as a proxy does after a failed CONNECT.
     func connect(_ connection: borrowing Connection, authority: String,
-                 _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
+                 _ store: RequestSlotStore) -> CallResult {
         let context = RequestContext(.answering)
-        conCls.pointee = RequestSlot.tracked(context).raw
+        store.keep(.tracked(context))
         let authorization = connection.headerString("Proxy-Authorization")
         let session = AbsoluteForm.proxySession(authorization)
         let line = RequestLogLine(method: "CONNECT", path: authority, status: 0, session: session ?? "",

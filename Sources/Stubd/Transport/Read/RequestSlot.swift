@@ -2,7 +2,7 @@
 ///
 /// Most requests need no state of ours (no body, no delay, no log line to finish later), so for
 /// them the slot holds a marker instead of an object and the request allocates nothing of ours;
-/// the markers are bit patterns no allocation can have. Only this type reads or writes the
+/// the markers are bit patterns no allocation can have. Only this type encodes and decodes the
 /// pointer (`RequestSlotTests` check each case comes back as it went in).
 enum RequestSlot {
     /// First call for the request: nothing stored yet.

@@ -98,7 +98,7 @@ final class RequestRouter: @unchecked Sendable {
     /// libmicrohttpd's calls for one request: what its slot holds (see `RequestSlot`) gives the
     /// request's `RequestLifecycle`, the call is its event, and the action it returns is done here.
     func handle(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>, _ version: UnsafePointer<CChar>?,
-                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
+                _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>, _ store: RequestSlotStore) -> CallResult {
         let event: RequestContext.Lifecycle.Event = uploadSize.pointee > 0
             ? .upload(UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadSize.pointee), limit: maxBodyBytes)
             : .accessCall
@@ -107,9 +107,9 @@ final class RequestRouter: @unchecked Sendable {
         // A plain request keeps no context: its lifecycle lives on the stack, one call at a time,
         // until a piece of body gives it something to keep.
         var life = RequestContext.Lifecycle(.readingHead)
-        switch RequestSlot(conCls.pointee) {
+        switch store.slot {
         case .nulInPath, .nulInQuery, .tooManyParameters:
-            return refuseTarget(RequestSlot(conCls.pointee), connection, url, method, conCls)
+            return refuseTarget(store.slot, connection, url, method, store)
         case .empty:
             (existing, action) = (nil, life.handle(event))
         case .plain:
@@ -121,13 +121,13 @@ final class RequestRouter: @unchecked Sendable {
         switch action {
         case .readHead:
             active.add(1, ordering: .relaxed)
-            return readHead(connection, url, method, version, conCls)
+            return readHead(connection, url, method, version, store)
         case .answer(let body):
-            return answer(existing, body: body, conCls, connection, url, method)
+            return answer(existing, body: body, store, connection, url, method)
         case .keepBody, .discardBody:
             // A plain request's first piece of body: its lifecycle, with the piece kept (or the body
             // found too large), moves into a context for the calls that follow.
-            if existing == nil { conCls.pointee = RequestSlot.tracked(RequestContext(life.state)).raw }
+            if existing == nil { store.keep(.tracked(RequestContext(life.state))) }
             uploadSize.pointee = 0
             return .carryOn
         case .refuse(let status):
@@ -146,7 +146,7 @@ final class RequestRouter: @unchecked Sendable {
 
     /// A target `DaemonCallbacks.rawURIInspector` refused before the head was read (see `RequestSlot`).
     private func refuseTarget(_ slot: RequestSlot, _ connection: borrowing Connection, _ url: UnsafePointer<CChar>,
-                              _ method: UnsafePointer<CChar>, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
+                              _ method: UnsafePointer<CChar>, _ store: RequestSlotStore) -> CallResult {
         let refusal: GeneratedResponse
         switch slot {
         case .nulInPath: refusal = .problem(400, title: "Bad path", detail: "a request path may not contain a NUL byte or %00")
@@ -160,7 +160,7 @@ final class RequestRouter: @unchecked Sendable {
         // Answered now, which makes libmicrohttpd close after the answer: the rest of a head
         // this broken is not worth reading.
         let context = RequestContext(.answering)
-        conCls.pointee = RequestSlot.tracked(context).raw
+        store.keep(.tracked(context))
         active.add(1, ordering: .relaxed)
         let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 0,
                                   session: "", latencyMicroseconds: 0, isAdmin: false)
@@ -171,16 +171,16 @@ final class RequestRouter: @unchecked Sendable {
     /// or declared length, or set up for the calls that follow. Queueing an answer now makes 0.9.75
     /// close the connection after it (it treats it as an early reply), so only refusals do.
     private func readHead(_ connection: borrowing Connection, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
-                          _ version: UnsafePointer<CChar>?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> CallResult {
+                          _ version: UnsafePointer<CChar>?, _ store: RequestSlotStore) -> CallResult {
         if method.pointee == 0x43 && strcmp(method, "CONNECT") == 0 {
-            return connect(connection, authority: String(cString: url), conCls)
+            return connect(connection, authority: String(cString: url), store)
         }
         let declared = connection.header("Content-Length")
         // The Upgrade header is looked up only for a version other than 1.1, so a plain request pays one strcmp.
         if let version, strcmp(version, "HTTP/1.1") != 0,
            let refusal = WebSocketHandshake.versionRefusal(httpVersion: String(cString: version), upgrade: connection.headerString("Upgrade")) {
             let context = RequestContext(.answering)
-            conCls.pointee = RequestSlot.tracked(context).raw
+            store.keep(.tracked(context))
             let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 400,
                                       session: "", latencyMicroseconds: 0, isAdmin: false)
             return send(.generated(refusal), context, connection, line: line)
@@ -188,7 +188,7 @@ final class RequestRouter: @unchecked Sendable {
             // Answered now, which makes libmicrohttpd close after the answer: nothing after this
             // head can be trusted to be the next request.
             let context = RequestContext(.answering)
-            conCls.pointee = RequestSlot.tracked(context).raw
+            store.keep(.tracked(context))
             let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: problem.status,
                                       session: "", latencyMicroseconds: 0, isAdmin: false)
             return send(.generated(.problem(HTTPResponse.Status(code: problem.status), title: problem.title, detail: problem.detail)), context, connection, line: line)
@@ -199,7 +199,7 @@ final class RequestRouter: @unchecked Sendable {
             // send no 100); a client already sending may see a reset rather than the 413, so a body
             // only somewhat too large, sent without asking, is read and dropped instead.
             let context = RequestContext(.answering)
-            conCls.pointee = RequestSlot.tracked(context).raw
+            store.keep(.tracked(context))
             let line = RequestLogLine(method: String(cString: method), path: String(cString: url), status: 413,
                                       session: "", latencyMicroseconds: 0, isAdmin: false)
             return send(.generated(.problem(413, title: "Body too large",
@@ -207,25 +207,25 @@ final class RequestRouter: @unchecked Sendable {
         } else if let declared, DeclaredLength.exceeds(declared, maxBodyBytes) {
             let context = RequestContext(.readingBody(Data()))
             context.handle(.bodyOverLimit)
-            conCls.pointee = RequestSlot.tracked(context).raw
+            store.keep(.tracked(context))
         } else {
-            conCls.pointee = (!log.isOn ? RequestSlot.plain : .tracked(RequestContext(.readingBody(Data())))).raw
+            store.keep(!log.isOn ? .plain : .tracked(RequestContext(.readingBody(Data()))))
         }
         return .carryOn
     }
 
     /// The request's context, created now if the request had none (a delay or long-poll needs one).
-    func context(_ existing: RequestContext?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> RequestContext {
+    func context(_ existing: RequestContext?, _ store: RequestSlotStore) -> RequestContext {
         if let existing { return existing }
         let context = RequestContext(.answering)
-        conCls.pointee = RequestSlot.tracked(context).raw
+        store.keep(.tracked(context))
         return context
     }
 
     // MARK: The first answer
 
     /// Reads the request, asks the chain for a reply and sends it.
-    func answer(_ existing: RequestContext?, body: Data, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    func answer(_ existing: RequestContext?, body: Data, _ store: RequestSlotStore,
                 _ connection: borrowing Connection,
                 _ url: UnsafePointer<CChar>, _ methodPointer: UnsafePointer<CChar>) -> CallResult {
         let method = String(cString: methodPointer)
@@ -237,10 +237,10 @@ final class RequestRouter: @unchecked Sendable {
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
         case .failure(.unknownHost(let authority, let head, let session, let line)):
             guard passUnknownHosts else { return send(.generated(AbsoluteForm.notServed(authority)), existing, connection, line: line) }
-            return passThrough(head, to: authority, session: session, context(existing, conCls), connection, line: line)
+            return passThrough(head, to: authority, session: session, context(existing, store), connection, line: line)
         }
         let reply = chain.respond(to: &request)
-        return put(reply, for: &request, existing, conCls, connection)
+        return put(reply, for: &request, existing, store, connection)
     }
 
     /// Puts a reply on the wire: at once, held for a stub's behaviour, rendered off the worker,
@@ -249,16 +249,16 @@ final class RequestRouter: @unchecked Sendable {
     /// `var line = request.logLine` and a borrowed reply cost five copies of the two (137 and 153
     /// bytes) on every plain request (issue 40, the handler's own cost).
     private func put(_ reply: consuming Reply, for request: inout IncomingRequest, _ existing: RequestContext?,
-                     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>, _ connection: borrowing Connection) -> CallResult {
+                     _ store: RequestSlotStore, _ connection: borrowing Connection) -> CallResult {
         switch consume reply {
         case .now(let response):
             return send(response, existing, connection, line: request.logLine)
         case .hold(let hold):
-            let context = context(existing, conCls)
+            let context = context(existing, store)
             context.logLine = request.logLine
             return holdAdmin(hold, context, connection)
         case let .forward(session, forwarding):
-            return forward(request.head, session, forwarding, context(existing, conCls), connection, line: request.logLine)
+            return forward(request.head, session, forwarding, context(existing, store), connection, line: request.logLine)
         case .stub(let outcome):
             // Only for a log that will print them: the quota note's string cost ~2% of a quota'd request,
             // and the route's key is shared by the workers (retaining it is a write to a shared cache line).
@@ -273,14 +273,14 @@ final class RequestRouter: @unchecked Sendable {
             // A stream journals what it carries under its entry (nil for anything else).
             request.logLine.connection = outcome.connection
             if let job = outcome.deferred {
-                return renderOffWorker(job, context(existing, conCls), connection, line: request.logLine)
+                return renderOffWorker(job, context(existing, store), connection, line: request.logLine)
             }
             // One switch, the parts moved into the response: the plain route copies no `Outcome`.
             switch outcome.answer {
             case let .canned(canned, extra) where canned.isStatic:
                 return send(.canned(canned, extra), existing, connection, line: request.logLine)
             case .canned:
-                return deliverStub(outcome.answer, context(existing, conCls), connection, line: request.logLine)
+                return deliverStub(outcome.answer, context(existing, store), connection, line: request.logLine)
             case .generated(let generated):
                 return send(.generated(generated), existing, connection, line: request.logLine)
             }
