@@ -230,7 +230,7 @@ package struct OpenAPIImporter {
             }
             if let schema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: schema), !violations.isEmpty {
                 out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
-                                    + Self.listed(violations))
+                                    + listed(violations))
                 continue
             }
             if let assertingSchema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: assertingSchema), !violations.isEmpty {
@@ -282,7 +282,7 @@ package struct OpenAPIImporter {
         // A body stubd knows breaks the schema is not written: `check --spec` would refuse the folder.
         guard sampled.violations.isEmpty else {
             out.warnings.append("\(label) \(status): no sampled body satisfies the schema, so this answer is left out (write an example in the spec): "
-                                + Self.listed(sampled.violations))
+                                + listed(sampled.violations))
             return []
         }
         let file = "__files/\(base)/\(status)" + (sampled.isJSON ? ".json" : ".txt")
@@ -313,8 +313,11 @@ package struct OpenAPIImporter {
         return schema.validate(value, literals: literals)
     }
 
-    private static func listed(_ violations: [SchemaViolation]) -> String {
-        violations.prefix(3).map(\.description).joined(separator: "; ")
+    /// The first three violations, each naming the rule where the user wrote it (`shared/meta.yml#/required`),
+    /// not where the bundle keeps it.
+    private func listed(_ violations: [SchemaViolation]) -> String {
+        violations.prefix(3).map { "\($0.instancePath.isEmpty ? "(root)" : $0.instancePath): \($0.message) [\(spec.location(of: $0.schemaPath))]" }
+            .joined(separator: "; ")
             + (violations.count > 3 ? "; and \(violations.count - 3) more" : "")
     }
 
