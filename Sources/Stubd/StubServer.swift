@@ -325,7 +325,7 @@ public final class StubServer: Sendable {
         engine.sessions.releaseWaiters()
         // Dashboard event streams: no more events; resuming them below ends each one.
         engine.changes.unsubscribeAll()
-        _ = router.resumeAllForStop()
+        _ = router.suspensions.resumeAllForStop()
         router.webSockets.closeAll()
         // In-flight requests finish (their answers are queued already or are being resumed); bounded.
         let deadline = DispatchTime.now().uptimeNanoseconds + 500_000_000

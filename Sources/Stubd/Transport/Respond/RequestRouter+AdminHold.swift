@@ -5,13 +5,13 @@ import StubdCore
 /// suspended as a stub's delay is.
 extension RequestRouter {
     func holdAdmin(_ hold: AdminHold, _ context: RequestContext, _ connection: borrowing Connection) -> CallResult {
-        write(.held(HeldAnswer(context: context, work: .adminHold(hold, registration: nil), start: { [self] resume in
+        write(.held(HeldAnswer(context: context, work: .adminHold(hold, registration: nil), start: { resume in
             // Already so: answer at once.
             guard let id = hold.register({ resume(nil) }) else { return resume(nil) }
             // For `stop()` or a departed client, which cancel it; too late (and not needed) when
             // the waiter has resumed the request already.
             context.handle(.holdWillFinish(.adminHold(hold, registration: id)))
-            schedule(after: UInt64(hold.timeout * 1e9)) {
+            Suspensions.schedule(after: UInt64(hold.timeout * 1e9)) {
                 if hold.cancel(id) { resume(nil) }
             }
         }, now: { [self] connection in

@@ -11,8 +11,8 @@ extension RequestRouter {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
             return deliver(answer, context, connection)
         }
-        return write(.held(HeldAnswer(context: context, work: pending(answer, line: nil, during: hold), start: { [self] resume in
-            schedule(after: hold.nanoseconds) { resume(nil) }
+        return write(.held(HeldAnswer(context: context, work: pending(answer, line: nil, during: hold), start: { resume in
+            Suspensions.schedule(after: hold.nanoseconds) { resume(nil) }
         }, now: { [self] connection in
             // Stopping: a hang closes, a delayed answer goes at once.
             hold == .hang ? write(.drop(reset: false), connection) : send(Response(answer), context, connection, line: line)
@@ -23,11 +23,11 @@ extension RequestRouter {
     /// with `line`: resumed when its hold is over, or now.
     func release(_ context: RequestContext, rendered answer: Outcome.Answer, line: RequestLogLine) {
         guard case .canned(let canned, _) = answer, let hold = NetworkBehaviour.hold(for: canned) else {
-            return resume(context, finishing: .answer(answer, line: line))
+            return suspensions.resume(context, finishing: .answer(answer, line: line))
         }
         // The render's place in the hold goes to its answer, so `stop()` meanwhile sends it at once.
         context.handle(.holdWillFinish(pending(answer, line: line, during: hold)))
-        schedule(after: hold.nanoseconds) { [self] in resume(context, finishing: nil) }
+        Suspensions.schedule(after: hold.nanoseconds) { [suspensions] in suspensions.resume(context, finishing: nil) }
     }
 
     private func pending(_ answer: Outcome.Answer, line: RequestLogLine?, during hold: NetworkBehaviour.Hold) -> PendingWork {

@@ -31,15 +31,12 @@ final class RequestRouter: @unchecked Sendable {
     /// The responders a request goes through, fixed at start.
     let chain: ResponderChain
     let active = Atomic<Int>(0)
-    /// Requests whose connection is suspended, by context; `stopping` once `stop()` began.
-    typealias SuspendedRequests = Locked<(stopping: Bool, items: [ObjectIdentifier: RequestContext])>
-    let suspended = SuspendedRequests((false, [:]))
+    /// Requests whose connection is suspended, shared with the writer and streams' pauses.
+    let suspensions = Suspensions()
 
     /// The WebSockets open now, closed by `stop()` before the daemons go.
     let webSockets = WebSocketRegistry()
 
-    /// Looks for clients that left while their connection was suspended (see `releaseDeparted`).
-    let departures: any DispatchSourceTimer
 
     init(admin: AdminEndpoints, maxBodyBytes: Int, connectionMemoryBytes: Int = 16 * 1024, adminAccess: AdminAccess,
          hosts: HostScope = HostScope(), tunnels: TunnelHandOff? = nil, passUnknownHosts: Bool = false, forwarding: ForwardingOptions? = nil,
@@ -77,12 +74,6 @@ final class RequestRouter: @unchecked Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.connectionMemoryBytes = connectionMemoryBytes
         self.log = RequestLog(sink: log)
-        departures = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
-        departures.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
-        // The registry, not the router: a weak reference to the router would give it a side table,
-        // and every retain of it on a worker (two per request) would take the slow path.
-        departures.setEventHandler { [suspended] in RequestRouter.releaseDeparted(from: suspended) }
-        departures.resume()
     }
 
     /// Query parameters a request whose target is `targetLength` bytes may have. libmicrohttpd keeps
@@ -293,18 +284,18 @@ final class RequestRouter: @unchecked Sendable {
     /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
     func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
               line: RequestLogLine, note: String? = nil) -> CallResult {
-        let writer = ResponseWriter(router: self)
+        let writer = ResponseWriter(suspensions: suspensions)
         guard let context else { return writer.write(response, on: connection) }
         switch response {
         case .stream: context.handle(.streamQueued)
         case .upgrade: context.handle(.upgradeQueued)
         default: break
         }
-        return writer.write(response, on: connection, finishing: line, note: note, started: context.started)
+        return writer.write(response, on: connection, finishing: line, note: note, started: context.started, log: log)
     }
 
     /// Writes a response through the one writer, without a log line.
     func write(_ response: Response, _ connection: borrowing Connection) -> CallResult {
-        ResponseWriter(router: self).write(response, on: connection)
+        ResponseWriter(suspensions: suspensions).write(response, on: connection)
     }
 }

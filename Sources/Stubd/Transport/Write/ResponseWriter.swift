@@ -8,18 +8,19 @@ import StubdCore
 /// The header rules therefore live here and in libmicrohttpd: it writes Date, Content-Length (or
 /// chunked framing) and Connection itself and drops the body of an answer to HEAD.
 struct ResponseWriter {
-    /// For a stream's pauses (suspension is the router's, which `stop()` resumes) and the log.
-    unowned(unsafe) let router: RequestRouter
+    /// For a held answer's and a stream's suspensions (which `stop()` resumes). Unowned: the router
+    /// that holds it outlives every request, and a retain per request is a write to a shared cache line.
+    unowned(unsafe) let suspensions: Suspensions
 
     /// Writes `response`, then the request's line: its status, `note` (what became of it: a fault,
     /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
     /// long after this: the line's time is until its head was queued.
     func write(_ response: Response, on connection: borrowing Connection, finishing line: RequestLogLine, note: String? = nil,
-               started: UInt64) -> CallResult {
+               started: UInt64, log: borrowing RequestLog) -> CallResult {
         let result = write(response, on: connection)
         // A held answer's line is written when it is finished.
         if case .held = response { return result }
-        router.log.write(line, status: response.status, note: note, started: started)
+        log.write(line, status: response.status, note: note, started: started)
         return result
     }
 
@@ -58,9 +59,9 @@ struct ResponseWriter {
     /// resumes it once; or, when the server is stopping, answers now.
     @inline(never)
     private func hold(_ held: HeldAnswer, on connection: borrowing Connection) -> CallResult {
-        guard router.suspend(held.context, finishing: held.work, connection.handle) else { return held.now(connection) }
+        guard suspensions.suspend(held.context, finishing: held.work, connection.handle) else { return held.now(connection) }
         let context = held.context
-        held.start { [suspended = router.suspended] work in RequestRouter.resume(context, finishing: work, in: suspended) }
+        held.start { [suspensions] work in suspensions.resume(context, finishing: work) }
         return .carryOn
     }
 
@@ -86,7 +87,7 @@ struct ResponseWriter {
     @inline(never)
     private func queue(_ status: HTTPResponse.Status, _ headers: HTTPFields, _ length: UInt64?, _ body: any ResponseStream,
                        on connection: borrowing Connection) -> CallResult {
-        let r = MHDResponse(length: length, streaming: body, pause: StreamPause(connection: connection.handle, router: router))
+        let r = MHDResponse(length: length, streaming: body, pause: StreamPause(connection: connection.handle, suspensions: suspensions))
         r.add(headers)
         return queueOnce(r, status: status, on: connection)
     }

@@ -5,19 +5,19 @@
 /// (then the stream should end or send what it has).
 struct StreamPause {
     fileprivate let connection: ConnectionHandle
-    fileprivate unowned(unsafe) let router: RequestRouter
+    fileprivate unowned(unsafe) let suspensions: Suspensions
 
-    init(connection: ConnectionHandle, router: RequestRouter) {
+    init(connection: ConnectionHandle, suspensions: Suspensions) {
         self.connection = connection
-        self.router = router
+        self.suspensions = suspensions
     }
 
     /// Suspends the connection for `nanoseconds`; false when stopping.
     func suspend(forNanoseconds nanoseconds: UInt64) -> Bool {
         let context = RequestContext(.streaming)
-        guard router.suspend(context, finishing: Self.work, connection) else { return false }
-        let router = router
-        router.schedule(after: nanoseconds) { router.resume(context, finishing: nil) }
+        guard suspensions.suspend(context, finishing: Self.work, connection) else { return false }
+        let suspensions = suspensions
+        Suspensions.schedule(after: nanoseconds) { suspensions.resume(context, finishing: nil) }
         return true
     }
 
@@ -32,9 +32,9 @@ struct StreamPause {
     /// matters); nil when stopping.
     func suspendUntilWoken() -> (@Sendable () -> Void)? {
         let context = RequestContext(.streaming)
-        guard router.suspend(context, finishing: Self.work, connection) else { return nil }
-        let router = router
-        return { router.resume(context, finishing: nil) }
+        guard suspensions.suspend(context, finishing: Self.work, connection) else { return nil }
+        let suspensions = suspensions
+        return { suspensions.resume(context, finishing: nil) }
     }
 
     /// libmicrohttpd resumes a stream through its reader, not the access handler, so a pause's work
