@@ -54,67 +54,6 @@ import StubdProtocol
         }
     }
 
-    @Test func theRequestsPathQueryHeadersAndBodyAreAvailable() async throws {
-        let stubs = try TempStubs([
-            "stubd.yml": #"""
-            routes:
-              - request: { method: POST, path: "/users/{id}/orders" }
-                response:
-                  status: 201
-                  template: true
-                  headers: { Location: "/users/{{request.path.id}}/orders/{{jsonPath request.body '$.order.number'}}" }
-                  body: |
-                    {"user": "{{request.path.id}}", "second": "{{request.path.[1]}}", "q": "{{request.query.q}}",
-                     "key": "{{request.headers.X-Api-Key}}", "method": "{{request.method}}",
-                     "name": "{{jsonPath request.body '$.name'}}", "first": {{json (jsonPath request.body '$.items[0]')}},
-                     "items": [{{#each (jsonPath request.body '$.items')}}{{#if @index}}, {{/if}}"{{this.sku}}"{{/each}}],
-                     "metric": {{#eq request.query.units 'metric'}}true{{else}}false{{/eq}},
-                     "hits": {{hits}}}
-            """#,
-        ])
-        try await withServer(stubs.url) { server in
-            let url = URL(string: server.baseURL.absoluteString + "/users/u42/orders?q=London,GB&units=metric")!
-            let body = #"{"name": "Ada", "order": {"number": 7}, "items": [{"sku": "a1"}, {"sku": "b2"}]}"#
-            let r = try await http(url, method: "POST", body: body, headers: ["X-Api-Key": "k-123", "Content-Type": "application/json"])
-            #expect(r.status == 201)
-            #expect(r.header("Location") == "/users/u42/orders/7")
-            let json = r.json
-            #expect(json["user"] as? String == "u42")
-            #expect(json["second"] as? String == "u42")
-            #expect(json["q"] as? String == "London,GB")
-            #expect(json["key"] as? String == "k-123")
-            #expect(json["method"] as? String == "POST")
-            #expect(json["name"] as? String == "Ada")
-            #expect((json["first"] as? [String: Any])?["sku"] as? String == "a1")
-            #expect(json["items"] as? [String] == ["a1", "b2"])
-            #expect(json["metric"] as? Bool == true)
-            #expect(json["hits"] as? Int == 1)
-            let again = try await http(url, method: "POST", body: body, headers: ["X-Api-Key": "k-123"])
-            #expect(again.json["hits"] as? Int == 2)
-        }
-    }
-
-    @Test func randomNumbersRepeatPerSessionAcrossRuns() async throws {
-        let stubs = try TempStubs([
-            "roll.tmpl.json": #"{"die": {{randomInt lower=1 upper=6}}, "id": "{{uuid}}"}"#,
-        ])
-        func rolls(_ session: String) async throws -> [String] {
-            try await withServer(stubs.url) { server in
-                try await (0..<5).asyncMap { _ in try await get(server.session(session).baseURL, "/roll.json").text }
-            }
-        }
-        let first = try await rolls("seeded")
-        let second = try await rolls("seeded")
-        #expect(first == second)
-        #expect(Set(first).count == 5)
-        #expect(try await rolls("another") != first)
-        for text in first {
-            let json = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-            #expect((1...6).contains(json?["die"] as? Int ?? 0))
-            #expect((json?["id"] as? String)?.range(of: #"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"#, options: .regularExpression) != nil)
-        }
-    }
-
     @Test func aMissingValueRendersEmptyAndTheJournalSaysWhy() async throws {
         let stubs = try TempStubs(["search.tmpl.json": #"{"q": "{{request.query.q}}", "who": "{{request.headers.X-User}}"}"#])
         try await withServer(stubs.url) { server in

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+@testable import StubdCore
+import StubdCoreTestSupport
+
+/// The engine answering a Stubs folder with no socket (issue 59): a request value in, the answer's
+/// status, headers and body out, in a session of the test's naming, as libmicrohttpd's front would
+/// send them (a template left to the front is rendered here, as the front renders it off the
+/// worker). For tests whose subject is the engine: templates, quotas, sequences, sessions, the
+/// journal. What the wire carries (framing, delays in real time, streams, faults, TLS) stays in
+/// StubdServerTests, through a real server.
+struct EngineHarness {
+    let engine: StubEngine
+
+    init(_ stubs: TempStubs) throws {
+        engine = StubEngine(catalog: try stubs.load())
+    }
+
+    /// `target` is a path with an optional `?query`; a query's values are taken as written (no `%` decoding).
+    func answer(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",
+                session: String = "") -> EngineAnswer {
+        let (path, query) = Self.split(target)
+        var fields = HTTPFields()
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
+        var outcome = engine.respond(to: RequestHead(method: method, path: path, query: query, headers: fields, body: Data(body.utf8)),
+                                     in: engine.session(session))
+        if let job = outcome.deferred { outcome = engine.render(job) }
+        switch outcome.answer {
+        case let .canned(canned, extra):
+            var all = canned.headers
+            all.append(contentsOf: extra.list)
+            return EngineAnswer(status: canned.status.code, headers: all, body: canned.body)
+        case .generated(let generated):
+            return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)
+        }
+    }
+
+    /// What the session's journal kept of its requests, oldest first.
+    func journal(session: String = "") -> [JournalEntry] {
+        engine.session(session).journal.recent(limit: 1000).entries
+    }
+
+    private static func split(_ target: String) -> (String, [QueryItem]) {
+        guard let mark = target.firstIndex(of: "?") else { return (target, []) }
+        let query = target[target.index(after: mark)...].split(separator: "&").map { pair -> QueryItem in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return QueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+        }
+        return (String(target[..<mark]), query)
+    }
+}
+
+/// An answer as `EngineHarness` gives it.
+struct EngineAnswer {
+    let status: Int
+    let headers: HTTPFields
+    let body: Data
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+    var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
+}
