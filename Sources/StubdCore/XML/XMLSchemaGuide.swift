@@ -119,9 +119,4 @@ package struct XMLSchemaGuide: Sendable {
         }
         return nil
     }
-
-    /// The element (or attribute) a member `key` is written as: `xml.name`, else the key.
-    package func elementName(forMember key: String) -> String {
-        XMLName.qualified(hints.name ?? key, prefix: hints.prefix)
-    }
 }
