@@ -62,6 +62,7 @@ import Testing
               requestBody:
                 content:
                   application/xml: { schema: { type: object, properties: { id: { type: integer } } } }
+                  text/csv: { schema: { type: object, properties: { id: { type: integer } } } }
               responses:
                 "202": { description: Accepted }
           /status:
@@ -200,11 +201,14 @@ import Testing
             let untyped = try Self.curlAnswer(server.baseURL, "/imports", ["-H", "Content-Type:", "--data-binary", "<import/>"])
             #expect(untyped.status == 415 && untyped.body.contains("a 9-byte body with no Content-Type"), "\(untyped.body)")
 
+            // XML is read and held to its schema since issue 58 item 5; CSV stays a type stubd cannot read.
             let xml = try Self.curlAnswer(server.baseURL, "/imports", ["-H", "Content-Type: application/xml", "--data-binary", "<import><id>x</id></import>"])
-            #expect(xml.status == 202, "\(xml)")
-            #expect(xml.header("x-stubd-contract")?.hasPrefix("1 problem: body: not checked: ") == true, "\(xml.headers)")
+            #expect(xml.status == 422 && xml.body.contains("body/id"), "\(xml)")
+            let csv = try Self.curlAnswer(server.baseURL, "/imports", ["-H", "Content-Type: text/csv", "--data-binary", "id\nx\n"])
+            #expect(csv.status == 202, "\(csv)")
+            #expect(csv.header("x-stubd-contract")?.hasPrefix("1 problem: body: not checked: ") == true, "\(csv.headers)")
             let journal = try await server.requests()
-            #expect(journal.requests.last?.contract?.first?.contains("not application/xml") == true, "\(journal.requests)")
+            #expect(journal.requests.last?.contract?.first?.contains("not text/csv") == true, "\(journal.requests)")
         }
     }
 

@@ -21,13 +21,16 @@ import Testing
         #expect(r.error.contains("spec.yaml: no operation with an answer stubd can write (its 2 paths declare no operation: nothing to answer); nothing written"), "\(r.error)")
     }
 
-    @Test func aSpecWhoseAnswersAreAllXMLObjectsWritesNothingAndSaysWhy() throws {
+    /// Issue 58 item 5: an XML answer of an object is written as XML (before: left out, "cannot be
+    /// sampled", and with every answer XML the import wrote nothing).
+    @Test func aSpecWhoseAnswersAreAllXMLObjectsImportsThemAsXML() throws {
         let r = try ImportedSpec(OpenAPISpec.document(version: "3.0.3", OpenAPISpec.get("/feed",
             OpenAPISpec.json(media: "application/xml", schema: "{type: object, properties: {title: {type: string}}}"))))
-        #expect(r.status == 1, "\(r.output)")
-        #expect(r.error.contains("GET /feed 200: application/xml with a non-string schema cannot be sampled; left out"), "\(r.error)")
-        #expect(r.error.contains("no operation with an answer stubd can write (the warnings above say why each was left out); nothing written"), "\(r.error)")
-        #expect(!FileManager.default.fileExists(atPath: r.stubs.appendingPathComponent("stubd.yml").path))
+        #expect(r.status == 0, "\(r.error)")
+        let body = try String(contentsOf: r.stubs.appendingPathComponent("__files/get_feed/200.xml"), encoding: .utf8)
+        #expect(body.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<root>"), "\(body)")
+        let manifest = try String(contentsOf: r.stubs.appendingPathComponent("stubd.yml"), encoding: .utf8)
+        #expect(manifest.contains(#"headers: { "Content-Type": "application/xml" }, file: "__files/get_feed/200.xml""#), "\(manifest)")
     }
 
     /// A required header with neither example nor schema: the import leaves the header out, which

@@ -106,7 +106,9 @@ import Testing
         let verdict = try run(testPython, [Self.corpus.appendingPathComponent("validate_corpus.py").path,
                                            spec.url.path, dir.path, serve.baseURL.absoluteString, "--accept-each"], killedAfter: 900)
         #expect(verdict.output.contains("Accept: application/xml"), "the spec declares XML answers: \(verdict.output.suffix(500))")
-        withKnownIssue("issue 39 item 10: one media type per response is served, whatever Accept says") {
+        // Issue 58 item 5 writes the XML of each object and array answer beside its JSON; what is left is
+        // GET /user/login, whose XML is `type: string` with no example: the import writes no XML for it.
+        withKnownIssue("GET /user/login: an XML answer of a string schema without an example is not written, so JSON is served") {
             let failures = verdict.output.split(separator: "\n").filter { $0.hasPrefix("FAIL") }.prefix(20).joined(separator: "\n")
             #expect(verdict.status == 0, "\(failures)\n\(verdict.error.suffix(3000))")
         }

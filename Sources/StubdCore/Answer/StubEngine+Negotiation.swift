@@ -8,7 +8,7 @@ extension StubEngine {
     /// The stub's answer in the media type the request's `Accept` prefers (q-values, wildcards and
     /// the more specific range deciding, RFC 9110 §12.5.1), among the stub's own bodies (`content:`)
     /// and, with a spec, the examples its response declares for this status in other types (an XML
-    /// example sent as written). The stub's first body is the default, for no `Accept` and for ties.
+    /// example sent as written, one given as JSON written as XML). The stub's first body is the default, for no `Accept` and for ties.
     ///
     /// When the request takes none of them: 406 naming what there is in strict mode
     /// (`--validate requests=strict`); otherwise the default, with a note and `X-Stubd-Accept`.
@@ -27,6 +27,7 @@ extension StubEngine {
                 let body: Data
                 if ContentType.isJSON(mediaType: media.type) { body = Data(example.serialized.utf8) }
                 else if case .string(let text) = example { body = Data(text.utf8) }
+                else if ContentType.isXML(mediaType: media.type) { body = Data(XMLRenderer.document(example, guide: media.xml).utf8) }
                 else { continue }
                 var headers = canned.headers
                 headers[.contentType] = media.type

@@ -36,4 +36,10 @@ enum ContentType {
         let type = mediaType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
         return type == "application/json" || type == "text/json" || type.hasSuffix("+json")
     }
+
+    /// `application/xml`, `text/xml` or any `+xml` type (`application/atom+xml`), parameters aside.
+    static func isXML(mediaType: String) -> Bool {
+        let type = mediaType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return type == "application/xml" || type == "text/xml" || type.hasSuffix("+xml")
+    }
 }

@@ -348,8 +348,10 @@ package final class APIContract: Sendable {
                 guard let schema = entry["schema"] else { return ContractMedia(type: type, schema: nil, encoding: encoding, example: example) }
                 // A schema that is only a `$ref` is sampled where it points, so the sampler's `$ref` budget starts fresh.
                 let schemaPointer = resolve(schema, at: at + "/schema").pointer
+                // A wildcard (`application/*`, `*/*`) takes an XML body too.
+                let readsXML = ContentType.isXML(mediaType: type) || type.contains("*")
                 return ContractMedia(type: type, schema: compile(at + "/schema", compiler), encoding: encoding, example: example,
-                                     schemaPointer: schemaPointer)
+                                     schemaPointer: schemaPointer, xml: readsXML ? XMLSchemaGuide(schema: schema, in: bundle.document) : nil)
             }
         }
 

@@ -32,8 +32,24 @@ package enum AnswerConformance {
                                          hint: "send Content-Type: \(response.media[0].type), or declare the type at \(response.location)/content"))
             return found
         }
-        // Only JSON bodies are held to a schema; the spec's other media types are taken on trust.
-        guard let schema = media.schema, ContentType.isJSON(mediaType: contentType) else { return found }
+        guard let schema = media.schema else { return found }
+        if ContentType.isXML(mediaType: contentType), let guide = media.xml, guide.isStructured {
+            // XML read as the JSON value its schema describes (OpenAPI's `xml` names), then judged as JSON is.
+            let instance: JSONValue
+            do { instance = try XMLBodyDecoder.value(of: body, guide: guide) } catch {
+                found.append(AnswerViolation(pointer: nil, message: "the body is not XML stubd reads (\(error.message) at line \(error.line), column \(error.column))",
+                                             hint: "the spec declares \(media.type)"))
+                return found
+            }
+            for violation in schema.validate(instance) {
+                let shown = violation.instancePath.isEmpty ? "the body" : violation.instancePath
+                found.append(AnswerViolation(pointer: nil, message: "\(shown): \(violation.message)",
+                                             hint: "the spec's rule: \(contract.location(of: violation.schemaPath))"))
+            }
+            return found
+        }
+        // JSON and XML bodies are held to a schema; the spec's other media types are taken on trust.
+        guard ContentType.isJSON(mediaType: contentType) else { return found }
         // Numbers past 2^53 are kept as written: as Doubles, 9007199254740993 would pass `maximum: 9007199254740992`.
         let instance: JSONValue, literals: [String: NumberLiteral]
         do { (instance, literals) = try JSONParser.parseKeepingLiterals(body) } catch {

@@ -12,14 +12,17 @@ package struct ContractMedia: Sendable {
     package let example: JSONValue?
     /// Where the schema is in the spec's document (`#/components/schemas/Error`), to sample a body from.
     package let schemaPointer: String?
+    /// The schema as an XML body reads it (its `xml` names and types), for an XML media type with a schema.
+    package let xml: XMLSchemaGuide?
 
     package init(type: String, schema: JSONSchema?, encoding: [String: ContractEncoding] = [:], example: JSONValue? = nil,
-                 schemaPointer: String? = nil) {
+                 schemaPointer: String? = nil, xml: XMLSchemaGuide? = nil) {
         self.type = type
         self.schema = schema
         self.encoding = encoding
         self.example = example
         self.schemaPointer = schemaPointer
+        self.xml = xml
     }
 
     /// Whether a `Content-Type` (parameters aside) falls under this entry, and how exactly: 2 for the

@@ -3,7 +3,7 @@ import HTTPTypes
 
 extension APIContract {
     /// Every way a request's body breaks its operation's `requestBody`: a body of a type the operation
-    /// does not take (or to one that takes none) is 415; a JSON, form or multipart body is held to its
+    /// does not take (or to one that takes none) is 415; a JSON, XML, form or multipart body is held to its
     /// schema; any other body the spec gives a schema for is said to be unchecked, never passed in silence.
     static func bodyViolations(of request: RequestHead, for operation: ContractOperation) -> [RequestViolation] {
         let contentType = request.header(.contentType)
@@ -61,6 +61,10 @@ extension APIContract {
                                  message: "not checked: the part is of a type stubd cannot hold to its schema", refusal: nil)
             }
             return decoder.problems + judged(instance, literals: decoder.literals, dropping: decoder.unchecked) + notes
+        case let xml where ContentType.isXML(mediaType: xml) && media.xml?.isStructured == true:
+            do { return judged(try XMLBodyDecoder.value(of: request.body, guide: media.xml)) } catch {
+                return [RequestViolation(location: "body", code: "xml", message: "the body is not XML stubd reads: \(error.description)")]
+            }
         case "text/plain":
             guard let text = String(data: request.body, encoding: .utf8) else {
                 return [RequestViolation(location: "body", code: "encoding", message: "the text/plain body is not UTF-8")]
@@ -68,7 +72,7 @@ extension APIContract {
             return judged(.string(text))
         default:
             return [RequestViolation(location: "body", code: "unchecked",
-                                     message: "not checked: stubd holds JSON, form, multipart and text/plain bodies to their schema, not \(bare ?? "a body with no Content-Type")",
+                                     message: "not checked: stubd holds JSON, XML, form, multipart and text/plain bodies to their schema, not \(bare ?? "a body with no Content-Type")",
                                      refusal: nil)]
         }
     }

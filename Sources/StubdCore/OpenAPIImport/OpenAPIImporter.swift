@@ -29,7 +29,15 @@ package struct OpenAPIImporter {
         let example: String?
         let file: String?
         let headers: HTTPFields
+        /// The value its body was written from, to write it in another media type too.
+        var value: JSONValue?
+        var kind: BodyKind = .json
+        /// The same answer in other media types (XML beside JSON), each `(type, file)`: served by `Accept`.
+        var alternatives: [(type: String, file: String)] = []
     }
+
+    /// How a body is written: JSON, XML rendered from a JSON value, or a string's text as it is.
+    private enum BodyKind { case json, xml, text }
 
     let spec: OpenAPIDocument
     let specName: String
@@ -135,10 +143,19 @@ package struct OpenAPIImporter {
                     if let prefer = route.prefer { manifest += ", headers: { Prefer: \(Self.quoted(prefer)) }" }
                     manifest += " }\n"
                     manifest += "    response: { status: \(route.answer.status)"
-                    if !route.answer.headers.isEmpty {
-                        manifest += ", headers: { " + route.answer.headers.map { "\(Self.quoted($0.name.rawName)): \(Self.quoted($0.value))" }.joined(separator: ", ") + " }"
+                    var headers = route.answer.headers
+                    // Several media types: each body's type is its `content:` key, not a header.
+                    let primaryType = route.answer.alternatives.isEmpty ? nil : headers[.contentType]
+                    if primaryType != nil { headers[.contentType] = nil }
+                    if !headers.isEmpty {
+                        manifest += ", headers: { " + headers.map { "\(Self.quoted($0.name.rawName)): \(Self.quoted($0.value))" }.joined(separator: ", ") + " }"
                     }
-                    if let file = route.answer.file { manifest += ", file: \(Self.quoted(file))" }
+                    if let file = route.answer.file, let primaryType {
+                        let bodies = [(primaryType, file)] + route.answer.alternatives.map { ($0.type, $0.file) }
+                        manifest += ", content: { " + bodies.map { "\(Self.quoted($0.0)): { file: \(Self.quoted($0.1)) }" }.joined(separator: ", ") + " }"
+                    } else if let file = route.answer.file {
+                        manifest += ", file: \(Self.quoted(file))"
+                    }
                     manifest += " }\n"
                     out.routes += 1
                 }
@@ -195,15 +212,24 @@ package struct OpenAPIImporter {
             ?? content.keys.sorted().first!
         let mediaPointer = pointer + "/content/" + JSONPointer.escape(type)
         guard case .object(let media)? = content[type] else { return [] }
+        // An XML type whose schema is an object or an array: bodies are XML written from JSON values,
+        // and checked by reading them back, as `check --spec` reads them.
+        let xmlGuide = media["schema"].map { XMLSchemaGuide(schema: $0, in: spec.root) }
+        let readsXML = ContentType.isXML(mediaType: type) && xmlGuide?.isStructured == true
         // What a body is served as: the declared type, or for a wildcard (`*/*`, `application/*`) a
         // type a client can read, JSON for a structured value, never `Content-Type: */*` (issue 58).
-        func served(_ value: JSONValue) -> (contentType: HTTPFields, isJSON: Bool) {
+        func served(_ value: JSONValue) -> (contentType: HTTPFields, kind: BodyKind) {
             let declared = type.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-            guard declared.contains("*") else { return ([.contentType: type], declared.contains("json")) }
-            if case .string = value, declared == "*/*" || declared == "text/*" { return ([.contentType: ContentType.text], false) }
-            if declared == "*/*" || declared == "application/*" { return ([.contentType: ContentType.json], true) }
-            return ([.contentType: type], false)
+            guard declared.contains("*") else {
+                if case .string = value { return ([.contentType: type], declared.contains("json") ? .json : .text) }
+                return ([.contentType: type], declared.contains("json") ? .json : readsXML ? .xml : .text)
+            }
+            if case .string = value, declared == "*/*" || declared == "text/*" { return ([.contentType: ContentType.text], .text) }
+            if declared == "*/*" || declared == "application/*" { return ([.contentType: ContentType.json], .json) }
+            return ([.contentType: type], .text)
         }
+        // A string example of an XML type is kept as written, and read as XML all the same.
+        func checkedAs(_ kind: BodyKind) -> BodyKind { readsXML ? .xml : kind }
         var schema: JSONSchema?
         var assertingSchema: JSONSchema?
         if media["schema"] != nil {
@@ -223,34 +249,44 @@ package struct OpenAPIImporter {
         }
         var out2: [Answer] = []
         for candidate in candidates {
-            let (contentType, isJSON) = served(candidate.value)
-            guard let bytes = body(candidate.value, isJSON: isJSON) else {
+            let (contentType, kind) = served(candidate.value)
+            guard let bytes = body(candidate.value, kind: kind, guide: xmlGuide) else {
                 out.warnings.append("\(label) \(status): example \(candidate.name ?? "") for \(type) is not text; left out")
                 continue
             }
-            if let schema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: schema), !violations.isEmpty {
+            if let schema, case let violations = Self.violations(of: bytes, kind: checkedAs(kind), against: schema, guide: xmlGuide), !violations.isEmpty {
                 out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")breaks the spec's own schema, left out: "
                                     + listed(violations))
                 continue
             }
-            if let assertingSchema, case let violations = Self.violations(of: bytes, isJSON: isJSON, against: assertingSchema), !violations.isEmpty {
+            if let assertingSchema, case let violations = Self.violations(of: bytes, kind: checkedAs(kind), against: assertingSchema, guide: xmlGuide),
+               !violations.isEmpty {
                 misses.count += 1
                 for v in violations where v.keyword == "format" { misses.byFormat[formatName(v.schemaPath), default: 0] += 1 }
                 if misses.first == nil {
                     misses.first = "\(label) \(status) example \(candidate.name.map { "'\($0)'" } ?? ""): \(violations[0].description)"
                 }
             }
-            let file = "__files/\(base)/\(status)" + (candidate.name.map { "." + Self.fileName($0) } ?? "") + (isJSON ? ".json" : ".txt")
+            let file = "__files/\(base)/\(status)" + (candidate.name.map { "." + Self.fileName($0) } ?? "") + Self.fileExtension(kind)
             out.files[file] = bytes
-            out2.append(Answer(status: status, example: candidate.name, file: file, headers: headers + contentType))
+            out2.append(Answer(status: status, example: candidate.name, file: file, headers: headers + contentType, value: candidate.value, kind: kind))
         }
-        if !out2.isEmpty { return out2 }
+        // The same answers in XML, where the response declares it beside JSON.
+        func withXML(_ answers: [Answer]) -> [Answer] {
+            guard let xmlType = content.keys.sorted().first(where: { key in
+                guard ContentType.isXML(mediaType: key), case .object(let m)? = content[key], let s = m["schema"] else { return false }
+                return XMLSchemaGuide(schema: s, in: spec.root).isStructured
+            }), xmlType != type else { return answers }
+            return answers.map { xmlAlternative(to: $0, type: xmlType, content: content, at: pointer, label: label, base: base,
+                                                compiler: compiler, into: &out) }
+        }
+        if !out2.isEmpty { return withXML(out2) }
         guard let raw = media["schema"] else {
             return [Answer(status: status, example: nil, file: nil, headers: headers)]
         }
         // No usable example: a body sampled from the schema, first with the schema's own examples,
         // then without, each with a few seeds (a `oneOf` or `uniqueItems` may need another draw).
-        var sampled: (bytes: Data, violations: [SchemaViolation], contentType: HTTPFields, isJSON: Bool)?
+        var sampled: (bytes: Data, violations: [SchemaViolation], contentType: HTTPFields, kind: BodyKind, value: JSONValue)?
         var satisfiable = false
         search: for useExamples in [true, false] {
             for attempt in 0..<Self.sampleAttempts {
@@ -265,11 +301,11 @@ package struct OpenAPIImporter {
                 }
                 guard let v = drawn else { continue }
                 satisfiable = true
-                let (contentType, isJSON) = served(v)
-                guard let bytes = body(v, isJSON: isJSON) else { continue }
+                let (contentType, kind) = served(v)
+                guard let bytes = body(v, kind: kind, guide: xmlGuide) else { continue }
                 // Checked as written, with the validator `check --spec` uses: what is checked is what is served.
-                let violations = schema.map { Self.violations(of: bytes, isJSON: isJSON, against: $0) } ?? []
-                if sampled == nil || violations.count < sampled!.violations.count { sampled = (bytes, violations, contentType, isJSON) }
+                let violations = schema.map { Self.violations(of: bytes, kind: checkedAs(kind), against: $0, guide: xmlGuide) } ?? []
+                if sampled == nil || violations.count < sampled!.violations.count { sampled = (bytes, violations, contentType, kind, v) }
                 if violations.isEmpty { break search }
             }
         }
@@ -285,9 +321,54 @@ package struct OpenAPIImporter {
                                 + listed(sampled.violations))
             return []
         }
-        let file = "__files/\(base)/\(status)" + (sampled.isJSON ? ".json" : ".txt")
+        let file = "__files/\(base)/\(status)" + Self.fileExtension(sampled.kind)
         out.files[file] = sampled.bytes
-        return [Answer(status: status, example: nil, file: file, headers: headers + sampled.contentType)]
+        return withXML([Answer(status: status, example: nil, file: file, headers: headers + sampled.contentType, value: sampled.value, kind: sampled.kind)])
+    }
+
+    /// `answer` with its body in the XML type `type` too, when it is JSON: the XML media's own example
+    /// of that name (or its one `example`), else the JSON value, written as XML by the XML media's
+    /// schema and checked by reading it back. One that breaks the schema is left out with a warning,
+    /// and the JSON is served alone.
+    private func xmlAlternative(to answer: Answer, type: String, content: [String: JSONValue], at pointer: String, label: String,
+                                base: String, compiler: SchemaCompiler, into out: inout Output) -> Answer {
+        guard answer.kind == .json, let value = answer.value, case .object(let media)? = content[type], let raw = media["schema"]
+        else { return answer }
+        let mediaPointer = pointer + "/content/" + JSONPointer.escape(type)
+        let guide = XMLSchemaGuide(schema: raw, in: spec.root)
+        var source = value
+        if let name = answer.example, case .object(let examples)? = media["examples"], let named = examples[name], let v = example(named) {
+            source = v
+        } else if let v = media["example"] {
+            source = v
+        }
+        let bytes: Data
+        if case .string(let text) = source { bytes = Data(text.utf8) } else { bytes = Data(XMLRenderer.document(source, guide: guide).utf8) }
+        let shown = "\(label) \(answer.status): the \(type) body" + (answer.example.map { " of example '\($0)'" } ?? "")
+        do {
+            let schema = try compiler.schema(at: mediaPointer + "/schema")
+            let violations = Self.violations(of: bytes, kind: .xml, against: schema, guide: guide)
+            guard violations.isEmpty else {
+                out.warnings.append("\(shown) breaks the spec's own schema, left out (JSON is served): " + listed(violations))
+                return answer
+            }
+        } catch {
+            out.warnings.append("\(shown) is left out: its schema cannot be read: \(error.description)")
+            return answer
+        }
+        let file = "__files/\(base)/\(answer.status)" + (answer.example.map { "." + Self.fileName($0) } ?? "") + ".xml"
+        out.files[file] = bytes
+        var both = answer
+        both.alternatives.append((type, file))
+        return both
+    }
+
+    private static func fileExtension(_ kind: BodyKind) -> String {
+        switch kind {
+        case .json: ".json"
+        case .xml: ".xml"
+        case .text: ".txt"
+        }
     }
 
     /// `uri` for a violation at `#/…/properties/next/format`: the format's name, read from the spec.
@@ -300,9 +381,15 @@ package struct OpenAPIImporter {
     /// Draws of the sampler per schema before a body that breaks it is given up on.
     static let sampleAttempts = 4
 
-    /// What `check --spec` would say of these bytes: JSON is parsed back as written, text is a string.
-    private static func violations(of bytes: Data, isJSON: Bool, against schema: JSONSchema) -> [SchemaViolation] {
-        guard isJSON else {
+    /// What `check --spec` would say of these bytes: JSON is parsed back as written, XML read back by
+    /// its schema's `xml` names, text is a string.
+    private static func violations(of bytes: Data, kind: BodyKind, against schema: JSONSchema, guide: XMLSchemaGuide?) -> [SchemaViolation] {
+        if kind == .xml {
+            do { return schema.validate(try XMLBodyDecoder.value(of: bytes, guide: guide)) } catch {
+                return [SchemaViolation(instancePath: "", schemaPath: "", keyword: "xml", message: "not XML stubd reads: \(error.description)")]
+            }
+        }
+        guard kind == .json else {
             // Text held to a schema for strings (an enum, a pattern); a schema of an object describes
             // what the text spells in its own format (XML, CSV), which `check --spec` does not read
             // either: held to it as a string, every XML example of an object was refused (issue 58).
@@ -327,8 +414,9 @@ package struct OpenAPIImporter {
         return e["value"]
     }
 
-    private func body(_ value: JSONValue, isJSON: Bool) -> Data? {
-        if isJSON { return Data((value.serialized + "\n").utf8) }
+    private func body(_ value: JSONValue, kind: BodyKind, guide: XMLSchemaGuide?) -> Data? {
+        if kind == .json { return Data((value.serialized + "\n").utf8) }
+        if kind == .xml { return Data(XMLRenderer.document(value, guide: guide).utf8) }
         if case .string(let text) = value { return Data(text.utf8) }
         return nil
     }
