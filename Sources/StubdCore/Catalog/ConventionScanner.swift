@@ -67,7 +67,8 @@ struct ConventionScanner {
         }
         var components = relative.split(separator: "/").map(String.init)
         var fileName = components.removeLast()
-        let ext = fileName.fileExtension
+        // `{y}.{format}` with no extension of its own: `{format}` is a parameter, not an extension.
+        let ext = fileName.fileExtension.flatMap { $0.contains("}") ? nil : $0 }
         if let ext { fileName.removeLast(ext.count + 1) }
         // `{zip}.tmpl.json` (or `{id}.POST.tmpl.json`): a template serving `{zip}.json`.
         let templated = fileName.fileExtension == "tmpl"

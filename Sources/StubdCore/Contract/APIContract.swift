@@ -144,6 +144,8 @@ package final class APIContract: Sendable {
             switch last {
             case .literal(let text): withExtension[withExtension.count - 1] = .literal(text + ext)
             case .parameter(let name, let prefix, let suffix): withExtension[withExtension.count - 1] = .parameter(name: name, prefix: prefix, suffix: suffix + ext)
+            case .compound(let compound):
+                withExtension[withExtension.count - 1] = .compound(CompoundSegment(names: compound.names, texts: compound.texts.dropLast() + [compound.texts.last! + ext]))
             case .wildcard: break
             }
             spellings.append(withExtension)
@@ -165,12 +167,20 @@ package final class APIContract: Sendable {
             case (.literal(let a), .literal(let b)):
                 guard a == b else { return nil }
                 score += 2
-            case (.parameter, .literal(let b)):
-                guard s.capture(Substring(b)) != nil else { return nil }
+            case (.parameter, .literal(let b)), (.compound, .literal(let b)):
+                guard s.accepts(Substring(b)) else { return nil }
                 score += 1
             case (.parameter(_, let p1, let s1), .parameter(_, let p2, let s2)):
                 // `{id}` takes whatever `{id}.json` takes; `{id}.json` does not take all of `{id}`.
                 guard p2.hasPrefix(p1), s2.hasSuffix(s1) else { return nil }
+                score += 1
+            case (.parameter(_, let p1, let s1), .compound(let t)):
+                // `{file}` takes whatever `{name}.{ext}` takes, as long as its own fixed text is the stub's.
+                guard t.texts.first!.hasPrefix(p1), t.texts.last!.hasSuffix(s1) else { return nil }
+                score += 1
+            case (.compound(let a), .compound(let b)):
+                // Only the same text around as many parameters is sure to take all the stub takes.
+                guard a.shape == b.shape else { return nil }
                 score += 1
             default:
                 return nil

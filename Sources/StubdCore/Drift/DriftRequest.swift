@@ -113,6 +113,15 @@ package struct DriftRequest: Sendable {
                     return .failure(Unsendable("its path segment {\(name)} stands for any value; pass --secret \(name)=VALUE to replay it"))
                 }
                 segments.append(prefix + value + suffix)
+            case .compound(let compound):
+                var values: [String] = []
+                for name in compound.names {
+                    guard let value = secret(named: name) else {
+                        return .failure(Unsendable("its path segment \(compound) has {\(name)}, which stands for any value; pass --secret \(name)=VALUE to replay it"))
+                    }
+                    values.append(value)
+                }
+                segments.append(compound.filled(with: values))
             case .wildcard: return .failure(Unsendable("its path ends in /**, which stands for many requests"))
             }
         }

@@ -1,4 +1,5 @@
-/// A route's path: literal segments, `{param}` segments and an optional trailing `/**`.
+/// A route's path: literal segments, segments with `{param}`s (`{id}`, `{zip}.json`, `{y}.{format}`)
+/// and an optional trailing `/**`.
 package struct PathPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     package let segments: [PatternSegment]
     /// Convention stubs answer both `/a/b.json` and `/a/b`: the extension is optional on the last segment.
@@ -22,20 +23,8 @@ package struct PathPattern: Sendable, Hashable, CustomStringConvertible, Express
                 continue
             }
             if part == "." || part == ".." { throw PatternError("'\(part)' segments are not allowed in a path") }
-            if let open = part.firstIndex(of: "{") {
-                guard let close = part.firstIndex(of: "}"), close > open else {
-                    throw PatternError("'{' without '}' in segment '\(part)'")
-                }
-                let name = String(part[part.index(after: open)..<close])
-                let prefix = String(part[..<open])
-                let suffix = String(part[part.index(after: close)...])
-                guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
-                    throw PatternError("parameter name '{\(name)}' must be letters, digits, '_' or '-'")
-                }
-                guard !suffix.contains("{"), !suffix.contains("}"), !prefix.contains("}") else {
-                    throw PatternError("one parameter per segment: '\(part)'")
-                }
-                segments.append(.parameter(name: name, prefix: prefix, suffix: suffix))
+            if part.contains("{") {
+                segments.append(try PathPattern.parameterSegment(part))
             } else {
                 guard !part.contains("}") else { throw PatternError("'}' without '{' in segment '\(part)'") }
                 segments.append(.literal(String(part)))
@@ -53,11 +42,40 @@ package struct PathPattern: Sendable, Hashable, CustomStringConvertible, Express
     package var shape: [PatternSegment] { segments.map(\.shape) }
 
     package var parameterNames: [String] {
-        segments.compactMap { if case let .parameter(name, _, _) = $0 { return name } else { return nil } }
+        segments.flatMap(\.parameterNames)
     }
 
-    /// Compares two patterns that both match a request, segment by segment from the left:
-    /// a literal beats a parameter, which beats `**`. Nil when neither is more specific.
+    /// A segment holding `{`: one parameter with optional fixed text around it (`{zip}.json`), or
+    /// several with fixed text between them (`{y}.{format}`, matched as `CompoundSegment` says).
+    private static func parameterSegment(_ part: Substring) throws(PatternError) -> PatternSegment {
+        var names: [String] = []
+        var texts: [String] = []
+        var rest = part
+        while let open = rest.firstIndex(of: "{") {
+            let text = rest[..<open]
+            guard !text.contains("}") else { throw PatternError("'}' without '{' in segment '\(part)'") }
+            guard let close = rest[open...].firstIndex(of: "}") else { throw PatternError("'{' without '}' in segment '\(part)'") }
+            let name = String(rest[rest.index(after: open)..<close])
+            guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                throw PatternError("parameter name '{\(name)}' must be letters, digits, '_' or '-'")
+            }
+            if let previous = names.last, text.isEmpty {
+                throw PatternError("parameters {\(previous)} and {\(name)} touch in segment '\(part)', so where one ends cannot be known: "
+                                   + "put fixed text between them ({\(previous)}-{\(name)}) or give each a segment ({\(previous)}/{\(name)})")
+            }
+            texts.append(String(text))
+            names.append(name)
+            rest = rest[rest.index(after: close)...]
+        }
+        guard !rest.contains("}") else { throw PatternError("'}' without '{' in segment '\(part)'") }
+        texts.append(String(rest))
+        if names.count == 1 { return .parameter(name: names[0], prefix: texts[0], suffix: texts[1]) }
+        return .compound(CompoundSegment(names: names, texts: texts))
+    }
+
+    /// Compares two patterns that both match a request, segment by segment from the left: a literal
+    /// beats a parameter with fixed text (`{zip}.json`, `{y}.{format}`), which beats a bare `{param}`,
+    /// which beats `**`. Nil when neither is more specific.
     func isMoreSpecific(than other: PathPattern) -> Bool? {
         let (a, b) = (segments, other.segments)
         for i in 0..<max(a.count, b.count) {
@@ -118,6 +136,10 @@ package struct PathPattern: Sendable, Hashable, CustomStringConvertible, Express
         case .parameter(let name, _, _):
             guard let value = segment.capture(piece) else { return false }
             params[name] = value
+            return true
+        case .compound(let compound):
+            guard let values = compound.values(in: piece) else { return false }
+            for (name, value) in zip(compound.names, values) { params[name] = String(value) }
             return true
         case .wildcard: return true
         }

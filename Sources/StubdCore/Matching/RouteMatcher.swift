@@ -3,7 +3,7 @@ import HTTPTypes
 
 /// Finds the route that answers a request by walking a tree of path segments: literal children by
 /// hash, one child per `{param}` shape (affixes included, the name not: `{id}` and `{name}` take the
-/// same segments and share a branch), and the routes that end in
+/// same segments and share a branch; `{y}.{format}` is one shape too), and the routes that end in
 /// `**` at each node. A request visits as many nodes as its path has segments (times the few
 /// parameter branches at each), whatever the number of routes; the routes it reaches are then
 /// ordered by `Route.outranks` (priority, specificity, method, conditions, declaration order).
@@ -110,7 +110,7 @@ struct RouteMatcher: Sendable {
             nodes[node].literal[Substring(text)] = fresh
             nodes[node].sortedLiterals = nil
             nodes[node].sortedReversed = nil
-        case .parameter:
+        case .parameter, .compound:
             nodes[node].parameters.append((segment.shape, fresh))
         case .wildcard:
             preconditionFailure("'**' ends a pattern; it is not a tree node")
@@ -121,7 +121,7 @@ struct RouteMatcher: Sendable {
     private func existingChild(of node: Int, for segment: PatternSegment) -> Int? {
         switch segment {
         case .literal(let text): return nodes[node].literal[Substring(text)]
-        case .parameter: return nodes[node].parameters.first { $0.segment == segment.shape }?.child
+        case .parameter, .compound: return nodes[node].parameters.first { $0.segment == segment.shape }?.child
         case .wildcard: return nil
         }
     }
@@ -156,7 +156,7 @@ struct RouteMatcher: Sendable {
         let segment = segments[depth]
         if let next = here.literal[segment] { collect(from: next, depth: depth + 1, segments, into: &found) }
         let isLast = depth == segments.count - 1
-        for (parameter, next) in here.parameters where isLast || parameter.capture(segment) != nil {
+        for (parameter, next) in here.parameters where isLast || parameter.accepts(segment) {
             // The last segment may carry a convention route's optional extension, which the
             // capture alone cannot judge: the route's own match decides.
             collect(from: next, depth: depth + 1, segments, into: &found)
@@ -246,17 +246,12 @@ struct RouteMatcher: Sendable {
                 switch want[i] {
                 case .literal(let s):
                     ok = got[i] == s || (i == want.count - 1 && route.pattern.optionalExtension.map { got[i] == s + $0 } == true)
-                case .parameter: ok = want[i].capture(got[i]) != nil
-                    || (i == want.count - 1 && route.pattern.optionalExtension.map { got[i].hasSuffix($0) && want[i].capture(got[i].dropLast($0.count)) != nil } == true)
+                case .parameter, .compound: ok = want[i].accepts(got[i])
+                    || (i == want.count - 1 && route.pattern.optionalExtension.map { got[i].hasSuffix($0) && want[i].accepts(got[i].dropLast($0.count)) } == true)
                 case .wildcard: ok = true
                 }
                 if !ok {
-                    let expected: String
-                    switch want[i] {
-                    case .literal(let s): expected = "'\(s)'"
-                    case let .parameter(name, prefix, suffix): expected = "'\(prefix){\(name)}\(suffix)'"
-                    case .wildcard: expected = "**"
-                    }
+                    let expected = want[i] == .wildcard ? "**" : "'\(want[i].written)'"
                     return "path segment \(i + 1) differs: '\(got[i])' here, \(expected) in the route"
                 }
             }
@@ -321,7 +316,7 @@ struct RouteMatcher: Sendable {
                     }
                     distance += min(4, 1 + changed / 2)
                     edits += changed
-                case .parameter: if want[i].capture(got[i]) == nil { distance += 1 }
+                case .parameter, .compound: if !want[i].accepts(got[i]) { distance += 1 }
                 case .wildcard: break
                 }
             }
@@ -345,7 +340,7 @@ struct RouteMatcher: Sendable {
             let here = nodes[node]
             var advanced = false
             if let next = here.literal[segments[depth]] { frontier.append((next, depth + 1)); advanced = true }
-            for (parameter, next) in here.parameters where parameter.capture(segments[depth]) != nil {
+            for (parameter, next) in here.parameters where parameter.accepts(segments[depth]) {
                 frontier.append((next, depth + 1))
                 advanced = true
             }

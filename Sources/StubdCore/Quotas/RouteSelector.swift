@@ -19,6 +19,7 @@ extension RouteSelector {
             switch segment {
             case .literal(let s): return Substring(s)
             case let .parameter(_, prefix, suffix): return Substring(prefix + "x" + suffix)
+            case .compound(let compound): return Substring(compound.filled(with: compound.names.map { _ in "x" }))
             case .wildcard: return "x"
             }
         }
@@ -58,8 +59,14 @@ extension RouteSelector {
             case let (.parameter(name, _, _), .literal(ownText)) where i != variableLast:
                 guard let value = segment.capture(Substring(ownText)) else { return nil }
                 found[name] = .constant(value)
+            case let (.compound(selector), .literal(ownText)) where i != variableLast:
+                guard let values = selector.values(in: Substring(ownText)) else { return nil }
+                for (name, value) in zip(selector.names, values) { found[name] = .constant(String(value)) }
             case let (.parameter(name, "", ""), .parameter(ownName, "", "")) where i != variableLast:
                 found[name] = .routeParameter(ownName)
+            case let (.compound(selector), .compound(own)) where i != variableLast && selector.shape == own.shape:
+                // The same text around the same number of parameters: each takes what the route's takes.
+                for (name, ownName) in zip(selector.names, own.names) { found[name] = .routeParameter(ownName) }
             case let (.parameter(name, "", ""), _):
                 found[name] = .segment(i)
             default:
