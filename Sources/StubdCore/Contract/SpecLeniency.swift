@@ -1,3 +1,4 @@
+import Foundation
 /// What a spec may leave out without making its contract ambiguous, filled in with a warning each:
 /// a missing `info` (or its `title` / `version`), a response's `description`, a parameter's or a
 /// header's `schema`. OpenAPI requires them, but nothing stubd checks depends on them, and a spec
@@ -32,6 +33,14 @@ struct SpecLeniency {
         } else if case .object(let info)? = root["info"] {
             if info["title"] == nil { fill("#/info", "title", with: .string(bundle.rootName), "no 'title'; read as the file's name") }
             if info["version"] == nil { fill("#/info", "version", with: .string(""), "no 'version'; read as empty") }
+            // Links for people, which no answer depends on: one that is not a URL (iSendPro's
+            // `termsOfService: cf CGV iSendPro.com`) is left out rather than refusing the spec.
+            if case .string(let text)? = info["termsOfService"], !Self.isURL(text) { remove("#/info", "termsOfService", text) }
+            for (object, key) in [("contact", "url"), ("license", "url")] {
+                if case .object(let part)? = info[object], case .string(let text)? = part[key], !Self.isURL(text) {
+                    remove("#/info/\(object)", key, text)
+                }
+            }
         }
         for container in ["paths", "webhooks"] {
             guard case .object(let items)? = root[container] else { continue }
@@ -175,6 +184,28 @@ struct SpecLeniency {
 
     /// Members whose values are data, never a schema to fix.
     private static let dataKeys: Set<String> = ["example", "examples", "default", "const", "enum"]
+
+    /// What OpenAPIKit takes for a URL: no white space, and Foundation reads it as one.
+    private static func isURL(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains(where: \.isWhitespace) && URL(string: text) != nil
+    }
+
+    private mutating func remove(_ pointer: String, _ key: String, _ text: String) {
+        guard let tokens = JSONPointer.tokens(ofFragment: pointer) else { return }
+        document = Self.removing(key, at: tokens[...], in: document)
+        warnings.append(bundle.problem(at: pointer + "/" + key, "'\(key)' is not a URL (\(text)); left out", hint: "OpenAPI wants a URL here"))
+    }
+
+    private static func removing(_ key: String, at tokens: ArraySlice<String>, in node: JSONValue) -> JSONValue {
+        guard case .object(var members) = node else { return node }
+        guard let first = tokens.first else {
+            members.removeValue(forKey: key)
+            return .object(members)
+        }
+        guard let child = members[first] else { return node }
+        members[first] = removing(key, at: tokens.dropFirst(), in: child)
+        return .object(members)
+    }
 
     private mutating func fill(_ pointer: String, _ key: String, with value: JSONValue, _ warning: String) {
         guard let tokens = JSONPointer.tokens(ofFragment: pointer) else { return }

@@ -35,15 +35,18 @@ struct Swagger2Conversion {
         globalConsumes = Self.strings(swagger["consumes"]) ?? globalConsumes
         globalProduces = Self.strings(swagger["produces"]) ?? globalProduces
         var out: [String: JSONValue] = ["openapi": .string("3.0.3")]
-        for (key, value) in swagger where key.hasPrefix("x-") || ["info", "tags", "externalDocs", "security"].contains(key) {
+        for (key, value) in swagger where key.hasPrefix("x-") || ["info", "tags", "externalDocs"].contains(key) {
             out[key] = value
         }
+        if let security = swagger["security"] { out["security"] = Self.securityRequirements(security) }
         if let servers = Self.servers(swagger) { out["servers"] = servers }
 
         var components: [String: JSONValue] = [:]
         if case .object(let definitions)? = swagger["definitions"] {
-            components["schemas"] = .object(definitions.mapValues(Self.schema))
-            for name in definitions.keys { moved("#/components/schemas/" + JSONPointer.escape(name), from: "#/definitions/" + JSONPointer.escape(name)) }
+            components["schemas"] = .object(Self.renamingKeys(definitions.mapValues(Self.schema)))
+            for name in definitions.keys {
+                moved("#/components/schemas/" + JSONPointer.escape(Self.componentName(name)), from: "#/definitions/" + JSONPointer.escape(name))
+            }
         }
         if case .object(let parameters)? = swagger["parameters"] {
             var converted: [String: JSONValue] = [:]
@@ -51,7 +54,7 @@ struct Swagger2Conversion {
                 // A body or form parameter is a request body in 3.0: it is put in place where used.
                 guard case .object(let p) = raw, !["body", "formData"].contains(Self.string(p["in"])) else { continue }
                 let at = "#/parameters/" + JSONPointer.escape(name)
-                converted[name] = parameter(p, from: at, to: "#/components/parameters/" + JSONPointer.escape(name))
+                converted[Self.componentName(name)] = parameter(p, from: at, to: "#/components/parameters/" + JSONPointer.escape(Self.componentName(name)))
             }
             if !converted.isEmpty { components["parameters"] = .object(converted) }
         }
@@ -59,14 +62,15 @@ struct Swagger2Conversion {
             var converted: [String: JSONValue] = [:]
             for (name, raw) in responses {
                 let at = "#/responses/" + JSONPointer.escape(name)
-                converted[name] = response(raw, produces: globalProduces, from: at, to: "#/components/responses/" + JSONPointer.escape(name))
+                converted[Self.componentName(name)] = response(raw, produces: globalProduces, from: at,
+                                                               to: "#/components/responses/" + JSONPointer.escape(Self.componentName(name)))
             }
             components["responses"] = .object(converted)
         }
         if case .object(let schemes)? = swagger["securityDefinitions"] {
-            components["securitySchemes"] = .object(schemes.mapValues(Self.securityScheme))
+            components["securitySchemes"] = .object(Self.renamingKeys(schemes.mapValues(Self.securityScheme)))
             for name in schemes.keys {
-                moved("#/components/securitySchemes/" + JSONPointer.escape(name), from: "#/securityDefinitions/" + JSONPointer.escape(name))
+                moved("#/components/securitySchemes/" + JSONPointer.escape(Self.componentName(name)), from: "#/securityDefinitions/" + JSONPointer.escape(name))
             }
         }
         if !components.isEmpty { out["components"] = .object(components) }
@@ -118,9 +122,10 @@ struct Swagger2Conversion {
                                     from at: String, to converted: String) -> [String: JSONValue] {
         var out: [String: JSONValue] = [:]
         for (key, value) in op where key.hasPrefix("x-") || ["tags", "summary", "description", "externalDocs", "operationId",
-                                                             "deprecated", "security"].contains(key) {
+                                                             "deprecated"].contains(key) {
             out[key] = value
         }
+        if let security = op["security"] { out["security"] = Self.securityRequirements(security) }
         let consumes = Self.strings(op["consumes"]) ?? globalConsumes
         let produces = Self.strings(op["produces"]) ?? globalProduces
         var parameters: [JSONValue] = []
@@ -317,9 +322,34 @@ struct Swagger2Conversion {
     private static func rewritten(_ ref: String) -> String {
         for (old, new) in [("#/definitions/", "#/components/schemas/"), ("#/parameters/", "#/components/parameters/"),
                            ("#/responses/", "#/components/responses/")] where ref.hasPrefix(old) {
-            return new + ref.dropFirst(old.count)
+            let rest = ref.dropFirst(old.count)
+            let token = rest.prefix { $0 != "/" }
+            guard let name = JSONPointer.tokens(ofFragment: "#/" + token)?.first else { return new + rest }
+            return new + JSONPointer.escape(componentName(name)) + rest.dropFirst(token.count)
         }
         return ref
+    }
+
+    /// A 2.0 name as a 3.0 component's key. 2.0 puts no rule on `definitions` or `securityDefinitions`
+    /// names (Pendo's `userApiKey (request header)`); 3.0's keys are `[a-zA-Z0-9._-]+`, and OpenAPIKit
+    /// refused the converted document for the user's spec. Each other character becomes `_`.
+    static func componentName(_ name: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        let renamed = String(name.map { allowed.contains($0) ? $0 : "_" })
+        return renamed.isEmpty ? "_" : renamed
+    }
+
+    private static func renamingKeys(_ members: [String: JSONValue]) -> [String: JSONValue] {
+        Dictionary(members.map { (componentName($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Security requirements name schemes by their keys: renamed as the schemes are.
+    private static func securityRequirements(_ value: JSONValue) -> JSONValue {
+        guard case .array(let requirements) = value else { return value }
+        return .array(requirements.map { requirement in
+            guard case .object(let members) = requirement else { return requirement }
+            return .object(renamingKeys(members))
+        })
     }
 
     private static func servers(_ swagger: [String: JSONValue]) -> JSONValue? {

@@ -36,7 +36,12 @@ public enum JSONValue: Sendable, Hashable {
                 case .number(let n):
                     // Whole numbers as integers up to 2^63 (`1234567890123456`, an ID, not `1.234567890123456e+15`);
                     // exact up to 2^53, where a Double stops holding every integer.
-                    if n.rounded() == n, abs(n) < 9.2e18 { out += String(Int64(n)) } else { out += String(n) }
+                    // Past 2^63 too, up to 10^21 as JavaScript writes them: DigitalOcean's `9223372036854776000`
+                    // (an integer schema's example) was written `9.223372036854776e+18`, which is no integer's
+                    // spelling. The digits are the Double's (2^63 is 9223372036854775808).
+                    if n.rounded() == n, abs(n) < 9.2e18 { out += String(Int64(n)) }
+                    else if n.rounded() == n, abs(n) < 1e21 { out += String(format: "%.0f", n) }
+                    else { out += String(n) }
                 case .string(let s): JSONValue.writeString(s, to: &out)
                 case .array(let items):
                     out += "["

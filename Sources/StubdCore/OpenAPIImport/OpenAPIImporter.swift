@@ -247,6 +247,11 @@ package struct OpenAPIImporter {
         } else if let v = media["example"] {
             candidates.append((nil, v))
         }
+        if candidates.isEmpty, media["schema"] == nil {
+            // Neither schema nor example (`text/plain: {}`, WolframAlpha's): any body keeps to it, so the
+            // smallest one of its type, served with the type declared (without one, check refused the import).
+            candidates.append((nil, served(.object([:])).kind == .json ? .object([:]) : .string("")))
+        }
         var out2: [Answer] = []
         for candidate in candidates {
             let (contentType, kind) = served(candidate.value)

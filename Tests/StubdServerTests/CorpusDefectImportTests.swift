@@ -1,0 +1,103 @@
+import Foundation
+import StubdTestSupport
+import Testing
+
+/// What the issue 58 corpus run (Twilio's 55 specs, DigitalOcean's bundle, 40 APIs.guru specs, Prism's
+/// harness) found stubd doing wrong with specs nobody here wrote: each a spec of our own in the
+/// shape found, imported and checked as a user would.
+@Suite struct CorpusDefectImportTests {
+    /// A status `ok` from both `openapi import` and `check --spec` of what it wrote.
+    static func importsAndChecks(_ spec: String) throws -> (imported: ImportedSpec, check: (status: Int32, output: String, error: String)) {
+        let imported = try ImportedSpec(spec)
+        let check = try run(stubdBinary.path, ["check", "--stubs", imported.stubs.path, "--spec", imported.spec.path])
+        return (imported, check)
+    }
+
+    /// WolframAlpha's `text/plain: {}`: import wrote a route without a Content-Type, which its own
+    /// check refused ("a bug in stubd: please report it"), and nothing was written.
+    @Test func aMediaTypeWithNeitherSchemaNorExampleIsAnEmptyBodyOfThatType() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            openapi: 3.0.3
+            info: {title: t, version: '1'}
+            paths:
+              /eval:
+                get:
+                  responses:
+                    '200': {description: the result, content: {text/plain: {}}}
+              /json:
+                get:
+                  responses:
+                    '200': {description: any JSON, content: {application/json: {}}}
+            """)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(check.status == 0, "\(check.error)")
+        let manifest = try String(contentsOf: imported.stubs.appendingPathComponent("stubd.yml"), encoding: .utf8)
+        #expect(manifest.contains("text/plain") && manifest.contains("application/json"), "\(manifest)")
+    }
+
+    /// Pendo's `securityDefinitions: {userApiKey (request header): …}`: 2.0 allows any name, 3.0's
+    /// components do not, and the converted document was refused as if the user's spec were wrong.
+    @Test func aSwagger2NameThatIsNoComponentKeyIsRenamed() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            securityDefinitions:
+              userApiKey (request header): {type: apiKey, in: header, name: auth-token}
+            security:
+              - userApiKey (request header): []
+            definitions:
+              Pet Model: {type: object, properties: {name: {type: string}}, example: {name: Rex}}
+            paths:
+              /pets/1:
+                get:
+                  produces: [application/json]
+                  responses:
+                    "200": {description: ok, schema: {$ref: '#/definitions/Pet Model'}}
+            """)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(check.status == 0, "\(check.error)")
+        let body = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_pets_1/200.json"), encoding: .utf8)
+        #expect(body.contains("Rex"), "\(body)")
+    }
+
+    /// iSendPro's `termsOfService: cf CGV iSendPro.com`: a link for people refused the whole spec.
+    @Test func aMetadataLinkThatIsNotAURLIsLeftOutWithAWarning() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            openapi: 3.0.3
+            info:
+              title: t
+              version: '1'
+              termsOfService: cf CGV iSendPro.com
+            paths:
+              /credit:
+                get:
+                  responses:
+                    '200': {description: ok, content: {application/json: {example: {credit: 3}}}}
+            """)
+        #expect(imported.status == 0, "\(imported.error)")
+        #expect(imported.error.contains("spec.yaml:5:") && imported.error.contains("'termsOfService' is not a URL (cf CGV iSendPro.com); left out"), "\(imported.error)")
+        #expect(check.status == 0, "\(check.error)")
+    }
+
+    /// DigitalOcean's Kafka topic config: `flush_ms: 9223372036854776000` under `type: integer` was
+    /// written `9.223372036854776e+18`, which openapi-core (and a Swift Int decoder) does not read as an integer.
+    @Test func anIntegerPast2To63IsWrittenAsAnInteger() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            openapi: 3.0.3
+            info: {title: t, version: '1'}
+            paths:
+              /topics:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema: {type: object, properties: {flush_ms: {type: integer}}}
+                          example: {flush_ms: 9223372036854776000}
+            """)
+        #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
+        let body = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_topics/200.json"), encoding: .utf8)
+        #expect(body.contains(#""flush_ms":9223372036854775808"#), "\(body)")
+    }
+}
