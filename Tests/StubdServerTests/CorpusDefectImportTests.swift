@@ -100,4 +100,45 @@ import Testing
         let body = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_topics/200.json"), encoding: .utf8)
         #expect(body.contains(#""flush_ms":9223372036854775808"#), "\(body)")
     }
+
+    /// CDC's prime-data-hub: a discriminator without a mapping, the branch's property giving an
+    /// example (`CUSTOM`) that is not the branch's name (`Custom`): every draw broke the schema, and
+    /// the answer was left out. The sampler now sets the discriminating property to the branch's name
+    /// (or its mapping key).
+    @Test func aDiscriminatedBranchIsSampledWithItsName() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            openapi: 3.0.3
+            info: {title: t, version: '1'}
+            paths:
+              /things:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            anyOf: [{$ref: '#/components/schemas/Custom'}, {$ref: '#/components/schemas/Redox'}]
+                            discriminator: {propertyName: type}
+              /mapped:
+                get:
+                  responses:
+                    '200':
+                      description: ok
+                      content:
+                        application/json:
+                          schema:
+                            oneOf: [{$ref: '#/components/schemas/Redox'}]
+                            discriminator: {propertyName: type, mapping: {redox-v1: '#/components/schemas/Redox'}}
+            components:
+              schemas:
+                Custom: {type: object, required: [type], properties: {type: {type: string, example: CUSTOM}}}
+                Redox: {type: object, required: [type], properties: {type: {type: string, example: REDOX}}}
+            """)
+        #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
+        let things = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_things/200.json"), encoding: .utf8)
+        #expect(things.contains(#""type":"Custom""#), "\(things)")
+        let mapped = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_mapped/200.json"), encoding: .utf8)
+        #expect(mapped.contains(#""type":"redox-v1""#), "\(mapped)")
+    }
 }

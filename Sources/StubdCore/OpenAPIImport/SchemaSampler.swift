@@ -92,9 +92,18 @@ struct SchemaSampler {
         for key in ["oneOf", "anyOf"] {
             if case .array(let options)? = s[key] {
                 s[key] = nil
+                let discriminator = s.removeValue(forKey: "discriminator")
                 for (i, option) in options.enumerated() {
                     let merged = s.isEmpty ? option : merge([resolved(option), .object(s)])
-                    if let v = try value(merged, &random, refs: refs, depth: depth, at: pointer + "/\(key)/\(i)") { return v }
+                    guard var v = try value(merged, &random, refs: refs, depth: depth, at: pointer + "/\(key)/\(i)") else { continue }
+                    // The discriminating property names the branch (its mapping key, else the schema's
+                    // name), whatever example the property gives: CDC's `type: {example: CUSTOM}` under
+                    // a branch named Custom drew nothing valid, and the answer was left out.
+                    if let (property, name) = Self.discriminating(discriminator, option), case .object(var members) = v {
+                        members[property] = .string(name)
+                        v = .object(members)
+                    }
+                    return v
                 }
                 return nil
             }
@@ -108,6 +117,19 @@ struct SchemaSampler {
         case "array": return try array(s, &random, refs: refs, depth: depth, at: pointer)
         default: return try object(s, &random, refs: refs, depth: depth, at: pointer)
         }
+    }
+
+    /// The discriminator's property and the value that picks `option`: the mapping's key naming its
+    /// `$ref` (or the schema's name), else the schema's name; nil for an option that is no `$ref`.
+    private static func discriminating(_ discriminator: JSONValue?, _ option: JSONValue) -> (property: String, name: String)? {
+        guard case .object(let d)? = discriminator, case .string(let property)? = d["propertyName"],
+              case .object(let o) = option, case .string(let ref)? = o["$ref"] else { return nil }
+        let name = String(ref.split(separator: "/").last ?? Substring(ref))
+        if case .object(let mapping)? = d["mapping"],
+           let key = mapping.keys.sorted().first(where: { mapping[$0] == .string(ref) || mapping[$0] == .string(name) }) {
+            return (property, key)
+        }
+        return (property, name)
     }
 
     /// A `$ref` replaced by its target (one step; the target's own references are followed later).
