@@ -141,4 +141,28 @@ import Testing
         let mapped = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_mapped/200.json"), encoding: .utf8)
         #expect(mapped.contains(#""type":"redox-v1""#), "\(mapped)")
     }
+
+    /// Prism's harness (Xml-AC-4, query-param-upper-case): a Swagger 2.0 object example under an XML
+    /// type with no schema, and an example under a key that is no media type (`error`). Both were left
+    /// out, and the route written without a Content-Type, which import's own check refused.
+    @Test func aSwagger2ExampleWithoutASchemaStillGivesARouteCheckTakes() throws {
+        let (imported, check) = try Self.importsAndChecks("""
+            swagger: "2.0"
+            info: {title: t, version: "1"}
+            paths:
+              /pets:
+                get:
+                  produces: [application/xml]
+                  responses:
+                    "200": {description: ok, examples: {application/xml: {id: 1, name: Sharik}}}
+              /flags:
+                get:
+                  produces: [application/json]
+                  responses:
+                    "200": {description: ok, examples: {error: false}}
+            """)
+        #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
+        let pets = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_pets/200.xml"), encoding: .utf8)
+        #expect(pets.contains("<name>Sharik</name>"), "\(pets)")
+    }
 }

@@ -222,7 +222,10 @@ package struct OpenAPIImporter {
             let declared = type.lowercased().prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
             guard declared.contains("*") else {
                 if case .string = value { return ([.contentType: type], declared.contains("json") ? .json : .text) }
-                return ([.contentType: type], declared.contains("json") ? .json : readsXML ? .xml : .text)
+                // An object or array under an XML type is written as XML, with the schema's hints when it has one
+                // (a Swagger 2.0 `examples: {application/xml: {id: 1}}` has none).
+                let xml = readsXML || (ContentType.isXML(mediaType: type) && media["schema"] == nil)
+                return ([.contentType: type], declared.contains("json") ? .json : xml ? .xml : .text)
             }
             if case .string = value, declared == "*/*" || declared == "text/*" { return ([.contentType: ContentType.text], .text) }
             if declared == "*/*" || declared == "application/*" { return ([.contentType: ContentType.json], .json) }
@@ -256,7 +259,7 @@ package struct OpenAPIImporter {
         for candidate in candidates {
             let (contentType, kind) = served(candidate.value)
             guard let bytes = body(candidate.value, kind: kind, guide: xmlGuide) else {
-                out.warnings.append("\(label) \(status): example \(candidate.name ?? "") for \(type) is not text; left out")
+                out.warnings.append("\(label) \(status): example \(candidate.name.map { "'\($0)' " } ?? "")for \(type) is not text; left out")
                 continue
             }
             if let schema, case let violations = Self.violations(of: bytes, kind: checkedAs(kind), against: schema, guide: xmlGuide), !violations.isEmpty {
@@ -287,7 +290,9 @@ package struct OpenAPIImporter {
         }
         if !out2.isEmpty { return withXML(out2) }
         guard let raw = media["schema"] else {
-            return [Answer(status: status, example: nil, file: nil, headers: headers)]
+            // Every example left out (said above) and no schema to sample: an empty body, still of the type
+            // declared, which is what check holds the answer to (without it, check refused the import).
+            return [Answer(status: status, example: nil, file: nil, headers: headers + served(.string("")).contentType)]
         }
         // No usable example: a body sampled from the schema, first with the schema's own examples,
         // then without, each with a few seeds (a `oneOf` or `uniqueItems` may need another draw).
