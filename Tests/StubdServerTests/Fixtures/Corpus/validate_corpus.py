@@ -168,7 +168,10 @@ def load_api(spec_path):
     for media in media_types(doc) | {"application/problem+json", "text/plain", "text/html", "application/octet-stream"}:
         if media == "application/json" or media.endswith("xml") or media.startswith(("multipart/", "application/x-www-form")):
             continue
-        deserializers[media] = json.loads if media.endswith("+json") else (lambda body: body.decode("latin-1") if isinstance(body, bytes) else body)
+        # openapi-core 0.23 passes the Content-Type's parameters as keywords (`charset="utf-8"`): taken and
+        # ignored, or every `text/html; charset=UTF-8` answer failed to deserialize whatever its body.
+        deserializers[media] = ((lambda body, **_: json.loads(body)) if media.endswith("+json")
+                                else (lambda body, **_: body.decode("latin-1") if isinstance(body, bytes) else body))
     return OpenAPI.from_dict(doc, base_uri="file://" + os.path.abspath(spec_path),
                              config=Config(extra_media_type_deserializers=deserializers))
 
