@@ -77,9 +77,10 @@ struct OpenAPIImportCommand: ParsableCommand {
             }
             guard output.routes > 0 else {
                 for warning in warnings { printError("stubd openapi import: warning: \(warning)") }
+                let paths = Self.pathCount(document.root)
                 throw OpenAPIImportError(["\(url.lastPathComponent): no operation with an answer stubd can write"
-                                          + (Self.pathCount(document.root) == 0 ? " (the spec has no paths: \(Self.hasWebhooks(document.root) ? "its webhooks are requests the API sends, not answers stubd serves" : "nothing to answer"))"
-                                             : !Self.hasOperations(document.root) ? " (its \(Self.pathCount(document.root)) path\(Self.pathCount(document.root) == 1 ? "" : "s") declare\(Self.pathCount(document.root) == 1 ? "s" : "") no operation: nothing to answer)"
+                                          + (paths == 0 ? " (the spec has no paths: \(Self.hasWebhooks(document.root) ? "its webhooks are requests the API sends, not answers stubd serves" : "nothing to answer"))"
+                                             : !Self.hasOperations(document.root) ? " (its \(paths) path\(paths == 1 ? "" : "s") declare\(paths == 1 ? "s" : "") no operation: nothing to answer)"
                                              : " (the warnings above say why each was left out)")
                                           + "; nothing written"])
             }
@@ -130,7 +131,7 @@ struct OpenAPIImportCommand: ParsableCommand {
     /// Whether any path names a method (or a `$ref` that may): Twilio ships specs whose every path is `{}`.
     private static func hasOperations(_ root: JSONValue) -> Bool {
         guard case .object(let members) = root, case .object(let paths)? = members["paths"] else { return false }
-        let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query", "$ref"]
+        let methods = Set(ContractOperation.methodNames + ["$ref"])
         return paths.values.contains { item in
             guard case .object(let fields) = item else { return false }
             return fields.keys.contains(where: methods.contains)

@@ -121,26 +121,28 @@ struct SpecLeniency {
     /// extensions are data, not schemas, and are not walked.
     private mutating func stringEnums() {
         var found: [(object: [String], values: [JSONValue], changed: [Int])] = []
-        var referencedProperties: [(object: [String], map: JSONValue, ref: String)] = []
-        var referencedDescriptions: [(object: [String], text: String, ref: String)] = []
+        /// A member that is only a `$ref` to what should stand there: the object holding it, the key, the value it names.
+        var referenced: [(object: [String], key: String, value: JSONValue, ref: String)] = []
         func walk(_ node: JSONValue, _ tokens: [String]) {
             switch node {
             case .object(let members):
-                // `properties: {$ref: …}` (DigitalOcean's): the map of properties kept elsewhere. A
-                // property named `$ref` would hold a schema (an object), not a string.
-                if case .object(let properties)? = members["properties"], properties.count == 1, case .string(let ref)? = properties["$ref"] {
-                    let pointer = "#" + (tokens + ["properties"]).map { "/" + JSONPointer.escape($0) }.joined()
-                    let (map, _, problem) = bundle.resolve(.object(properties), at: pointer)
-                    if problem == nil, case .object(let named) = map, named.values.allSatisfy({ if case .object = $0 { true } else { $0 == .bool(true) || $0 == .bool(false) } }) {
-                        referencedProperties.append((tokens, map, ref))
+                // `properties: {$ref: …}` (DigitalOcean's): the map of properties kept elsewhere; a
+                // property named `$ref` would hold a schema (an object), not a string. `description:
+                // {$ref: …}` naming text (DigitalOcean's tags, for Redoc); one naming an object is a
+                // schema for a property called `description`.
+                for key in ["description", "properties"] {
+                    guard case .object(let member)? = members[key], member.count == 1, case .string(let ref)? = member["$ref"] else { continue }
+                    let (value, _, problem) = bundle.resolve(.object(member), at: "#" + (tokens + [key]).map { "/" + JSONPointer.escape($0) }.joined())
+                    guard problem == nil else { continue }
+                    switch (key, value) {
+                    case ("description", .string):
+                        referenced.append((tokens, key, value, ref))
+                    case ("properties", .object(let named))
+                        where named.values.allSatisfy({ if case .object = $0 { true } else { $0 == .bool(true) || $0 == .bool(false) } }):
+                        referenced.append((tokens, key, value, ref))
+                    default:
+                        break
                     }
-                }
-                // `description: {$ref: …}` naming text (DigitalOcean's tags, for Redoc): the text kept
-                // elsewhere. One naming an object is a schema for a property called `description`.
-                if case .object(let description)? = members["description"], description.count == 1, case .string(let ref)? = description["$ref"] {
-                    let pointer = "#" + (tokens + ["description"]).map { "/" + JSONPointer.escape($0) }.joined()
-                    let (text, _, problem) = bundle.resolve(.object(description), at: pointer)
-                    if problem == nil, case .string(let text) = text { referencedDescriptions.append((tokens, text, ref)) }
                 }
                 if members["type"] == .string("string"), case .array(let values)? = members["enum"] {
                     let changed = values.indices.filter { if case .number = values[$0] { true } else if case .bool = values[$0] { true } else { false } }
@@ -168,17 +170,15 @@ struct SpecLeniency {
             }
             document = Self.setting("enum", to: .array(text), at: object[...], in: document)
         }
-        for (object, text, ref) in referencedDescriptions {
-            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/description"
-            warnings.append(bundle.problem(at: pointer, "'description' is a $ref (\(ref.hasPrefix("#") ? bundle.location(of: ref) : ref)); read as the text it names",
-                                           hint: "OpenAPI wants the text itself"))
-            document = Self.setting("description", to: .string(text), at: object[...], in: document)
-        }
-        for (object, map, ref) in referencedProperties {
-            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/properties"
-            warnings.append(bundle.problem(at: pointer, "'properties' is a $ref (\(ref.hasPrefix("#") ? bundle.location(of: ref) : ref)); read as the map of properties it names",
-                                           hint: "OpenAPI wants the map itself: properties: { id: { $ref: … } }"))
-            document = Self.setting("properties", to: map, at: object[...], in: document)
+        // Descriptions said first, then properties, each in the order met.
+        for (object, key, value, ref) in referenced.filter({ $0.key == "description" }) + referenced.filter({ $0.key == "properties" }) {
+            let pointer = "#" + object.map { "/" + JSONPointer.escape($0) }.joined() + "/" + key
+            let named = ref.hasPrefix("#") ? bundle.location(of: ref) : ref
+            warnings.append(key == "description"
+                ? bundle.problem(at: pointer, "'description' is a $ref (\(named)); read as the text it names", hint: "OpenAPI wants the text itself")
+                : bundle.problem(at: pointer, "'properties' is a $ref (\(named)); read as the map of properties it names",
+                                 hint: "OpenAPI wants the map itself: properties: { id: { $ref: … } }"))
+            document = Self.setting(key, to: value, at: object[...], in: document)
         }
     }
 
@@ -192,19 +192,8 @@ struct SpecLeniency {
 
     private mutating func remove(_ pointer: String, _ key: String, _ text: String) {
         guard let tokens = JSONPointer.tokens(ofFragment: pointer) else { return }
-        document = Self.removing(key, at: tokens[...], in: document)
+        document = Self.setting(key, to: nil, at: tokens[...], in: document)
         warnings.append(bundle.problem(at: pointer + "/" + key, "'\(key)' is not a URL (\(text)); left out", hint: "OpenAPI wants a URL here"))
-    }
-
-    private static func removing(_ key: String, at tokens: ArraySlice<String>, in node: JSONValue) -> JSONValue {
-        guard case .object(var members) = node else { return node }
-        guard let first = tokens.first else {
-            members.removeValue(forKey: key)
-            return .object(members)
-        }
-        guard let child = members[first] else { return node }
-        members[first] = removing(key, at: tokens.dropFirst(), in: child)
-        return .object(members)
     }
 
     private mutating func fill(_ pointer: String, _ key: String, with value: JSONValue, _ warning: String) {
@@ -213,7 +202,8 @@ struct SpecLeniency {
         warnings.append(bundle.problem(at: pointer, warning))
     }
 
-    private static func setting(_ key: String, to value: JSONValue, at tokens: ArraySlice<String>, in node: JSONValue) -> JSONValue {
+    /// `node` with `key` set to `value` (removed for nil) in the object `tokens` lead to.
+    private static func setting(_ key: String, to value: JSONValue?, at tokens: ArraySlice<String>, in node: JSONValue) -> JSONValue {
         guard let first = tokens.first else {
             guard case .object(var members) = node else { return node }
             members[key] = value

@@ -54,7 +54,8 @@ struct Swagger2Conversion {
                 // A body or form parameter is a request body in 3.0: it is put in place where used.
                 guard case .object(let p) = raw, !["body", "formData"].contains(Self.string(p["in"])) else { continue }
                 let at = "#/parameters/" + JSONPointer.escape(name)
-                converted[Self.componentName(name)] = parameter(p, from: at, to: "#/components/parameters/" + JSONPointer.escape(Self.componentName(name)))
+                let key = Self.componentName(name)
+                converted[key] = parameter(p, from: at, to: "#/components/parameters/" + JSONPointer.escape(key))
             }
             if !converted.isEmpty { components["parameters"] = .object(converted) }
         }
@@ -62,8 +63,8 @@ struct Swagger2Conversion {
             var converted: [String: JSONValue] = [:]
             for (name, raw) in responses {
                 let at = "#/responses/" + JSONPointer.escape(name)
-                converted[Self.componentName(name)] = response(raw, produces: globalProduces, from: at,
-                                                               to: "#/components/responses/" + JSONPointer.escape(Self.componentName(name)))
+                let key = Self.componentName(name)
+                converted[key] = response(raw, produces: globalProduces, from: at, to: "#/components/responses/" + JSONPointer.escape(key))
             }
             components["responses"] = .object(converted)
         }
