@@ -6,6 +6,11 @@ import Testing
 /// harness) found stubd doing wrong with specs nobody here wrote: each a spec of our own in the
 /// shape found, imported and checked as a user would.
 @Suite struct CorpusDefectImportTests {
+    /// The text of a file the import wrote, `path` inside its Stubs folder.
+    static func written(_ path: String, by imported: ImportedSpec) throws -> String {
+        try String(contentsOf: imported.stubs.appendingPathComponent(path), encoding: .utf8)
+    }
+
     /// A status `ok` from both `openapi import` and `check --spec` of what it wrote.
     static func importsAndChecks(_ spec: String) throws -> (imported: ImportedSpec, check: (status: Int32, output: String, error: String)) {
         let imported = try ImportedSpec(spec)
@@ -31,7 +36,7 @@ import Testing
             """)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(check.status == 0, "\(check.error)")
-        let manifest = try String(contentsOf: imported.stubs.appendingPathComponent("stubd.yml"), encoding: .utf8)
+        let manifest = try Self.written("stubd.yml", by: imported)
         #expect(manifest.contains("text/plain") && manifest.contains("application/json"), "\(manifest)")
     }
 
@@ -56,7 +61,7 @@ import Testing
             """)
         #expect(imported.status == 0, "\(imported.error)")
         #expect(check.status == 0, "\(check.error)")
-        let body = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_pets_1/200.json"), encoding: .utf8)
+        let body = try Self.written("__files/get_pets_1/200.json", by: imported)
         #expect(body.contains("Rex"), "\(body)")
     }
 
@@ -97,7 +102,7 @@ import Testing
                           example: {flush_ms: 9223372036854776000}
             """)
         #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
-        let body = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_topics/200.json"), encoding: .utf8)
+        let body = try Self.written("__files/get_topics/200.json", by: imported)
         #expect(body.contains(#""flush_ms":9223372036854775808"#), "\(body)")
     }
 
@@ -136,9 +141,9 @@ import Testing
                 Redox: {type: object, required: [type], properties: {type: {type: string, example: REDOX}}}
             """)
         #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
-        let things = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_things/200.json"), encoding: .utf8)
+        let things = try Self.written("__files/get_things/200.json", by: imported)
         #expect(things.contains(#""type":"Custom""#), "\(things)")
-        let mapped = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_mapped/200.json"), encoding: .utf8)
+        let mapped = try Self.written("__files/get_mapped/200.json", by: imported)
         #expect(mapped.contains(#""type":"redox-v1""#), "\(mapped)")
     }
 
@@ -162,7 +167,7 @@ import Testing
                     "200": {description: ok, examples: {error: false}}
             """)
         #expect(imported.status == 0 && check.status == 0, "\(imported.error) \(check.error)")
-        let pets = try String(contentsOf: imported.stubs.appendingPathComponent("__files/get_pets/200.xml"), encoding: .utf8)
+        let pets = try Self.written("__files/get_pets/200.xml", by: imported)
         #expect(pets.contains("<name>Sharik</name>"), "\(pets)")
     }
 }
