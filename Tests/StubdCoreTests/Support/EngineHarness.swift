@@ -17,12 +17,12 @@ struct EngineHarness {
     }
 
     /// `target` is a path with an optional `?query`; a query's values are taken as written (no `%` decoding).
-    func answer(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",
+    func answer(_ target: String, method: HTTPRequest.Method = .get, headers: KeyValuePairs<String, String> = [:], body: String = "",
                 session: String = "") -> EngineAnswer {
-        let (path, query) = Self.split(target)
-        var fields = HTTPFields()
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { fields.append(HTTPField(name: HTTPField.Name(name)!, value: value)) }
-        var outcome = engine.respond(to: RequestHead(method: method, path: path, query: query, headers: fields, body: Data(body.utf8)),
+        let mark = target.firstIndex(of: "?")
+        let path = String(target[..<(mark ?? target.endIndex)])
+        let query = mark.map { queryItems(parsing: target[target.index(after: $0)...]) } ?? []
+        var outcome = engine.respond(to: RequestHead(method: method, path: path, query: query, headers: fields(headers), body: Data(body.utf8)),
                                      in: engine.session(session))
         if let job = outcome.deferred { outcome = engine.render(job) }
         switch outcome.answer {
@@ -33,20 +33,6 @@ struct EngineHarness {
         case .generated(let generated):
             return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)
         }
-    }
-
-    /// What the session's journal kept of its requests, oldest first.
-    func journal(session: String = "") -> [JournalEntry] {
-        engine.session(session).journal.recent(limit: 1000).entries
-    }
-
-    private static func split(_ target: String) -> (String, [QueryItem]) {
-        guard let mark = target.firstIndex(of: "?") else { return (target, []) }
-        let query = target[target.index(after: mark)...].split(separator: "&").map { pair -> QueryItem in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return QueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-        }
-        return (String(target[..<mark]), query)
     }
 }
 
