@@ -102,7 +102,10 @@ final class WebSocketConnection: UpgradedConnection, WebSocketPeer, @unchecked S
         self.route = route
         decoder = WebSocketFrameDecoder(maxFrameBytes: script.maxMessageBytes)
         assembler = WebSocketMessageAssembler(maxMessageBytes: script.maxMessageBytes)
-        early = traffic.opened(self, route: route)
+        // On the queue: from `opened` on, a push (`push`, on the queue) may append to `early`, and the
+        // pushes held while connecting must come first and not be written over. ThreadSanitizer saw
+        // the race in WebSocketPushTests (this assignment against a push's append), and the push was lost.
+        queue.sync { early = traffic.opened(self, route: route) }
     }
 
     func start(socket: Int32, extra: [UInt8], handle: UpgradeHandle) {
