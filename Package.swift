@@ -86,9 +86,18 @@ let package = Package(
                 dependencies: ["StubdProtocol", .product(name: "HTTPTypes", package: "swift-http-types")],
                 swiftSettings: strict),
 
-        // Files → catalog → matching → quotas → answers. Plain Swift, no socket in sight.
-        .target(name: "StubdCore",
+        // The engine: files → catalog → matching → quotas → sessions → the answer, with the clock,
+        // state, the streams' model, templates and the coverage tally. Plain Swift, no socket and no
+        // tool: what it asks of a spec it asks through a protocol of its own (SpecAnswers).
+        .target(name: "StubdEngine",
                 dependencies: ["StubdProtocol", .product(name: "Yams", package: "Yams"),
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strict),
+
+        // The tools above the engine: the contract (OpenAPI checks), the importers (OpenAPI, HAR,
+        // WireMock, Postman), recording, drift, and the admin API that reaches them.
+        .target(name: "StubdCore",
+                dependencies: ["StubdEngine", "StubdProtocol", .product(name: "Yams", package: "Yams"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                // Whether a spec is an OpenAPI 3.0 or 3.1 document at all (Contract/OpenAPIStructure).
                                .product(name: "OpenAPIKit", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI])),
@@ -97,7 +106,7 @@ let package = Package(
 
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
-                dependencies: ["StubdCore", "StubdClient", "CMicroHTTPD", "CCurl", "CGnuTLS",
+                dependencies: ["StubdEngine", "StubdCore", "StubdClient", "CMicroHTTPD", "CCurl", "CGnuTLS",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                // The local CA (TLS/CertificateAuthority), with the TLS trait only.
@@ -134,20 +143,20 @@ let package = Package(
         // What the test targets share: temporary Stubs folders, server start-up, the Python upstreams,
         // plain HTTP and socket helpers. A target, not a product: no user of the package sees it.
         // It re-exports StubdCoreTestSupport, the part that needs nothing of the server.
-        .target(name: "StubdTestSupport", dependencies: ["StubdCoreTestSupport", "Stubd", "StubdCore", "StubdClient"],
+        .target(name: "StubdTestSupport", dependencies: ["StubdCoreTestSupport", "Stubd", "StubdEngine", "StubdCore", "StubdClient"],
                 path: "Tests/StubdTestSupport", swiftSettings: strict),
         // Temporary Stubs folders, child processes, the test Python, the repository's paths: Foundation only,
         // so StubdCoreTests build against StubdCore alone and link no libmicrohttpd, libcurl or GnuTLS.
         .target(name: "StubdCoreTestSupport", path: "Tests/StubdCoreTestSupport", swiftSettings: strict),
         // Fixtures/ is read through #filePath, not bundled.
-        .testTarget(name: "StubdCoreTests", dependencies: ["StubdCore", "StubdCoreTestSupport"], exclude: ["Fixtures"],
+        .testTarget(name: "StubdCoreTests", dependencies: ["StubdEngine", "StubdCore", "StubdCoreTestSupport"], exclude: ["Fixtures"],
                     swiftSettings: strict),
         .testTarget(name: "StubdServerTests",
                     dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: strict),
         // The transport's types tested without a socket (the lifecycle, the request slot, the behaviour
         // decisions, the WebSocket handshake): StubdServerTests are the ones that open sockets.
-        .testTarget(name: "StubdTransportTests", dependencies: ["Stubd", "StubdCore", "StubdProtocol"], swiftSettings: strict),
+        .testTarget(name: "StubdTransportTests", dependencies: ["Stubd", "StubdEngine", "StubdCore", "StubdProtocol"], swiftSettings: strict),
 
         // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.
         .executableTarget(name: "stubd-bench", dependencies: ["Stubd", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Benchmarks/Sources/stubd-bench",
@@ -163,11 +172,11 @@ let package = Package(
 
 // The libFuzzer targets (Fuzz/Sources, run by scripts/fuzz), declared only when STUBD_FUZZ is set: built
 // with -sanitize=fuzzer, libFuzzer supplies their `main`, so an ordinary `swift build` could not link
-// them. Declared here, against the StubdCore target itself, so they fuzz the code as it ships and
+// them. Declared here, against the StubdEngine target itself, so they fuzz the code as it ships and
 // build with its dependencies as they are (a second manifest restating StubdCore drifted and broke).
 if Context.environment["STUBD_FUZZ"] != nil {
     package.targets += ["FuzzJSON", "FuzzManifest", "FuzzTemplate", "FuzzWebSocketFrames", "FuzzPatch"].map { name -> Target in
-        .executableTarget(name: name, dependencies: ["StubdCore", .product(name: "HTTPTypes", package: "swift-http-types")],
+        .executableTarget(name: name, dependencies: ["StubdEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
                           path: "Fuzz/Sources/\(name)", swiftSettings: strict)
     }
 }

@@ -14,8 +14,9 @@ own function is put in a stage by the module its symbol belongs to,
   - C library:      libc and the other shared C libraries (malloc, memcpy, locks);
   - Swift runtime:  retain/release, allocation, the standard library, Foundation;
   - transport:      the Stubd module (RequestRouter, the responders, the connection state);
-  - journal:        StubdCore's RequestJournal and JournalEntry;
-  - answer:         the rest of StubdCore (matching, hit counts, quotas, the outcome);
+  - journal:        StubdEngine's RequestJournal and JournalEntry;
+  - answer:         the rest of StubdEngine (matching, hit counts, quotas, the outcome) and the tools
+                    above it (StubdCore: the contract, when a spec is loaded);
   - other Swift:    HTTPTypes and the other packages,
 
 and a stage's µs per request is its share of the samples times stubd's median user µs per request
@@ -49,14 +50,14 @@ def stage(dso, symbol):
         return "Swift runtime"
     if dso.startswith("lib") and ".so" in dso:
         return "C library"
-    # A Swift symbol names its module first: $s5Stubd… is the Stubd module's, $s9StubdCore… StubdCore's.
+    # A Swift symbol names its module first: $s5Stubd… is the Stubd module's, $s11StubdEngine… StubdEngine's.
     module = re.match(r"\$s(\d+)", symbol)
     if module:
         length = int(module.group(1))
         name = symbol[module.end():module.end() + length]
         if name == "Stubd":
             return "transport"
-        if name == "StubdCore":
+        if name in ("StubdEngine", "StubdCore"):
             return "journal" if ("14RequestJournal" in symbol or "12JournalEntry" in symbol) else "answer"
         if name in ("Foundation", "FoundationEssentials", "FoundationInternationalization", "Dispatch", "Synchronization"):
             return "Swift runtime"

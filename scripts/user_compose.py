@@ -14,7 +14,7 @@ def check(ok, what):
     if not ok:
         problems.append(what)
 
-version = re.search(r'static let version = "([^"]+)"', (repo / "Sources/StubdCore/Answer/StubEngine.swift").read_text()).group(1)
+version = re.search(r'static let version = "([^"]+)"', (repo / "Sources/StubdEngine/Answer/StubEngine.swift").read_text()).group(1)
 release = (repo / ".github/workflows/release.yml").read_text()
 check("images: ghcr.io/${{ github.repository }}" in release and "push: true" in release,
       ".github/workflows/release.yml no longer pushes an image to ghcr.io/${{ github.repository }}: the compose file names what it publishes")

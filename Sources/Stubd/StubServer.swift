@@ -1,5 +1,6 @@
 public import Foundation
-public import StubdCore
+package import StubdCore
+public import StubdEngine
 import StubdProtocol
 import StubdClient
 import Synchronization
@@ -171,9 +172,9 @@ public final class StubServer: Sendable {
         let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             sessionStorage: options.sessionStorageBytes,
-                            maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, contracts: options.contracts,
+                            maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, specs: options.contracts,
                             contractRequests: options.requestValidation.rawValue)
-        admin = AdminEndpoints(engine: engine, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
+        admin = AdminEndpoints(engine: engine, contracts: options.contracts, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
                                maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {
             admin.forwarding.withLock {

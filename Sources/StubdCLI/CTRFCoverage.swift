@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// Coverage in the Common Test Report Format (ctrf.io): a test per answer or quota state, named

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Stubd
 import StubdCore
+import StubdEngine
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Validate a Stubs folder: print the route table, or every problem and exit 1.")

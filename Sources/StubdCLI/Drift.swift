@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 
 struct Drift: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import StubdClient
 import StubdCore
+import StubdEngine
 
 /// `stubd export har`: a running server's journal (`--url`, `--session`), or a folder's routes (a
 /// recording, an import), as a HAR file (see JournalHAR and HARExporter).

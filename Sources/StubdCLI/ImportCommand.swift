@@ -1,5 +1,6 @@
 import ArgumentParser
 import StubdCore
+import StubdEngine
 
 /// `stubd import …`: a Stubs folder from what people already have (a HAR capture, WireMock mappings, a Postman collection).
 struct ImportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// `stubd import har FILE --stubs DIR`: the requests of a HAR file, written as `stubd record` writes (see HARImporter).
 struct ImportHARCommand: ParsableCommand {

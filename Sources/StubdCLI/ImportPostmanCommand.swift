@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// `stubd import postman FILE --stubs DIR`: a Postman collection's saved examples, written as `stubd record` writes (see PostmanImporter).
 struct ImportPostmanCommand: ParsableCommand {

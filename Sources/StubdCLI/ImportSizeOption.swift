@@ -1,5 +1,6 @@
 import ArgumentParser
 import StubdCore
+import StubdEngine
 
 /// `--max-size` of every `stubd import`: the importers read their files whole (a collection, a
 /// mapping and its body files), so one cap, refused by a file's size before a byte is read; a HAR

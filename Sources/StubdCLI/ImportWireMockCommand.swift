@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// `stubd import wiremock DIR|FILE --stubs DIR`: WireMock stub mappings, written as `stubd record` writes (see WireMockImporter).
 struct ImportWireMockCommand: ParsableCommand {

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdEngine
 
 /// Turns records into lines: `2026-11-22T16:02:41.123Z info GET /a 200 route=… 0.31ms`, or one JSON
 /// object per line with the same fields. Used by the writer thread only.

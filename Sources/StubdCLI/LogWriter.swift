@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// Writes the log off the worker threads. A worker hands over a compact record (a request line is

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 
 /// `stubd openapi …`: what stubd does with an OpenAPI spec on its own.
 struct OpenAPICommand: ParsableCommand {

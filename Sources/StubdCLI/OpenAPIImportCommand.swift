@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 
 /// `stubd openapi import FILE --stubs DIR`: a Stubs folder from a spec (see OpenAPIImporter).
 struct OpenAPIImportCommand: ParsableCommand {

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdEngine
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(

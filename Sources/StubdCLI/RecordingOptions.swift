@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdEngine
 
 /// What `stubd record` and `stubd serve --proxy` share: the target and how to reach it, and what
 /// a recording keeps out of the folder.

@@ -1,6 +1,7 @@
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 
 enum RouteTable {
     static func render(_ catalog: StubCatalog) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Stubd
 import StubdCore
+import StubdEngine
 
 struct Routes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the route table of a Stubs folder.")

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// A coverage report read back from a file (`coverage show --from`, `coverage merge`), checked the

@@ -1,5 +1,6 @@
 public import ArgumentParser
 public import StubdCore
+import StubdEngine
 
 extension SchemaFormatMode: ExpressibleByArgument {
     /// `--formats annotate|assert`, with the same words and help in check, serve and openapi import.

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Stubd
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 struct Serve: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// `--spec FILE`, read the same way by `check` and `serve`.
 enum SpecOption {

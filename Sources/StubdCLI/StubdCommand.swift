@@ -3,6 +3,7 @@
 import ArgumentParser
 import Foundation
 import StubdCore
+import StubdEngine
 
 @available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
 @main

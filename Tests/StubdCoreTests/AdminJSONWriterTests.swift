@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 @testable import StubdProtocol
 
 /// `AdminJSONWriter` writes what `JSONEncoder` (sorted keys, slashes unescaped) writes, byte for byte:

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// `StubCatalog.amended(with:)` (what `serve --proxy --record-missing` puts in force the moment it

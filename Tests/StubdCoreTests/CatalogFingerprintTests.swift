@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// The fingerprint that lets a test suite's servers share a catalog reads every directory entry.

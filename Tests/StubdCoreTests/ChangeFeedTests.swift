@@ -1,6 +1,7 @@
 import Foundation
 import StubdProtocol
 @testable import StubdCore
+@testable import StubdEngine
 import Testing
 
 /// The dashboard's change notes, without a socket: gathered, filtered by session, bounded.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Issue 58 item 4: two or more parameters in one path segment, as OpenAPI specs write tiles and

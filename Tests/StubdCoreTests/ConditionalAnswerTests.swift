@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// What a real API's caching and ranges give a client (issue 58 item 6): `ETag` and `Last-Modified`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Issue 58 item 2: `{"dt_txt": "2017-01-30 18:00:00"}` (OpenWeatherMap's forecast) under

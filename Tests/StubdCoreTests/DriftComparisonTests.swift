@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// What `stubd drift` reports for a recorded answer and two live ones, decided without a socket.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 @Suite struct EngineTests {

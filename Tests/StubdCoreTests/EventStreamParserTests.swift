@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdProtocol
 import HTTPTypes
 import StubdCoreTestSupport

@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Replays the fuzzers' corpus (Fuzz/Corpus, grown by scripts/fuzz), so every input that once

@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Makes JSON instances that mostly follow a schema and sometimes break it in the ways real answers do:
 /// a wrong type, a missing or misspelt property, an enum value the API does not send, a bad date,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Issue 38, item 16: the clock's times are read field by field (RFC 3339), exactly to the

@@ -1,5 +1,6 @@
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 @Suite struct JSONParserHardeningTests {

@@ -2,6 +2,7 @@ import Foundation
 import StubdCoreTestSupport
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Our validator and Python's `jsonschema` must agree on valid/invalid for every generated instance of
 /// a few realistic schemas (weather responses, a forecast, discriminated alerts, an account, a

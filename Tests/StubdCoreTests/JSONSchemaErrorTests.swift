@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// What a user reads when an answer breaks its schema: where in the answer, where in the spec, and what to do.
 @Suite struct JSONSchemaErrorTests {

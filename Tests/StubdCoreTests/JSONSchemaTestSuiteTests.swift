@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// The official JSON Schema Test Suite's draft 2020-12 cases for the keywords the validator claims
 /// (Fixtures/JSONSchemaTestSuite, see its README). Every case runs unless `skipped` lists its group,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// The journal keeps bodies for `stubd export har` within a budget a session: past it, the oldest
 /// entries' bodies go first (their sizes stay), and a body over 64 KiB is cut.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// A request's secrets masked by value wherever the journal and its HAR export show them (issue 57):
 /// found after decoding the JSON they sit in, masked in every spelling JSON and URLs give them, and

@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdProtocol
 import StubdCoreTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Issue 39 item 2: every style OpenAPI defines, read back from the specification's own "Style
 /// Examples" table (color = "blue", ["blue", "black", "brown"], {"R": 100, "G": 200, "B": 150}).

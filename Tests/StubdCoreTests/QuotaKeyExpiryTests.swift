@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Issue 38, item 8: every key a client invents held memory for as long as the server ran. A key

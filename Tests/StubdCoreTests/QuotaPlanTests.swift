@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// A quota's key is worked out per route when the catalog loads (`QuotaPlan`); these check that the

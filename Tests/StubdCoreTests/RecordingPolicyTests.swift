@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// What becomes of a forwarded exchange, decided without a server: recorded, or why not, in the

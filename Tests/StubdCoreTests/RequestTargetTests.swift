@@ -1,5 +1,6 @@
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Where a path goes: a session prefix, the admin API, or the stubs. Compared as bytes since the
 /// request path's profile showed String.hasPrefix; these pin what the comparison must keep.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// A resource's items count against the sessions' storage budget as journal bodies and WebSocket

@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// The literal shortcut (`LiteralShortcut`) must answer exactly as walking the tree does: random

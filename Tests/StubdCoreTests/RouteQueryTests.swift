@@ -1,5 +1,6 @@
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// One set of rules for "METHOD /path" texts, whoever reads them (issue 25 item 4).

@@ -2,6 +2,7 @@ import HTTPTypes
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// The segment tree behind `RouteMatcher`, at the scale users have: thousands of routes shaped like

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Issue 38, item 5: schema patterns run on an engine whose time is linear in the input (a Pike
 /// VM), and what needs backtracking runs under a step budget that answers "too costly" rather

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Issue 58 item 3: with `servers: [{url: https://api.example.com/v1}]` (or Swagger 2.0's
@@ -72,7 +73,7 @@ import StubdCoreTestSupport
     @Test func theEngineAnswersARequestUnderThePrefixWithTheRouteWrittenWithout() throws {
         let contract = try contract(Self.spec(servers: "servers: [{url: https://api.example.com/v1}]"))
         let stubs = try TempStubs(["pets/{id}.json": #"{"name": "Rex"}"#])
-        let engine = StubEngine(catalog: try stubs.load(), contracts: ContractSet(contract))
+        let engine = StubEngine(catalog: try stubs.load(), specs: ContractSet(contract))
         for path in ["/v1/pets/7", "/pets/7"] {
             #expect(engine.respond(to: RequestHead(method: .get, path: path), in: engine.defaultSession).status.code == 200, "\(path)")
         }

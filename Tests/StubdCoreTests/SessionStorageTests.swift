@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// What sessions keep is bounded for the whole server (issue 57): clients choose session ids, so a

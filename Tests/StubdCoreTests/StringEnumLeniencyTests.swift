@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// `enum: [a, 1, b]` under `type: string` (YAML reads the unquoted 1 as a number): OpenAPIKit refused

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Foundation
 @testable import StubdCore
+@testable import StubdEngine
 
 extension StubCatalog {
     /// The route answering `method path?query`, or nil.

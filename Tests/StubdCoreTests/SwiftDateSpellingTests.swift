@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Issue 44 item 5: which RFC 3339 date-times a Swift client decodes, measured here rather than
 /// assumed: `SwiftDateSpelling` must call safe exactly what both of the decoders a Swift client uses

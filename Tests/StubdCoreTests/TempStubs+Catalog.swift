@@ -1,5 +1,6 @@
 import Foundation
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 extension TempStubs {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// What the request and the session put into a templated answer, answered by the engine with no

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Load errors name the file, line and column, and what to write instead.

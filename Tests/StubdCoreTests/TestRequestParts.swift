@@ -1,5 +1,6 @@
 import HTTPTypes
 @testable import StubdCore
+@testable import StubdEngine
 
 /// `["Host": "127.0.0.1", "Authorization": "Bearer t"]` as HTTPFields, in the order written (a
 /// name may repeat). Test names are always valid header names.

@@ -3,6 +3,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// `CannedResponse.transportForm`: the transport's prepared answer, made once per answer without a
 /// lock, and freed with the answer.

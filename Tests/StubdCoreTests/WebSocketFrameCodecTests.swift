@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// The frame codec alone, on RFC 6455's own examples (§5.7) and on what a hostile client sends:
 /// each refusal carries the close code a server must answer with.

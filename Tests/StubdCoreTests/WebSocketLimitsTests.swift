@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// Issue 57, socket-free: what a WebSocket's peer can make stubd hold or do, bounded — the recorded
 /// conversation, a fragmented text that is not UTF-8, the scripted replies waiting their turn, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// Parts of real specs that refused a whole operation at import (issue 58 item 4): a `*/*` answer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// An XML body read back as the JSON value its schema describes, so the JSON Schema evaluator judges
 /// it (issue 58 item 5). Before: no reader.

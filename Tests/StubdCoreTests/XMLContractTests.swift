@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// XML where the spec declares it (issue 58 item 5): import writes an XML body beside the JSON one,

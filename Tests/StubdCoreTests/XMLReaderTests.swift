@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// The XML reader stubd holds XML bodies to a spec with (issue 58 item 5): no DTD, bounded, and every
 /// malformed input a message with its line and column, never a crash. Before: no reader; an XML body

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StubdCore
+@testable import StubdEngine
 
 /// A JSON value written as the XML its schema describes, by OpenAPI's `xml` object (issue 58 item 5).
 /// Before: no renderer; an XML answer with an object schema was left out of an import.

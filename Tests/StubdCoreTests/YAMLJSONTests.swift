@@ -1,6 +1,7 @@
 import Testing
 import Yams
 @testable import StubdCore
+@testable import StubdEngine
 
 /// The one YAML → JSON reading the manifest and the spec loader share; they differ only in what a
 /// number JSON cannot write becomes, which each caller decides.

@@ -1,6 +1,7 @@
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 import StubdTestSupport
 import Testing
 

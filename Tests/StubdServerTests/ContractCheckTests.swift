@@ -2,6 +2,7 @@ import Foundation
 import Stubd
 import StubdClient
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import StubdTestSupport
 import Testing

@@ -8,6 +8,7 @@ import FoundationXML
 import Stubd
 import StubdClient
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import StubdTestSupport
 import Testing

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdCore
+import StubdEngine
 import StubdTestSupport
 import Testing
 

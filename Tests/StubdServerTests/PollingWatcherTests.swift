@@ -1,6 +1,7 @@
 import Foundation
 @testable import Stubd
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import StubdTestSupport
 import Testing

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Stubd
 import StubdClient
 import StubdCore
+import StubdEngine
 import StubdTestSupport
 import Testing
 import StubdProtocol

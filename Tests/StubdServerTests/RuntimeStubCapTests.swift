@@ -6,6 +6,7 @@ import Stubd
 import StubdTestSupport
 import Synchronization
 import Testing
+import StubdCore
 
 @Suite struct RuntimeStubCapTests {
     @Test func aSessionHoldsAtMostTheCapOfRuntimeStubs() async throws {

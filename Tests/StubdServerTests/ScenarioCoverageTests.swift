@@ -6,6 +6,7 @@ import FoundationNetworking
 import FoundationXML
 #endif
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import StubdTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Stubd
 import StubdCore
+import StubdEngine
 
 extension StubServer.Options {
     /// Server options that forward to `target` (every request, or those of `scope`), recording into

@@ -1,6 +1,7 @@
 import Foundation
 public import Stubd
 import StubdCore
+import StubdEngine
 
 /// `spec` (an OpenAPI or Swagger document's text) written to a temporary folder as `specFile` and
 /// loaded as the contract a server holds requests to, in `validation` mode: the set-up each

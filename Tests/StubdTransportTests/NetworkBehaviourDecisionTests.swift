@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 @testable import Stubd
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import Testing
 

@@ -7,6 +7,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdCore
+import StubdEngine
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StubdCore
+@testable import StubdEngine
 
 /// Any bytes: the JSON parser returns a value or a `JSONSyntaxError`, never traps, and what it
 /// accepts serializes to JSON it accepts again, equal to the first.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StubdCore
+@testable import StubdEngine
 
 private let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-fuzz-root")
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StubdCore
+@testable import StubdEngine
 
 /// The limits a patched item is held to, small so that inputs reach them.
 private let definition = ResourceDefinition(name: "items", pattern: try! PathPattern(parsing: "/items"), maxItemBytes: 1_024)

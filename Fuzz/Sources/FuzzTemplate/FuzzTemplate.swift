@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-@testable import StubdCore
+@testable import StubdEngine
 
 /// A template and the request values it renders with, NUL-separated: the text, then `?q=`,
 /// `X-Value:`, the body and the route's `{id}`. The text is parsed as a JSON answer's and as a

@@ -1,5 +1,5 @@
 import Foundation
-@testable import StubdCore
+@testable import StubdEngine
 
 /// What a server makes of a client's bytes: the messages, in order, and the refusal that ended the
 /// connection, if one did.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// `GET /__stubd/events`: the dashboard's Server-Sent Events stream, a `StreamedBody` the change

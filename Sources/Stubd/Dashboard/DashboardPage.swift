@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 import StubdCore
+import StubdEngine
 
 /// `/__stubd/ui`: the dashboard's page and its two files, embedded at build time (`PackageResources`,
 /// Package.swift's `.embedInCode` resources: the files beside this one, as they are).

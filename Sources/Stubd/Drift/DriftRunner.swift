@@ -1,6 +1,7 @@
 package import Foundation
 import HTTPTypes
 package import StubdCore
+package import StubdEngine
 
 /// `stubd drift`: sends each request the folder's routes stand for to the real API twice, through
 /// the same libcurl client `stubd record` forwards with (`Forwarder`), and compares the answers

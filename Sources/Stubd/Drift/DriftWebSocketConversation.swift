@@ -6,6 +6,7 @@ import Darwin
 import Dispatch
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// `stubd drift`'s side of a WebSocket: the app's part of a recorded conversation played against the
 /// real API on a socket `UpstreamWebSocket` opened. After the open, and after each of the app's

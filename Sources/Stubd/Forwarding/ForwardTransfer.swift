@@ -2,6 +2,7 @@ import CCurl
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// One forward's libcurl transfer, on the forwarder's thread: what it collects (through the
 /// callbacks' context pointer) and the loop that drives it.

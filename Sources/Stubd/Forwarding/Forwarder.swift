@@ -2,6 +2,7 @@ import CCurl
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// Sends a request on to the real API (`stubd record`, `stubd serve --proxy`) and hands back what
 /// it answered. libcurl does the HTTP and TLS, because it can be told what to trust: Foundation's

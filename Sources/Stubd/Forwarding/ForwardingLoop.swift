@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// Keeps stubd from forwarding to itself (issue 38): a target, an `--upstream-proxy` or a

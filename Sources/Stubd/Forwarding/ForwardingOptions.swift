@@ -1,5 +1,6 @@
 public import Foundation
 package import StubdCore
+import StubdEngine
 
 /// Passing requests on to a real API: everything (`stubd record`) or only what no stub answers
 /// (`stubd serve --proxy`), writing what comes back into a Stubs folder when a recorder is given.

@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 
 /// `stubd record` and `serve --proxy`: the request goes on to the real API (what becomes of the
 /// answer is `RecordingPolicy`'s to decide).

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import HTTPTypes
 import Synchronization
@@ -53,7 +54,7 @@ extension RequestRouter {
                 resume(.response(.stream(status: HTTPResponse.Status(code: status), headers: relayed.headers, length: nil, body: body)))
             }) { [self] result in
                 let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target,
-                                             contracts: engine.contracts)
+                                             contracts: admin.contracts)
                 if case let .streamed(status, bytes, cut) = result {
                     // The streamed answer's end is the request's: its line is written now, not by the writer.
                     return forwardEnded(request, status: status, note: policy.streamed(bytes: bytes, cut: cut), session, options, context, line: line)

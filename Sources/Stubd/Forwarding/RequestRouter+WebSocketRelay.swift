@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 import Synchronization
 
 extension RequestRouter {
@@ -19,7 +20,7 @@ extension RequestRouter {
                 return resume(.answer(.generated(.problem(502, title: "Target unreachable", detail: "cannot build a URL for \(request.path)"))))
             }
             NamedThread.start("stubd-forward") { [self] in
-                let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target, contracts: engine.contracts)
+                let policy = RecordingPolicy(recorder: options.recorder, maxBodyBytes: options.maxBodyBytes, target: target, contracts: admin.contracts)
                 let answer: GeneratedResponse
                 let note: String
                 switch UpstreamWebSocket.open(url: url, headers: request.headers, loop: settings.loop ?? ForwardingLoop(), timeoutSeconds: options.timeoutSeconds) {

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// An answer over `--max-body`, passed to the client as it arrives instead of held whole: the

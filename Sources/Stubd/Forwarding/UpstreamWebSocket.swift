@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// The real API's side of a relayed WebSocket (`stubd record`, `serve --proxy`): a TCP connection to
 /// the target, the app's handshake passed on (its key, version, subprotocols, cookies and the like;

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// The `101` a relayed WebSocket's app gets: the API's agreement, in our words. Socket-free.
 enum WebSocketRelayHandshake {

@@ -1,6 +1,7 @@
 import CGnuTLS
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// The leaf certificates one server presents, issued from the local CA on demand, one per name a

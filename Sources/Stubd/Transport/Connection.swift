@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// One libmicrohttpd connection, as a request's handler call sees it: read its head, queue an
 /// answer, suspend it. The only type that holds libmicrohttpd's connection pointer; the C entry

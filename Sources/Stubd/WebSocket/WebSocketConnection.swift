@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StubdCore
+import StubdEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// The opening handshake (RFC 6455 §4.2): whether a request asks for a WebSocket, and the
 /// `Sec-WebSocket-Accept` that proves the server read its key. Socket-free.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// The WebSockets a server holds open, so `stop()` can close each before libmicrohttpd's daemons go

@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPTypes
 package import StubdProtocol
+package import StubdEngine
 
 /// Who may call the admin API (`/__stubd/`), checked before any call runs.
 ///

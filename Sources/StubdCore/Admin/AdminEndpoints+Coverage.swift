@@ -1,5 +1,6 @@
 import HTTPTypes
 package import StubdProtocol
+package import StubdEngine
 
 extension AdminEndpoints {
     /// Coverage of the catalog in force: of one named session since its last reset, or (nil, or the

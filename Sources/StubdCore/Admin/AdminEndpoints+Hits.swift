@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 import Synchronization
+import StubdEngine
 
 /// `GET /__stubd/hits` and `hits/wait`: counts of the session's routes and paths, and the long-poll
 /// the transport holds until a count is reached.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 import Synchronization
+import StubdEngine
 
 /// `GET /__stubd/quotas` and `PUT /__stubd/quotas/{name}`: the session's quota keys, a page at a
 /// time, and a key's counts set by a test.

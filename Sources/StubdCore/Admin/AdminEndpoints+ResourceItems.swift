@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import StubdEngine
 
 extension AdminEndpoints {
     /// `GET /__stubd/resources/{name}`: the session's items, a JSON array; `PUT` sets them (a test

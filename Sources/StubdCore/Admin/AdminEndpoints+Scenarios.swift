@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import StubdEngine
 
 extension AdminEndpoints {
     /// `GET /__stubd/scenarios`: every scenario the session's requests can move (the catalog's and

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import StubdEngine
 
 extension AdminEndpoints {
     /// The session's routes whose answer is a WebSocket: the catalog's, then its runtime stubs.

@@ -2,6 +2,7 @@ package import Foundation
 package import HTTPTypes
 package import StubdProtocol
 package import Synchronization
+package import StubdEngine
 
 /// The admin API under `/__stubd/`: each call, typed as an `AdminEndpoint`, goes to its handler,
 /// which reads or sets one session (the registry's) against the catalog the engine answers from.
@@ -9,6 +10,8 @@ package import Synchronization
 package final class AdminEndpoints: Sendable {
     /// The answerer: its catalog, specs and change feed.
     package let engine: StubEngine
+    /// The specs served beside the stubs, for `/__stubd/contract`, coverage and health; nil without one.
+    package let contracts: ContractSet?
     /// The engine's sessions.
     package let sessions: SessionRegistry
     /// What the journal hides: credential headers and parameters, and `--secret` values.
@@ -23,8 +26,10 @@ package final class AdminEndpoints: Sendable {
     /// Answers the recorder wrote since the server started.
     package let recordedCount = Atomic<Int>(0)
 
-    package init(engine: StubEngine, maskedHeaders: [String] = [], maskedSecrets: [NamedSecret] = [], maxRuntimeStubs: Int = 10_000) {
+    package init(engine: StubEngine, contracts: ContractSet? = nil, maskedHeaders: [String] = [], maskedSecrets: [NamedSecret] = [],
+                 maxRuntimeStubs: Int = 10_000) {
         self.engine = engine
+        self.contracts = contracts
         self.sessions = engine.sessions
         self.journalMasking = JournalMasking(headers: maskedHeaders, secrets: maskedSecrets)
         self.maxRuntimeStubs = max(1, maxRuntimeStubs)
@@ -32,7 +37,6 @@ package final class AdminEndpoints: Sendable {
 
     /// The catalog in force.
     var catalog: StubCatalog { engine.catalog }
-    var contracts: ContractSet? { engine.contracts }
     var contractRequests: String { engine.contractRequests }
 
     /// The answer to a path under `/__stubd/` that is no call: a 405 naming the methods it takes, or a 404 listing the calls.

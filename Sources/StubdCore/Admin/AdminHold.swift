@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// An admin answer held until something happens in a session or its time is up (a long-poll such
 /// as `GET /__stubd/streams/wait`): the transport suspends the request, registers `fire`, and answers
 /// with `answer()` when it fires or after `timeout` seconds.

@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// What an admin call needs from the transport: an answer now, or a long-poll.
 package enum AdminReply: Sendable {
     case response(GeneratedResponse)

@@ -1,5 +1,6 @@
 import Foundation
 import StubdProtocol
+import StubdEngine
 
 /// What a hit count asks about (`/__stubd/hits?route=…`, `hits/wait`, `XCTAssertHits`), checked
 /// against the session's routes first: a name that names nothing would otherwise count 0 forever,

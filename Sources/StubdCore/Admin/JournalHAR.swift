@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// A session's journal as a HAR 1.2 file (`GET /__stubd/requests?format=har`, `stubd export har
 /// --url`), so a failing test's traffic opens in any HAR viewer, or imports again as stubs
@@ -24,13 +25,13 @@ struct JournalHAR {
         // The bodies cut and scrubbed now (the journal keeps them as they were); the secrets they were
         // scrubbed of mask the URL and headers too (found once an entry; without bodies, from the request alone).
         let bodies = e.bodies?.shown(for: e, masking: masking)
-        let masker = bodies?.masker ?? ExchangeScrubber.secrets(query: e.query, requestHeaders: e.headers, requestBody: Data(),
+        let masker = bodies?.masker ?? ExchangeSecrets.masker(query: e.query, requestHeaders: e.headers, requestBody: Data(),
                                                                 responseHeaders: [:], known: masking.secrets, extraHeaders: masking.headers).readingJSON()
         func pairs(_ fields: HTTPFields, request: Bool) -> JSONValue {
             .array(fields.map { field in
                 var value = masker.mask(field.value)
                 if request, masking.headers.contains(field.name.canonicalName) { value = JournalEntry.mask(field.value) }
-                if !request, field.name == .setCookie { value = ExchangeScrubber.redactedCookie(value) ?? value }
+                if !request, field.name == .setCookie { value = ExchangeSecrets.redactedCookie(value) ?? value }
                 return .object(["name": .string(field.name.rawName), "value": .string(value)])
             })
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// Where the next page of `GET /__stubd/quotas` starts: after a key of a quota, or at a quota's
 /// first key. Sent as opaque base64url, since keys are whatever a client sent (slashes, spaces…).

@@ -1,6 +1,7 @@
 import Foundation
 package import HTTPTypes
 import StubdProtocol
+package import StubdEngine
 
 extension APIContract {
     /// `X-Stubd-Problem`: stubd's own reason for an answer it sent in the spec's shape rather than as

@@ -1,6 +1,7 @@
 package import Foundation
 package import HTTPTypes
 import StubdProtocol
+package import StubdEngine
 
 /// An OpenAPI 3.0, 3.1 or 3.2 spec, read once: (method, path template) → operation → responses by
 /// status and content type → compiled schema. Built at load; immutable and shared by every worker.

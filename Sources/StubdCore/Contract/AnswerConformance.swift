@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+import StubdEngine
 
 /// Holds one answer (status, headers, body) against its operation's response in the spec: the one
 /// rule set a stub in the folder (`StubContractCheck`) and a live answer of the real API

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One way an answer breaks what its operation's response in the spec says: a status the spec does
 /// not declare, a missing required header, a Content-Type it does not list, or a body value against
 /// the schema. `AnswerConformance` finds them; a stub check places them in the stub's file, drift

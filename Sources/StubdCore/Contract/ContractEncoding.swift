@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// How one field of a form or multipart request body is written (a media type's `encoding` entry):
 /// which part media types it may carry and how a list or an object is spelled.

@@ -1,4 +1,5 @@
 import Foundation
+package import StubdEngine
 /// One media type of a response or request body (`application/json` and its schema).
 package struct ContractMedia: Sendable {
     /// As the spec writes it: `application/json`, `application/*`, `*/*`.

@@ -1,4 +1,5 @@
 package import HTTPTypes
+package import StubdEngine
 
 /// One operation of the spec: a method on a path template, what it takes and what it answers.
 package struct ContractOperation: Sendable {

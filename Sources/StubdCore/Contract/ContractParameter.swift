@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A path, query, header or cookie parameter of an operation.
 package struct ContractParameter: Sendable {
     package enum Place: String, Sendable {

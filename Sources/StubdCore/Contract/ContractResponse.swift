@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// What an operation may answer under one status key (`200`, `4XX` or `default`).
 package struct ContractResponse: Sendable {
     /// As the spec writes it.
@@ -9,13 +11,7 @@ package struct ContractResponse: Sendable {
     package let location: String
 
     /// How well this key covers `status`: 2 exact, 1 a range such as `4XX`, 0 `default`; nil for no match.
-    package func covers(_ status: Int) -> Int? {
-        if status == Int(self.status) { return 2 }
-        let key = self.status.uppercased()
-        if key.count == 3, key.hasSuffix("XX"), let first = key.first?.wholeNumberValue, status / 100 == first { return 1 }
-        if key == "DEFAULT" { return 0 }
-        return nil
-    }
+    package func covers(_ status: Int) -> Int? { DeclaredStatus.covers(self.status, status) }
 
     /// The media entry for `contentType`, the most exact one first.
     package func media(for contentType: String) -> ContractMedia? {

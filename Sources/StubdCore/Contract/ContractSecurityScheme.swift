@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// One of the spec's `components/securitySchemes`: where a request carries the credential it names.
 /// stubd checks that the credential is there, never what it is.

@@ -1,4 +1,5 @@
 package import HTTPTypes
+package import StubdEngine
 
 /// The specs a folder is held to (`serve --spec A --spec B`, `check --spec A --spec B`), kept apart:
 /// each request and each stub route is judged by the spec that declares its operation, so a message

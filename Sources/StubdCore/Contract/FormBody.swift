@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// The fields of an `application/x-www-form-urlencoded` or `multipart/form-data` request body, in
 /// the order sent, before any schema says what they are.

@@ -1,4 +1,5 @@
 import Foundation
+package import StubdEngine
 
 /// A form's fields as the JSON object its schema is written for, by OpenAPI's rules for form and
 /// multipart bodies: a field sent twice is a list; a value is text until the field's schema takes a

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// What a schema says of an object's members and an array's items, read without an instance: a form
 /// body is text until its schema says a field is a number, a list or an object.
 extension JSONSchema {

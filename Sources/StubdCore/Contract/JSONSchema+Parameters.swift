@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// What a parameter's schema says of the text a request sends: its shape (how the text is split) and,
 /// for each item and member, the type its text is read as (`100` is the number 100 where `R` is an
 /// integer, the string "100" where it is a string).

@@ -1,3 +1,5 @@
+public import StubdEngine
+
 /// A compiled schema: validate as many instances against it as needed, from any thread.
 public struct JSONSchema: Sendable {
     let root: SchemaNode

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// Decodes a `Decodable` straight from a `JSONValue`, for OpenAPIKit's verdict on a spec
 /// (`OpenAPIStructure`) without Foundation's `JSONDecoder`.

@@ -1,4 +1,5 @@
 package import Foundation
+package import StubdEngine
 
 /// A spec as both readers of specs take it (`check --spec` / `serve --spec` through `APIContract`,
 /// `openapi import` through `OpenAPIDocument`): its files bundled into one document, its version

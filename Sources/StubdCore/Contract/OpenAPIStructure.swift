@@ -1,6 +1,7 @@
 import Foundation
 // The OpenAPI trait's one seam: with it, OpenAPIKit judges the document; without it (a test package's
 // dependency declared with `traits: []`) OpenAPIKit is not built and a spec is refused, not read unchecked.
+import StubdEngine
 #if OpenAPI
 import OpenAPIKit
 import OpenAPIKit30

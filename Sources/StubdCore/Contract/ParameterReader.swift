@@ -1,5 +1,6 @@
 import Foundation
 package import HTTPTypes
+package import StubdEngine
 
 /// Takes a request's parameters out of its path, query, headers and cookies as their `style` and
 /// `explode` wrote them (OpenAPI's "Style Examples"), before their schema judges them.

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// How a parameter's value is written into its path segment, query, header or cookie (OpenAPI's
 /// `style`, after RFC 6570): `color` = ["blue", "black", "brown"] is `.blue.black.brown` as a label,
 /// `;color=blue,black,brown` in matrix style, `color=blue&color=black&color=brown` as an exploded form.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdEngine
 
 extension APIContract {
     /// Every way a request's body breaks its operation's `requestBody`: a body of a type the operation

@@ -1,3 +1,5 @@
+import StubdEngine
+
 extension APIContract {
     /// The credential an operation's `security` (or the root's) asks for, when the request carries
     /// none of its alternatives: one violation naming each, refused with 401. Only presence is

@@ -1,4 +1,5 @@
 import Foundation
+package import StubdEngine
 
 extension APIContract {
     /// Every way `request` breaks its operation's parameters and body; nil when no operation of

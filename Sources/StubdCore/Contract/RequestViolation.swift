@@ -1,4 +1,5 @@
 import HTTPTypes
+package import StubdEngine
 
 /// One way a request breaks its operation in the spec: `location` is `query.units`, `path.city`,
 /// `header.x-api-key` or `body/main/temp`; `code` is the failed keyword (`required`, `enum`, `type`...).

@@ -1,4 +1,5 @@
 import Foundation
+public import StubdEngine
 
 /// Compiles the schemas of one document (a JSON Schema, or a whole OpenAPI spec) into `SchemaNode`
 /// graphs that validation walks without looking anything up.

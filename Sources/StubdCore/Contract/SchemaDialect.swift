@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Which schema language a document speaks: the two differ in a few keywords, not in shape.
 public enum SchemaDialect: Sendable, Hashable {
     /// OpenAPI 3.0's Schema Object: `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`

@@ -1,6 +1,7 @@
 // One file though over 400 lines: one walk of an instance through one switch over the keywords.
 
 import Foundation
+import StubdEngine
 
 /// Walks one instance through a compiled schema graph, collecting violations up to a limit.
 ///

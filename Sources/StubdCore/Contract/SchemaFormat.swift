@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// The `format` values stubd checks; any other format is an annotation and passes.
 ///

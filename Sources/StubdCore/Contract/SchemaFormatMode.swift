@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// Whether a string `format` (date-time, uri, email, …) is checked.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// One compiled assertion or applicator of a schema: parsed once, so validation only compares.
 enum SchemaKeyword {

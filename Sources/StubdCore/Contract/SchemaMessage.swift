@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// How a schema violation's message words what it saw and wanted: `the string "12"`, `an integer`,
 /// `"a", "b", or "c"`, a did-you-mean within two edits. Kept apart from `SchemaEvaluator`, which
 /// decides; this only says.

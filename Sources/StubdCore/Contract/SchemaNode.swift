@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One compiled schema (a location in the schema document) and its keywords.
 ///
 /// A class, so a `$ref` can point back at a node still being compiled: recursive schemas become

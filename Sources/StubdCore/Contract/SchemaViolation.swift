@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One way an instance breaks its schema, with both positions so a user can find the value and the rule.
 public struct SchemaViolation: Sendable, Hashable, CustomStringConvertible {
     /// JSON pointer to the offending value in the instance (`/main/temp`; `""` for the whole document).

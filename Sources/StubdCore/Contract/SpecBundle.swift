@@ -1,3 +1,4 @@
+package import StubdEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 /// What a spec may leave out without making its contract ambiguous, filled in with a warning each:
 /// a missing `info` (or its `title` / `version`), a response's `description`, a parameter's or a
 /// header's `schema`. OpenAPI requires them, but nothing stubd checks depends on them, and a spec

@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// Why a spec could not be read: every problem found, each placed in the spec's files.
 package struct SpecLoadError: Error, Sendable, CustomStringConvertible {
     package let problems: [LoadProblem]

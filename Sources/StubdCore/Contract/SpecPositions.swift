@@ -1,5 +1,6 @@
 import Foundation
 import Yams
+import StubdEngine
 
 /// Where a JSON pointer's value starts in one of a spec's files (YAML or JSON), as 1-based line and
 /// column, so a problem or warning found on the bundled document is named where the user's editor

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+package import StubdEngine
 
 /// Every stub answer of a catalog held against the spec: a stub that breaks its operation's response
 /// is a load problem placed in the stub's file; a stub with no operation, or an operation with no

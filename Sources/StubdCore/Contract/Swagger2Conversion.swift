@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A Swagger 2.0 document read as the OpenAPI 3.0 document it describes, so `openapi import`,
 /// `check --spec` and `serve --spec` take it as they take 3.0: `body` and `formData` parameters
 /// become a `requestBody` (one entry per `consumes` type), a response's `schema` its `content` (one

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Whether a `date-time` that keeps to RFC 3339 also decodes in a Swift client: with
 /// `JSONDecoder.dateDecodingStrategy = .iso8601` and with swift-openapi-runtime's default
 /// transcoder (`ISO8601DateFormatter` with `.withInternetDateTime`), as measured on this project's

@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+package import StubdEngine
 
 /// An answer as `stubd drift` compares it: what the folder serves, or what the real API sent
 /// (body decoded, secrets masked as the recording masked them).
@@ -30,7 +31,7 @@ package struct DriftAnswer: Sendable {
                 if value.isEmpty { value = "/" }
             }
             if lowered == "set-cookie" {
-                guard let cookie = ExchangeScrubber.redactedCookie(value) else { continue }
+                guard let cookie = ExchangeSecrets.redactedCookie(value) else { continue }
                 value = cookie
             }
             kept.append(HTTPField(name: h.name, value: value))

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+package import StubdEngine
 
 /// Compares the folder's answer with two live answers to the same request: status, content type,
 /// the headers a recording keeps, and a JSON body by shape first, then by value. What differs

@@ -1,4 +1,5 @@
 package import Foundation
+package import StubdEngine
 
 /// A stream of server-sent events as `stubd drift` compares it: a JSON document of its events,
 /// grouped by event name (`message` when none), each `{ data, id, retry }` with a `data` that is JSON

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One difference between the folder's answer and the real API's.
 package struct DriftFinding: Sendable, Hashable, Encodable {
     package enum Kind: String, Sendable, Hashable, Comparable, Encodable {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// What `stubd drift` found, route by route: a table for people (shape changes first) or JSON for
 /// machines. Nothing in it holds a `--secret` value: requests are shown as the folder spells them.

@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+package import StubdEngine
 
 /// The concrete request a route of the folder stands for, secrets put back, ready to send to the
 /// real API, and the answer the folder gives it.

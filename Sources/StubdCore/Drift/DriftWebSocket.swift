@@ -1,4 +1,5 @@
 import Foundation
+package import StubdEngine
 
 /// A WebSocket conversation as `stubd drift` compares it: a JSON document of what the API sent, so
 /// the comparison of JSON bodies says what changed in its shape, as `DriftEventStream` does for an

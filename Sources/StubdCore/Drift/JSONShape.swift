@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// The shape of a JSON value, as a client's decoder sees it: the kinds found at a place (`string`,
 /// `number`…), the fields of its objects, and one merged shape for all of an array's items, so an
 /// answer with three items and one with five compare by what an item looks like.

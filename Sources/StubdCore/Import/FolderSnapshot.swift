@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// What a Stubs folder held before an import, so an import whose result does not load can be taken
 /// back whole. The recorder only adds files and rewrites `stubd.recorded.yml` (it never overwrites a

@@ -1,4 +1,5 @@
 import HTTPTypes
+import StubdEngine
 /// A stub another tool declared (a WireMock mapping, a Postman example), translated and ready for
 /// StubsImport, or the reason it cannot come over; the table's row is made from it.
 struct ImportCandidate {

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Why a file cannot be imported (a HAR, WireMock mappings, a Postman collection). Nothing was
 /// written: each problem names the file and, where it lies inside it, its JSON pointer
 /// (`/log/entries/3/response/content/text`, `/mappings/2/response/bodyFileName`), and what to do.

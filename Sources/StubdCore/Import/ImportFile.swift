@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// A file an import reads whole (a Postman collection, a WireMock mapping; a HAR is streamed, see HARDocument): refused by its size before a byte is
 /// read, since the import holds it and what it parses to in memory, and named when it is a folder

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// What `stubd import` did: a row per request, and the counts the summary line gives.
 package struct ImportReport: Sendable {
     /// The first column's title: `#` for a HAR's entries, `MAPPING` for WireMock, `EXAMPLE` for Postman.

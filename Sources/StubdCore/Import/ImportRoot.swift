@@ -1,3 +1,4 @@
+import StubdEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

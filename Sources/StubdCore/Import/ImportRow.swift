@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One line of an import's table: a request (a HAR entry, a WireMock mapping, a Postman example)
 /// and what became of it.
 package struct ImportRow: Sendable {

@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// What an importer that reads its files whole (`stubd import postman`, `stubd import wiremock`) is
 /// given: the Stubs folder it writes into, and the largest input file it reads (`--max-size`),

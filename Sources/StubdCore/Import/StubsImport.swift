@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// The writing side every `stubd import` shares: StubsRecorder writes each stub as `stubd record`
 /// would (convention file or `stubd.recorded.yml` route, nothing outside the folder, what the folder

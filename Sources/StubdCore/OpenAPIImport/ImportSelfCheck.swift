@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// The folder an import would write, loaded and checked by the loader `stubd check --spec` uses,
 /// before anything is written: an import must never report success for a folder `check` or

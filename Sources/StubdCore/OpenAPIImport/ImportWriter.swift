@@ -1,5 +1,6 @@
 package import Foundation
 import StubdProtocol
+import StubdEngine
 #if canImport(Glibc)
 import Glibc
 /// write(2); inside ImportWriter the bare name is its own `write(_:…)`.

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// One spec imported into a Stubs folder, as `.stubd-import.json` remembers it: a folder may hold
 /// several (`openapi import --add`), each with the files its import wrote and its part of `stubd.yml`,

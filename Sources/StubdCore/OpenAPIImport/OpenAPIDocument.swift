@@ -1,4 +1,5 @@
 package import Foundation
+package import StubdEngine
 
 /// A spec read for import: the document as JSON (examples and schemas are read from it, with their
 /// `$ref`s followed in place), read by the contract's `OpenAPISpec`, so import, `check --spec` and

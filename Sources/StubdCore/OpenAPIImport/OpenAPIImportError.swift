@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Why `stubd openapi import` wrote nothing: each problem a sentence saying what to do.
 package struct OpenAPIImportError: Error, Sendable, CustomStringConvertible {
     package let problems: [String]

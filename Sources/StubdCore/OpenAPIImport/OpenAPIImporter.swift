@@ -1,5 +1,6 @@
 package import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// A spec turned into a Stubs folder's files: `stubd.yml` with a route per answer, and each body
 /// under `__files/`.

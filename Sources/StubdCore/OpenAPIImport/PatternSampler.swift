@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A string that a regular expression matches, for `pattern` in a schema: literals, escapes
 /// (`\d \w \s`, escaped punctuation), classes (`[A-Z0-9_]`, `[^…]`), `.`, groups with `|` (the first
 /// branch), and the quantifiers `? * + {n} {n,} {n,m}` (their least count, at least one for `+`).

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A schema asked the sampler for a body past its size or time limit: named by its place in the
 /// spec and what it asked for, so the user knows which bound to lower or where to write an example.
 struct SampleTooLarge: Error, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// A value a schema accepts, for a response the spec gives no example of. Deterministic: the
 /// numbers come from a `SeededRandom` seeded by the route, and object members are visited in

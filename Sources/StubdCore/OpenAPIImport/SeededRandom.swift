@@ -1,4 +1,5 @@
 import StubdProtocol
+import StubdEngine
 
 /// SplitMix64 seeded from a text (FNV-1a): the same route gives the same numbers on every import,
 /// on every machine, so a re-import writes the same bytes.

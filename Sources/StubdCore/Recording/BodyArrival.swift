@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// When a piece of an answer's body came from the real API: the body's length once it had come,
 /// and how long after the answer's head. Kept for event streams, whose timing is part of the answer.
 package struct BodyArrival: Sendable, Hashable {

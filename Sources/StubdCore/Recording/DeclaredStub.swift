@@ -1,6 +1,7 @@
 package import Foundation
 package import HTTPTypes
 package import StubdProtocol
+package import StubdEngine
 
 /// A stub another tool declared (a WireMock mapping, a Postman example), as StubsRecorder writes
 /// it: conditions rather than one request seen on the wire. Unlike a RecordedExchange nothing is

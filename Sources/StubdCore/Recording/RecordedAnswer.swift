@@ -1,5 +1,6 @@
 import Foundation
 import StubdProtocol
+import StubdEngine
 
 /// One answer `StubsRecorder` wrote for a request: consecutive different answers to one request
 /// become a `responses:` sequence, equal ones one response.

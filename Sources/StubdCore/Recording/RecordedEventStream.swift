@@ -1,5 +1,6 @@
 package import Foundation
 import StubdProtocol
+package import StubdEngine
 
 /// A stream of server-sent events as the real API sent it, made into what a stub replays: an `.sse`
 /// file with each event's fields and, above it, `: delay` for the time the API took since the event

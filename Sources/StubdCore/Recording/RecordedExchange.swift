@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+package import StubdEngine
 
 // Not built on RequestHead although the request half looks the same: RequestHead is what matching
 // reads (its normalized path computed once, the client's address, the session prefix gone), this is

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import StubdProtocol
 import Yams
+import StubdEngine
 
 /// The text of `stubd.recorded.yml`: one block of routes per recorded request, each opened by a
 /// `# stubd record: KEY` line so recording again finds and rewrites the blocks it owns and leaves

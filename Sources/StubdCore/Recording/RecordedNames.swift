@@ -1,5 +1,6 @@
 import Foundation
 import StubdProtocol
+import StubdEngine
 
 /// How a recorded request becomes names that mean exactly that request to the catalog, and no
 /// more: the convention gives meaning to parts of a file name (a method infix `.POST`, a `.tmpl`

@@ -1,5 +1,6 @@
 import Foundation
 package import HTTPTypes
+import StubdEngine
 
 /// `--only 2xx,3xx,429`: the answer statuses a recording keeps; the others are passed on to the
 /// client but not written. Without `--only` every status is kept: a 429 with `Retry-After`, a 503

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// `--only` holds an item that is neither a class (`2xx`) nor a status code (`404`).
 package struct RecordedStatusesError: Error, CustomStringConvertible {
     package let item: String

@@ -1,5 +1,6 @@
 package import Foundation
 import StubdProtocol
+package import StubdEngine
 
 /// A recorded WebSocket conversation made into the script a stub replays (a `.ws` file: the
 /// mapping `websocket:` takes). What the API sent before the app's first message is the open's

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Why recording cannot start or go on.
 package struct RecorderError: Error, Sendable, CustomStringConvertible {
     package let description: String

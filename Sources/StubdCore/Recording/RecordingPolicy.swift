@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+package import StubdEngine
 
 /// What becomes of a forwarded exchange (`stubd record`, `serve --proxy`): whether it is recorded,
 /// and the note that says so for the journal, the log and the notice. The transport only passes

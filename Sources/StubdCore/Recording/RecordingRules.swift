@@ -1,4 +1,5 @@
 import Foundation
+package import StubdEngine
 
 /// What the recorder keeps out of the folder and what it matches on.
 package struct RecordingRules: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import StubdEngine
 
 /// An exchange with every secret replaced (not deleted, so matching still works), reduced to what
 /// a stub needs: the request's pattern and conditions, and the answer's status, headers and body.

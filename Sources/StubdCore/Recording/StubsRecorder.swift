@@ -1,6 +1,7 @@
 package import Foundation
 import HTTPTypes
 import StubdProtocol
+package import StubdEngine
 
 /// Writes recorded exchanges into a Stubs folder as stubd's own formats: a convention file where
 /// the request needs nothing more (`data/2.5/weather.json`), otherwise a route in
@@ -134,7 +135,7 @@ package final class StubsRecorder: Sendable {
             var masker = ExchangeScrubber.secrets(of: exchange, rules: rules)
             for case .text(let text) in transcript.messages.filter(\.fromClient).map(\.payload) {
                 if let json = try? JSONParser.parse(Data(text.utf8)) {
-                    masker.add(ExchangeScrubber.secretValues(in: json).filter { $0.count >= 3 }.map { ($0, "<redacted>") })
+                    masker.add(ExchangeSecrets.secretValues(in: json).filter { $0.count >= 3 }.map { ($0, "<redacted>") })
                 }
             }
             exchange.responseBody = RecordedWebSocket.wsFile(transcript, masker: masker)

@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// A WebSocket conversation as a relay saw it (`stubd record`, `serve --proxy --record-missing`):
 /// each data message, which side sent it and when, and the close. Socket-free: the relay fills it,
 /// `RecordedWebSocket` turns it into a `.ws` script. Bounded: messages past `maxBytes` are counted,

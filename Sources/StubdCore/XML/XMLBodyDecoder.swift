@@ -1,4 +1,5 @@
 package import Foundation
+package import StubdEngine
 
 /// An XML body read as the JSON value its schema describes, so the JSON Schema evaluator judges it as
 /// it judges JSON: elements and attributes become members by the names `XMLRenderer` writes them

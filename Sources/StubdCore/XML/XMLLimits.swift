@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// How large an XML body stubd reads may be, as `JSONLimits` bounds JSON: its bytes, and how deep its
 /// elements nest. The reader keeps its own stack, so no depth could crash it, but a value that deep
 /// is then judged by the schema evaluator, which recurses.

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Element and attribute names as XML allows them (XML 1.0 §2.3, without the colon, which only a
 /// prefix may bring): a JSON member may be called anything (`first name`, `2fa`), an element may not.
 enum XMLName {

@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// A small XML reader for the bodies stubd holds to a spec: elements, attributes, text and CDATA;
 /// comments and processing instructions skipped; XML's five predefined entities and numeric character

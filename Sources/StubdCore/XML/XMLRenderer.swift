@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// A JSON value (a spec's example, or a body sampled from its schema) written as the XML document
 /// its schema describes, OpenAPI's `xml` object deciding the names: an element per member, named by
 /// `xml.name` or else the member's name; `attribute: true` members as attributes; an array's items as

@@ -1,3 +1,5 @@
+package import StubdEngine
+
 /// A schema as an XML body reads it: which members are attributes, what each element is called, which
 /// arrays are wrapped, and whether a text is a number (OpenAPI's `xml` object, 3.0.3 §4.7.26). The
 /// renderer writes a JSON value by it and `XMLBodyDecoder` reads an XML body back by it, so both

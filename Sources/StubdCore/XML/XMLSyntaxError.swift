@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Where an XML document stopped being one stubd reads, and why.
 package struct XMLSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     package let line: Int

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 @testable import StubdCore
+@testable import StubdEngine
 import StubdCoreTestSupport
 
 /// The engine answering a Stubs folder with no socket (issue 59): a request value in, the answer's

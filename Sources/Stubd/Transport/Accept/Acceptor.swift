@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import StubdCore
+import StubdEngine
 import Synchronization
 import HTTPTypes
 

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdEngine
 import HTTPTypes
 
 /// Per-connection state, from libmicrohttpd's "started" notice for a connection to its "closed" one.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdEngine
 import Synchronization
 
 /// The C entry points handed to each libmicrohttpd daemon. They live in a library file: in

@@ -6,6 +6,7 @@ import Darwin
 import CMicroHTTPD
 import Foundation
 import StubdCore
+import StubdEngine
 import Synchronization
 import HTTPTypes
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 extension RequestRouter {
     /// `CONNECT host:port`, from a client whose HTTPS proxy is stubd: for a host the folder serves,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// A request target in absolute form, `http://host:port/path`: what a client sends to the proxy
 /// its `HTTP_PROXY` (or `curl -x`, `proxies=`) names. libmicrohttpd hands it over as the URL,

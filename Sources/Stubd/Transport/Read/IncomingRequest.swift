@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// One request as the responders see it, read from libmicrohttpd once (method, path, headers,
 /// query, body, the session it names). A value on the worker's stack: the plain canned route still

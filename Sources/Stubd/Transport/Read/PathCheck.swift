@@ -1,5 +1,6 @@
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// Paths that cannot name a stub, refused before any lookup.
 enum PathCheck {

@@ -1,6 +1,7 @@
 import HTTPTypes
 
 import StubdCore
+import StubdEngine
 import StubdProtocol
 
 /// `/__stubd/...`: the admin API and the dashboard, behind `AdminAccess`; passes on every other request.

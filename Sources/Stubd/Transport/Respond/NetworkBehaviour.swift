@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import HTTPTypes
 

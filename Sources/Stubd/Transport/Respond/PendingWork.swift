@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 
 /// What a held request finishes when its connection is resumed (`RequestLifecycle.State.held`):
 /// set when the hold starts, replaced by what ends it (a forward's answer, a render), and finished

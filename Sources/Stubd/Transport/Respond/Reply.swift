@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 
 /// What a responder answers a request with, before anything is sent.
 enum Reply {

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// An admin long-poll (`AdminHold`: `GET /__stubd/hits/wait`, `streams/wait`), held with the connection
 /// suspended as a stub's delay is.

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// A stub whose answer is server-sent events (`events:`, an `.sse` file): its headers now, then each
 /// event when due, as a streamed `Response` (`EventStreamBody`). A client reconnecting with

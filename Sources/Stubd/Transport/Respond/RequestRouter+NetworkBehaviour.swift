@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// A stub's answer on the wire: held for a `hang` or a `delay`, then sent whole, broken by a
 /// `fault` or `throttle`d, as `NetworkBehaviour` decides. The only place these happen.

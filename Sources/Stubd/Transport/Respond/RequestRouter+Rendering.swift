@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 
 extension RequestRouter {
     /// Renders on a Dispatch thread with the connection suspended, so the requests behind this one

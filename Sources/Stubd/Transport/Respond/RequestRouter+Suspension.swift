@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 import StubdProtocol
 import HTTPTypes
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// A stub whose answer is a WebSocket (`websocket:`, a `.ws` file): the handshake checked, then a
 /// `101` whose socket a `WebSocketConnection` takes over. The connection is one request: its hit,

@@ -1,5 +1,6 @@
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// One link of the chain a request goes through (`ResponderChain`): it answers the request, or
 /// passes it on with nil. What it answers is a `Reply`, a value: queueing it, holding the

@@ -1,5 +1,6 @@
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// What a request is answered with, as a value: a status, headers and a body, or no answer at all.
 /// Responders and the router build one; `ResponseWriter` alone turns it into libmicrohttpd calls.

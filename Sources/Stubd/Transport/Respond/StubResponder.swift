@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 
 /// The Stubs folder's answer. Under `serve --proxy` a miss passes on to forwarding (matched once:
 /// nothing is counted for it); otherwise a miss is the engine's 404.

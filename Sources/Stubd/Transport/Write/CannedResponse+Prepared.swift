@@ -1,4 +1,5 @@
 import StubdCore
+import StubdEngine
 
 extension CannedResponse {
     /// libmicrohttpd's form of this answer, made on first use and kept with the answer

@@ -1,5 +1,6 @@
 import Foundation
 import StubdCore
+import StubdEngine
 
 /// One client's walk through a stub's server-sent events, as a `ResponseStream`: each read sends
 /// every event that is due; when the next is not, the connection pauses and a timer (the wall clock)

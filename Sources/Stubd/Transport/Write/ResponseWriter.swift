@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// The one place a `Response` becomes libmicrohttpd calls: a response made (or the canned one
 /// reused), its headers added, and queued on the connection; or the connection closed or handed

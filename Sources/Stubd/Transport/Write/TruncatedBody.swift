@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdCore
+import StubdEngine
 
 /// The `truncatedBody` fault: headers that promise the whole body, a reader that gives up halfway.
 final class TruncatedBody: ResponseStream, @unchecked Sendable {

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// The zero-width assertions of a pattern without flags: `^` and `$` hold only at the ends of the
 /// whole string (no multiline mode), `\b` and `\B` between a word character and another.
 enum PatternAssertion: Sendable, Equatable {

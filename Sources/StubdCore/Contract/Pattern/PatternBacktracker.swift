@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Matches what only a backtracker can (back-references, lookarounds), trying one way at a time
 /// with an explicit stack, and giving up after `budget` steps: some inputs take such patterns
 /// exponential time, and a request must never hold a worker for that. The answer is then nil,

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// One step of a compiled pattern (`PatternProgram`), for the Pike VM and the backtracker alike.
 enum PatternInstruction: Sendable {
     /// Consume one scalar of the program's set at this index.

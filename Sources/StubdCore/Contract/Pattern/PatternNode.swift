@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A parsed ECMA-262 regular expression, as JSON Schema's `pattern` is written.
 indirect enum PatternNode: Sendable, Equatable {
     case empty

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Reads a pattern in the ECMA-262 dialect JSON Schema names, by Unicode scalar: alternation,
 /// groups (capturing, `(?:…)`, named, lookarounds), quantifiers greedy and lazy, classes with
 /// ranges and `\d \w \s` and their negations, `\p{…}`, escapes up to `\u{…}` and surrogate pairs.

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A pattern compiled to instructions: counted repetitions are written out (`a{3}` is `aaa`), so
 /// the program is as long as the pattern means, and refused past `maxInstructions`.
 struct PatternProgram: Sendable {

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Why a schema's `pattern` is not an ECMA-262 regular expression, with where in it.
 struct PatternSyntaxError: Error, Sendable, CustomStringConvertible {
     /// The scalar offset the problem was found at.

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// What searching a string for a schema's `pattern` found.
 enum PatternVerdict: Sendable, Equatable {
     case match

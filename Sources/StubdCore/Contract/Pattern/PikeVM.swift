@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// Searches a string for a pattern without backtracking (Thompson's construction as Pike ran it):
 /// every way the pattern could be matching advances together, one input scalar at a time, so the
 /// time is at most the input's length times the program's, whatever the pattern: `(.*a){20}` over

@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A set of Unicode scalars, as a pattern's character class, `.`, `\d` or `\p{L}` denotes: sorted
 /// ranges of code points, plus Unicode properties, the whole possibly inverted. ASCII is answered
 /// from a bitmap, as most of what schemas check is.

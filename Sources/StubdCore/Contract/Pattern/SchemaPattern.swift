@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A schema's `pattern` (or a `patternProperties` name), compiled once with its schema: searched
 /// by the Pike VM, in time linear in the input, unless it needs back-references or lookarounds,
 /// which the backtracker tries under a step budget. Either way a search ends soon, and says

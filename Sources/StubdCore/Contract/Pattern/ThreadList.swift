@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// The Pike VM's set of program positions alive at one input position: insertion order kept,
 /// membership and clearing in constant time (a sparse set), sized once for the program.
 struct ThreadList {

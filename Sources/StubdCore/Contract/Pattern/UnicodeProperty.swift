@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// A `\p{…}` of a pattern: a General_Category (`L`, `Lu`, `Letter`, `gc=Nd`) or one of the binary
 /// properties Swift knows (`Alphabetic`, `White_Space`, `ASCII`…), possibly negated (`\P{…}`).
 indirect enum UnicodeProperty: Sendable, Equatable {

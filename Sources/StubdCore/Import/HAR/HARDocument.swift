@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// A HAR file read from disk one entry at a time (HARStreamReader), twice: `open` reads every entry
 /// and checks it (a truncated file, an entry that makes no sense or base64 that is not stops the

@@ -1,5 +1,6 @@
 package import Foundation
 package import HTTPTypes
+package import StubdEngine
 
 /// One `log.entries[]` item of a HAR 1.2 file, read into what a recorded exchange holds. Reading
 /// is strict where a wrong guess would write a wrong stub (a URL, a status, base64 that is not) and

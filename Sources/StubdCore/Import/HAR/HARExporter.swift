@@ -1,6 +1,7 @@
 package import Foundation
 import HTTPTypes
 import StubdProtocol
+package import StubdEngine
 
 /// `stubd export har`: a Stubs folder's routes as a HAR 1.2 file, one entry per answer (a sequence
 /// gives one entry per step, in order), so a recording can be opened in any HAR viewer, or imported

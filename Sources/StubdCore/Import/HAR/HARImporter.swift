@@ -1,5 +1,6 @@
 package import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// `stubd import har`: the requests of a HAR file written into a Stubs folder exactly as
 /// `stubd record` would have written them had the client gone through it (StubsRecorder does the

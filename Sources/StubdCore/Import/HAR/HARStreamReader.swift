@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// Walks a HAR file from disk without holding it: `log.entries` is handed out one entry at a time
 /// (its bytes and the line it starts on), everything else is skipped but `log.creator`. Memory is

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// A Postman collection (v2.0 or v2.1, as Postman exports it) read whole and walked: every request
 /// of every folder, with its saved example answers. A file that is not JSON or not a v2 collection

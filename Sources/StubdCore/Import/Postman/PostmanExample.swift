@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// One saved example answer of a Postman request, translated into a DeclaredStub: the example's
 /// own request (`originalRequest`, else the item's), its status, headers and body. The URL's host

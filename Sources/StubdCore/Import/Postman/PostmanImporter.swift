@@ -1,5 +1,6 @@
 package import Foundation
 import HTTPTypes
+import StubdEngine
 
 /// `stubd import postman`: a Postman collection's saved example answers written into a Stubs folder
 /// through StubsImport, as `stubd import har` and `stubd import wiremock` write: one stub per example,

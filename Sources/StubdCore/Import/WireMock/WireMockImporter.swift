@@ -1,4 +1,5 @@
 package import Foundation
+import StubdEngine
 
 /// `stubd import wiremock`: WireMock stub mappings (`mappings/*.json`, bodies under `__files/`)
 /// written into a Stubs folder through StubsImport, the writing side `stubd import har` uses: a

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import StubdProtocol
+import StubdEngine
 
 /// One WireMock stub mapping (a file of its own, or an item of a file's `{"mappings": [...]}`),
 /// translated into a DeclaredStub. Lenient where WireMock's own exports add keys (`id`, `uuid`,

@@ -1,4 +1,5 @@
 import Foundation
+import StubdEngine
 
 /// The WireMock mappings to import: a folder holding `mappings/` and `__files/` (WireMock's
 /// `--root-dir`), a `mappings/` folder itself, or one mapping file. Every file is read and parsed

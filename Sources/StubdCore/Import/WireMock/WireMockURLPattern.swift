@@ -1,3 +1,5 @@
+import StubdEngine
+
 /// WireMock's URL regexes (`urlPathPattern`, `urlPattern`) as stubd paths. A stubd path is
 /// literal segments, `{name}` segments (any one segment) and a trailing `/**` (anything below), so a
 /// regex comes over when it is built of those: literal segments, a segment that is one character

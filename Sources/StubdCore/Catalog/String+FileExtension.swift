@@ -1,8 +1,0 @@
-extension String {
-    /// `San_Francisco.json` → `json`; `Makefile` → nil; `.hidden` → nil.
-    var fileExtension: String? {
-        guard let dot = lastIndex(of: "."), dot != startIndex else { return nil }
-        let ext = self[index(after: dot)...]
-        return ext.isEmpty || ext.contains("/") ? nil : String(ext)
-    }
-}

@@ -1,5 +1,0 @@
-/// Line and column in the text a template was read from (1-based).
-struct TemplatePosition: Sendable, Equatable {
-    var line: Int
-    var column: Int
-}
