@@ -181,7 +181,6 @@ public final class StubServer: Sendable {
                 $0 = (forwarding.scope == .everything ? "record" : "proxy", forwarding.target.absoluteString, forwarding.recorder != nil)
             }
         }
-        catalog.prepareAnswers()
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
@@ -275,10 +274,10 @@ public final class StubServer: Sendable {
         httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
-            let engine = self.engine, log = options.reloadLog, contracts = options.contracts
+            let router = self.router, log = options.reloadLog, contracts = options.contracts
             watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
-                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contracts, engine) }
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contracts, router) }
                 log?(result)
             }
         } else {
@@ -289,7 +288,7 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        try StubServer.reload(stubsDirectory, contracts, engine)
+        try StubServer.reload(stubsDirectory, contracts, router)
     }
 
     /// A catalog, held to the contract when there is one: its violations are load problems.
@@ -303,10 +302,9 @@ public final class StubServer: Sendable {
     }
 
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
-    private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ engine: StubEngine) throws(CatalogLoadError) -> StubCatalog {
+    private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ router: RequestRouter) throws(CatalogLoadError) -> StubCatalog {
         let catalog = try load(stubs, contracts: contracts)
-        catalog.prepareAnswers()
-        engine.install(catalog)
+        router.install(catalog)
         return catalog
     }
 

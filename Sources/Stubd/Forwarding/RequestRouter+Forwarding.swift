@@ -137,9 +137,7 @@ extension RequestRouter {
     /// recordings amending the same catalog at once would each drop the other's route.
     func serveFromNowOn(_ route: Route) {
         RequestRouter.amending.withLock { _ in
-            let amended = engine.catalog.amended(with: route)
-            amended.prepareAnswers()
-            engine.install(amended)
+            install(engine.catalog.amended(with: route))
         }
     }
 

@@ -1,7 +1,6 @@
 package import Foundation
 package import StubdProtocol
 package import HTTPTypes
-import Synchronization
 
 /// An answer built once at load time and served many times.
 package final class CannedResponse: Sendable {
@@ -27,8 +26,6 @@ package final class CannedResponse: Sendable {
     package let events: EventStream?
     /// `websocket:` (or a `.ws` file): the answer is an upgrade to a WebSocket that runs this script.
     package let webSocket: WebSocketScript?
-    /// The transport's form of this answer (see `transportForm(_:)`), retained, as its address; 0 until made.
-    private let madeForm = Atomic<UInt>(0)
 
     /// What a cache keeps to ask again: the `ETag` and `Last-Modified` a static 200 answer carries.
     package struct Validators: Sendable {
@@ -106,25 +103,6 @@ package final class CannedResponse: Sendable {
         }
         return CannedResponse(status: status, headers: kept, body: part, delay: delay, fault: fault, bytesPerSecond: bytesPerSecond,
                               bodySource: bodySource, validated: false)
-    }
-
-    /// The transport's form of this answer (libmicrohttpd's response), made by `make` on first use and
-    /// freed with the answer: a request finds it with one load and no lock, and a reload that keeps
-    /// the answer keeps it too. One transport, so always the same `Form`. Two threads making it at
-    /// once keep the first one stored.
-    package func transportForm<Form: AnyObject & Sendable>(_ make: () -> Form) -> Form {
-        if let made = UnsafeRawPointer(bitPattern: madeForm.load(ordering: .acquiring)) {
-            return Unmanaged<Form>.fromOpaque(made).takeUnretainedValue()
-        }
-        let fresh = Unmanaged.passRetained(make()).toOpaque()
-        let (stored, existing) = madeForm.compareExchange(expected: 0, desired: UInt(bitPattern: fresh), ordering: .acquiringAndReleasing)
-        if stored { return Unmanaged<Form>.fromOpaque(fresh).takeUnretainedValue() }
-        Unmanaged<Form>.fromOpaque(fresh).release()
-        return Unmanaged<Form>.fromOpaque(UnsafeRawPointer(bitPattern: existing)!).takeUnretainedValue()
-    }
-
-    deinit {
-        if let made = UnsafeRawPointer(bitPattern: madeForm.load(ordering: .acquiring)) { Unmanaged<AnyObject>.fromOpaque(made).release() }
     }
 
     /// Served as-is from a prepared transport object: no per-request headers, delay, fault, throttle or stream.

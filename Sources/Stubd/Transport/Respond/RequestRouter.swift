@@ -34,6 +34,8 @@ final class RequestRouter: @unchecked Sendable {
     let active = Atomic<Int>(0)
     /// Requests whose connection is suspended, shared with the writer and streams' pauses.
     let suspensions = Suspensions()
+    /// libmicrohttpd's form of the canned answers of the catalog in force, published with it (`install`).
+    let preparedAnswers: PublishedValue<PreparedAnswers>
 
     /// The WebSockets open now, closed by `stop()` before the daemons go.
     let webSockets = WebSocketRegistry()
@@ -45,6 +47,7 @@ final class RequestRouter: @unchecked Sendable {
          tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds,
          contracts: ContractSet? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let engine = admin.engine
+        preparedAnswers = PublishedValue(PreparedAnswers(engine.catalog))
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds
@@ -285,7 +288,7 @@ final class RequestRouter: @unchecked Sendable {
     /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
     func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
               line: RequestLogLine, note: String? = nil) -> CallResult {
-        let writer = ResponseWriter(suspensions: suspensions)
+        let writer = ResponseWriter(suspensions: suspensions, answers: preparedAnswers)
         guard let context else { return writer.write(response, on: connection) }
         switch response {
         case .stream: context.handle(.streamQueued)
@@ -297,6 +300,6 @@ final class RequestRouter: @unchecked Sendable {
 
     /// Writes a response through the one writer, without a log line.
     func write(_ response: Response, _ connection: borrowing Connection) -> CallResult {
-        ResponseWriter(suspensions: suspensions).write(response, on: connection)
+        ResponseWriter(suspensions: suspensions, answers: preparedAnswers).write(response, on: connection)
     }
 }

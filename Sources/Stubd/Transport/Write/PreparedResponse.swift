@@ -12,12 +12,13 @@ import HTTPTypes
 /// free callback frees the body once the last connection is done. A variant (the same body with
 /// rate-limit headers) holds a retain on this object until libmicrohttpd frees the variant, so the
 /// shared body outlives every response that points into it. A request holds this object from lookup
-/// to queueing, so a reload can drop it at any moment. It does not hold its `CannedResponse`,
-/// which holds it (`CannedResponse.prepared`).
+/// to queueing, so a reload can drop it at any moment. The front keeps it (`PreparedAnswers`, a
+/// connection's last answer), never the engine's `CannedResponse`.
 final class PreparedResponse: @unchecked Sendable {
     let response: MHDResponse
     private let body: UnsafeMutableRawPointer
-    private let length: Int
+    /// The body's length in bytes.
+    let length: Int
     /// The canned headers as C strings, converted once: the shared response and every variant add them.
     private let cHeaders: [(name: UnsafeMutablePointer<CChar>, value: UnsafeMutablePointer<CChar>)]
 

@@ -12,6 +12,8 @@ struct ResponseWriter {
     /// For a held answer's and a stream's suspensions (which `stop()` resumes). Unowned: the router
     /// that holds it outlives every request, and a retain per request is a write to a shared cache line.
     unowned(unsafe) let suspensions: Suspensions
+    /// libmicrohttpd's form of the catalog's canned answers (the router's, published with the catalog).
+    unowned(unsafe) let answers: PublishedValue<PreparedAnswers>
 
     /// Writes `response`, then the request's line: its status, `note` (what became of it: a fault,
     /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
@@ -32,7 +34,7 @@ struct ResponseWriter {
         case let .canned(canned, extra):
             // The plain route's answer: kept here, the rest out of line, so this inlines into the caller.
             if extra.isEmpty {
-                return connection.queue(canned.prepared.response, status: canned.status.code)
+                return connection.queue(prepared(canned, on: connection).response, status: canned.status.code)
             }
             return queue(canned, adding: extra, on: connection)
         case .generated(let generated):
@@ -66,9 +68,15 @@ struct ResponseWriter {
         return .carryOn
     }
 
+    /// libmicrohttpd's form of `canned` (`ConnectionState.prepared(for:in:)`).
+    @inline(__always)
+    private func prepared(_ canned: CannedResponse, on connection: borrowing Connection) -> PreparedResponse {
+        connection.withState { $0.prepared(for: canned, in: answers) } ?? answers.value.lookUp(canned) ?? PreparedResponse(canned)
+    }
+
     @inline(never)
     private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> CallResult {
-        let prepared = canned.prepared
+        let prepared = prepared(canned, on: connection)
         // The connection keeps the response for its next request (see ConnectionState).
         if let queued = connection.withState({ $0.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection) }) {
             return queued
