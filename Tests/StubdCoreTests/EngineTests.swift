@@ -129,15 +129,15 @@ import StubdCoreTestSupport
 
     /// `serve --proxy` matches a request once: a miss comes back nil with nothing counted or
     /// journaled (the request goes on to the real API), a hit is answered, counted and journaled.
-    @Test func respondIfStubbedPassesMissesWithoutCountingThem() throws {
+    @Test func answerPassingMissesPassesThemWithoutCountingThem() throws {
         let stubs = try TempStubs(["a.json": "{}"])
         let engine = StubEngine(catalog: try stubs.load())
         let session = engine.defaultSession
-        #expect(engine.respondIfStubbed(to: RequestHead(method: .get, path: "/missing"), in: session) == nil)
-        #expect(engine.respondIfStubbed(to: RequestHead(method: .delete, path: "/a.json"), in: session) == nil)
+        #expect(engine.answer(RequestHead(method: .get, path: "/missing"), session: session.id, passingMisses: true) == nil)
+        #expect(engine.answer(RequestHead(method: .delete, path: "/a.json"), session: session.id, passingMisses: true) == nil)
         #expect(session.unmatched.load(ordering: .relaxed) == 0)
         #expect(session.journal.recent(limit: 0).total == 0)
-        let hit = try #require(engine.respondIfStubbed(to: RequestHead(method: .get, path: "/a.json"), in: session))
+        let hit = try #require(engine.answer(RequestHead(method: .get, path: "/a.json"), session: session.id, passingMisses: true))
         #expect(hit.status == 200)
         #expect(session.hits(for: "GET /a.json") == 1)
         #expect(session.journal.recent(limit: 0).total == 1)

@@ -62,19 +62,25 @@ package final class StubEngine: Sendable {
 
     // MARK: Answering
 
+    /// The engine's one entry for a front: a request and the id of its session in (`""`, the default
+    /// session), how it is answered out. The engine finds the session, gives the request the
+    /// session's preferred answer (`PUT /__stubd/prefer`) when it asks for none, and answers it
+    /// (`respond(to:in:)`). `passingMisses` (`serve --proxy`): nil when no stub answers, nothing
+    /// counted, for the front to pass the request on as it came. A template left to render
+    /// (`Outcome.deferred`) is the front's to render (`render(_:)`), where it may block.
+    package func answer(_ request: RequestHead, session id: String, catalog: StubCatalog? = nil, passingMisses: Bool = false,
+                        contractProblems: [String]? = nil) -> Outcome? {
+        let session = sessions.session(id)
+        let request = session.applyingPreference(to: request) ?? request
+        return respond(to: request, in: session, catalog: catalog, passingMisses: passingMisses, contractProblems: contractProblems)
+    }
+
     /// One request, in four steps: match it, take the route's next answer (counting the hit),
     /// charge its quotas, fill its template; then journal what came of it. `catalog`: the one in
     /// force when the transport read the request, so the request reads it once (nil: read it now).
     package func respond(to request: RequestHead, in session: SessionState, catalog: StubCatalog? = nil,
                          contractProblems: [String]? = nil) -> Outcome {
         respond(to: request, in: session, catalog: catalog, passingMisses: false, contractProblems: contractProblems)!
-    }
-
-    /// `respond` for `serve --proxy`: nil when no stub of the session answers, with nothing counted
-    /// or journaled, so the request goes on to the real API. The request is matched once either way.
-    package func respondIfStubbed(to request: RequestHead, in session: SessionState, catalog: StubCatalog? = nil,
-                                  contractProblems: [String]? = nil) -> Outcome? {
-        respond(to: request, in: session, catalog: catalog, passingMisses: true, contractProblems: contractProblems)
     }
 
     /// `contractProblems`: how the request breaks the spec (`serve --spec`, report mode), nil when it

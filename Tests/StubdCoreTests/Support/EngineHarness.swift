@@ -4,8 +4,9 @@ import HTTPTypes
 @testable import StubdEngine
 import StubdCoreTestSupport
 
-/// The engine answering a Stubs folder with no socket (issue 59): a request value in, the answer's
-/// status, headers and body out, in a session of the test's naming, as libmicrohttpd's front would
+/// The engine answering a Stubs folder with no socket (issue 59): a request value in, through the
+/// engine's one entry (`StubEngine.answer(_:session:)`, as every front), the answer's status,
+/// headers and body out, in a session of the test's naming, as libmicrohttpd's front would
 /// send them (a template left to the front is rendered here, as the front renders it off the
 /// worker). For tests whose subject is the engine: templates, quotas, sequences, sessions, the
 /// journal. What the wire carries (framing, delays in real time, streams, faults, TLS) stays in
@@ -23,8 +24,8 @@ struct EngineHarness {
         let mark = target.firstIndex(of: "?")
         let path = String(target[..<(mark ?? target.endIndex)])
         let query = mark.map { queryItems(parsing: target[target.index(after: $0)...]) } ?? []
-        var outcome = engine.respond(to: RequestHead(method: method, path: path, query: query, headers: fields(headers), body: Data(body.utf8)),
-                                     in: engine.session(session))
+        var outcome = engine.answer(RequestHead(method: method, path: path, query: query, headers: fields(headers), body: Data(body.utf8)),
+                                    session: session)!
         if let job = outcome.deferred { outcome = engine.render(job) }
         switch outcome.answer {
         case let .canned(canned, extra):

@@ -64,7 +64,7 @@ final class RequestRouter: @unchecked Sendable {
         // `stubd record` forwards everything; `serve --proxy` what no stub answers; `serve` nothing.
         chain = ResponderChain(admin: AdminResponder(admin: admin, access: adminAccess),
                                stubs: forwarding?.options.scope == .everything ? nil
-                                   : StubResponder(engine: engine, sessions: engine.sessions, passesMisses: forwarding != nil, contracts: contracts, validation: validation),
+                                   : StubResponder(engine: engine, passesMisses: forwarding != nil, contracts: contracts, validation: validation),
                                forwarding: forwarding)
         self.engine = engine
         self.admin = admin

@@ -5,8 +5,6 @@ import StubdEngine
 /// nothing is counted for it); otherwise a miss is the engine's 404.
 struct StubResponder: Responder {
     let engine: StubEngine
-    /// The engine's sessions, held here so a request's session is one call away, as it was when the engine held them.
-    let sessions: SessionRegistry
     /// True under `serve --proxy`: what no stub answers goes on to the next responder.
     let passesMisses: Bool
     /// `serve --spec`: the specs requests are held to (each request to the one that declares its
@@ -38,12 +36,7 @@ struct StubResponder: Responder {
             }
             problems = violations.map { "\($0.location): \($0.message)" }
         }
-        let session = sessions.session(request.target.session)
-        // The session's `PUT /__stubd/prefer`, when its requests send no Prefer of their own.
-        if let preferred = session.applyingPreference(to: request.head) { request.head = preferred }
-        if passesMisses {
-            return engine.respondIfStubbed(to: request.head, in: session, catalog: request.catalog, contractProblems: problems).map(Reply.stub)
-        }
-        return .stub(engine.respond(to: request.head, in: session, catalog: request.catalog, contractProblems: problems))
+        return engine.answer(request.head, session: request.target.session, catalog: request.catalog, passingMisses: passesMisses,
+                             contractProblems: problems).map(Reply.stub)
     }
 }
