@@ -217,6 +217,16 @@ final class RequestRouter: @unchecked Sendable {
         return context
     }
 
+    // MARK: The catalog
+
+    /// Puts `catalog` in force: libmicrohttpd's form of its answers made first (`PreparedAnswers`), so
+    /// its first requests pay nothing, then the catalog swapped into the engine. A request between
+    /// the two swaps answered from the old catalog finds no prepared form and gets one made for it.
+    func install(_ catalog: StubCatalog) {
+        preparedAnswers.publish(PreparedAnswers(catalog))
+        engine.install(catalog)
+    }
+
     // MARK: The first answer
 
     /// Reads the request, asks the chain for a reply and sends it.
