@@ -3,10 +3,9 @@
 
     scripts/folder_graph.py Sources/StubdEngine [--edges FROM TO]
 
-A folder refers to another when one of its files names a type, protocol or alias declared in the
-other (by the type's name, outside comments and string literals; a nested type counts under its own
-name, so two types sharing a name can make a false edge: --edges lists the names behind an edge to
-check it). Prints each folder's edges, then every cycle SwiftPM cannot see (folders are not targets):
+A folder refers to another when one of its files names a top-level type, protocol or alias declared
+in the other (by the type's name, outside comments and string literals; nested types are left out,
+as they are named through their outer type; --edges lists the names behind an edge to check it). Prints each folder's edges, then every cycle SwiftPM cannot see (folders are not targets):
 the strongly connected groups of more than one folder. Exit status 1 when there is one.
 """
 import collections, os, re, sys
@@ -14,7 +13,7 @@ import collections, os, re, sys
 root = sys.argv[1]
 folders = sorted(d for d in os.listdir(root) if os.path.isdir(os.path.join(root, d)))
 owner, texts = {}, {}
-declaration = re.compile(r'^\s*(?:(?:public|package|internal|private|fileprivate|final|indirect|nonisolated|@\w+)\s+)*'
+declaration = re.compile(r'^(?:(?:public|package|internal|private|fileprivate|final|indirect|nonisolated|@\w+)\s+)*'
                          r'(?:struct|class|enum|protocol|typealias|actor)\s+(\w+)', re.M)
 for folder in folders:
     for directory, _, files in os.walk(os.path.join(root, folder)):
@@ -26,7 +25,6 @@ for folder in folders:
             text = re.sub(r'//.*', '', text)                                   # comments, doc comments
             texts[(folder, name)] = text
             for match in declaration.finditer(text):
-                # The first declaration of a name wins; a nested type of the same name elsewhere is the false edge --edges shows.
                 owner.setdefault(match.group(1), folder)
 edges = collections.defaultdict(lambda: collections.defaultdict(set))
 for (folder, name), text in texts.items():
