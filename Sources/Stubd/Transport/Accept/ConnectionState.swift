@@ -32,27 +32,6 @@ final class ConnectionState {
         handshake.watch.ended(handshake.fd)
         self.handshake = nil
     }
-    /// The last canned answer this connection sent and libmicrohttpd's form of it: a keep-alive
-    /// client asking the same route again reads no table. Held, so the answer's address stays its own.
-    private var lastAnswer: CannedResponse?
-    private var lastPrepared: PreparedResponse?
-
-    /// libmicrohttpd's form of `canned`: the one this connection sent last, else the catalog's
-    /// (`answers`), else one made now (an answer no catalog holds: a runtime stub's, a range's).
-    @inline(__always)
-    func prepared(for canned: CannedResponse, in answers: PublishedValue<PreparedAnswers>) -> PreparedResponse {
-        if lastAnswer === canned, let lastPrepared { return lastPrepared }
-        return remember(canned, answers)
-    }
-
-    @inline(never)
-    private func remember(_ canned: CannedResponse, _ answers: PublishedValue<PreparedAnswers>) -> PreparedResponse {
-        let prepared = answers.value.lookUp(canned) ?? PreparedResponse(canned)
-        lastAnswer = canned
-        lastPrepared = prepared
-        return prepared
-    }
-
     /// The last per-request response: `base`'s body with `extra`'s headers. An object, so the
     /// response (non-copyable) can be borrowed from it while its headers change.
     private final class Kept {

@@ -13,8 +13,10 @@ struct IncomingRequest {
     let target: RequestTarget
     /// The log line so far; a responder adds what it learns (the session an admin call used).
     var logLine: RequestLogLine
-    /// The catalog in force when the request was read: the one that answers it, read once.
-    let catalog: StubCatalog
+    /// The catalog in force when the request was read, with libmicrohttpd's form of its answers: the
+    /// one that answers it, read once (one published read a request, as the catalog alone was).
+    let answers: PreparedAnswers
+    var catalog: StubCatalog { answers.catalog }
 
     /// Why a request is answered before any responder sees it.
     enum Refusal: Error {
@@ -27,7 +29,8 @@ struct IncomingRequest {
 
     /// Reads the request whose handler call this is; a path that cannot name a stub is refused.
     static func read(_ connection: borrowing Connection, method methodText: String, rawPath: String, body: Data,
-                     catalog: StubCatalog, hosts: HostScope) -> Result<IncomingRequest, Refusal> {
+                     answers: PreparedAnswers, hosts: HostScope) -> Result<IncomingRequest, Refusal> {
+        let catalog = answers.catalog
         let hostFolders = catalog.hostFolders
         guard let method = HTTPRequest.Method(methodText) else {
             // libmicrohttpd takes any run of bytes up to the space; a method is a token (RFC 9110 §9.1).
@@ -78,6 +81,6 @@ struct IncomingRequest {
         }
         let head = RequestHead(method: method, path: target.path, query: query, headers: headers, body: body,
                                clientAddress: catalog.usesClientAddress ? describeAddress(connection.clientAddress) : "")
-        return .success(IncomingRequest(head: head, target: target, logLine: line, catalog: catalog))
+        return .success(IncomingRequest(head: head, target: target, logLine: line, answers: answers))
     }
 }

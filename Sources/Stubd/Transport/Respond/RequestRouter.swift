@@ -237,7 +237,7 @@ final class RequestRouter: @unchecked Sendable {
         let rawPath = String(cString: url)
         var request: IncomingRequest
         switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: body,
-                                    catalog: engine.catalog, hosts: hosts) {
+                                    answers: preparedAnswers.value, hosts: hosts) {
         case .success(let read): request = read
         case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
         case .failure(.unknownHost(let authority, let head, let session, let line)):
@@ -283,7 +283,7 @@ final class RequestRouter: @unchecked Sendable {
             // One switch, the parts moved into the response: the plain route copies no `Outcome`.
             switch outcome.answer {
             case let .canned(canned, extra) where canned.isStatic:
-                return send(.canned(canned, extra), existing, connection, line: request.logLine)
+                return send(.canned(canned, extra), existing, connection, line: request.logLine, answers: request.answers)
             case .canned:
                 return deliverStub(outcome.answer, context(existing, store), connection, line: request.logLine)
             case .generated(let generated):
@@ -296,9 +296,11 @@ final class RequestRouter: @unchecked Sendable {
 
     /// Writes a response as it is (no behaviour applies here), then the log line (a request
     /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
+    /// `answers`: the request's catalog's prepared answers, when the caller has them at hand (the
+    /// plain route's path); otherwise the writer reads the ones in force.
     func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
-              line: RequestLogLine, note: String? = nil) -> CallResult {
-        let writer = ResponseWriter(suspensions: suspensions, answers: preparedAnswers)
+              line: RequestLogLine, note: String? = nil, answers: PreparedAnswers? = nil) -> CallResult {
+        let writer = ResponseWriter(suspensions: suspensions, inForce: preparedAnswers, answers: answers)
         guard let context else { return writer.write(response, on: connection) }
         switch response {
         case .stream: context.handle(.streamQueued)
@@ -310,6 +312,6 @@ final class RequestRouter: @unchecked Sendable {
 
     /// Writes a response through the one writer, without a log line.
     func write(_ response: Response, _ connection: borrowing Connection) -> CallResult {
-        ResponseWriter(suspensions: suspensions, answers: preparedAnswers).write(response, on: connection)
+        ResponseWriter(suspensions: suspensions, inForce: preparedAnswers).write(response, on: connection)
     }
 }

@@ -4,21 +4,23 @@ import StubdEngine
 /// catalog is put in force so its first requests pay nothing, and found by the answer's identity.
 ///
 /// The front keeps it, not the engine: the engine's catalog holds nothing of any transport. It is
-/// published beside the catalog (`RequestRouter.install`); a request answered from a catalog just
-/// replaced finds nothing here and gets a response made for it, as does an answer no catalog holds
-/// (a runtime stub's, a range's, a spec example's). A connection keeps the last one it sent
-/// (`ConnectionState.prepared(for:in:)`), so a keep-alive client asking again reads no table.
+/// published with its catalog (`RequestRouter.install`), and a request reads the two together, once
+/// (`IncomingRequest.answers`), as it read the catalog alone before; an answer no catalog holds (a
+/// runtime stub's, a range's, a spec example's) gets a response made for it.
 ///
 /// An open-addressing table keyed by the answer's address, hashed by one multiplication: a
 /// `Dictionary` of `ObjectIdentifier` would hash with SipHash on every lookup. It holds its answers,
 /// so no address is reused while it lives.
 final class PreparedAnswers: @unchecked Sendable {
+    /// The catalog whose answers these are: a request reads both in one published read.
+    let catalog: StubCatalog
     private let answers: [CannedResponse?]
     private let prepared: [PreparedResponse?]
     private let mask: Int
     private let shift: Int
 
     init(_ catalog: StubCatalog) {
+        self.catalog = catalog
         var all: [CannedResponse] = []
         for canned in catalog.responses { all.append(canned); all += canned.alternatives }
         // At most half full, so a probe ends after a step or two.

@@ -12,8 +12,11 @@ struct ResponseWriter {
     /// For a held answer's and a stream's suspensions (which `stop()` resumes). Unowned: the router
     /// that holds it outlives every request, and a retain per request is a write to a shared cache line.
     unowned(unsafe) let suspensions: Suspensions
-    /// libmicrohttpd's form of the catalog's canned answers (the router's, published with the catalog).
-    unowned(unsafe) let answers: PublishedValue<PreparedAnswers>
+    /// libmicrohttpd's form of the canned answers of the catalog in force (the router's, published with it).
+    unowned(unsafe) let inForce: PublishedValue<PreparedAnswers>
+    /// The request's own (read with its catalog), when the caller has them: no second published read.
+    /// Unowned: the request holds them until it is sent.
+    unowned(unsafe) var answers: PreparedAnswers? = nil
 
     /// Writes `response`, then the request's line: its status, `note` (what became of it: a fault,
     /// a throttle, a tunnel) and the time since `started`. A throttled or streamed body goes on
@@ -68,10 +71,11 @@ struct ResponseWriter {
         return .carryOn
     }
 
-    /// libmicrohttpd's form of `canned` (`ConnectionState.prepared(for:in:)`).
+    /// libmicrohttpd's form of `canned`: its catalog's, else one made now (an answer no catalog holds:
+    /// a runtime stub's, a range's, a spec's example; or one of a catalog replaced meanwhile).
     @inline(__always)
     private func prepared(_ canned: CannedResponse, on connection: borrowing Connection) -> PreparedResponse {
-        connection.withState { $0.prepared(for: canned, in: answers) } ?? answers.value.lookUp(canned) ?? PreparedResponse(canned)
+        (answers ?? inForce.value).lookUp(canned) ?? PreparedResponse(canned)
     }
 
     @inline(never)
