@@ -9,7 +9,7 @@ import Synchronization
 /// ever take their own, so they never wait on each other; a publisher takes them all in turn.
 /// (A single atomic pointer cannot be read and retained safely while another thread releases it.)
 package final class PublishedValue<Value: Sendable>: Sendable {
-    @usableFromInline let copies: ThreadStriped<Value>
+    private let copies: ThreadStriped<Value>
     /// One publisher at a time, so every stripe ends with the same value.
     private let publishing = Locked(())
 
@@ -17,9 +17,7 @@ package final class PublishedValue<Value: Sendable>: Sendable {
         copies = ThreadStriped { value }
     }
 
-    /// Inlinable, so a module that publishes its own values (the front's prepared answers) reads
-    /// them specialized, as the engine reads its catalog.
-    @inlinable package var value: Value {
+    package var value: Value {
         copies.withCurrent { $0 }
     }
 

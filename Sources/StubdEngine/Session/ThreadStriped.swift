@@ -1,20 +1,19 @@
-package import StubdProtocol
+import StubdProtocol
 
 /// A value kept once per worker thread (see `ThreadStripe`), each behind its own lock: a worker
 /// writes only its own copy, so the lock is only ever contended by a reader that visits them all.
 /// What a session counts per request (route states, path counts, the journal), the catalog in force
 /// and the templates' date formatters are kept this way.
 package final class ThreadStriped<Value>: Sendable {
-    @usableFromInline let stripes: [Locked<Value>]
+    private let stripes: [Locked<Value>]
 
     init(_ make: () -> Value) {
         stripes = (0..<ThreadStripe.count).map { _ in Locked(make()) }
     }
 
-    /// Runs `body` with the current worker thread's own copy, under its lock. Inlinable: the front
-    /// reads its published answers through it on every request, specialized for them.
-    @inlinable @inline(__always)
-    package func withCurrent<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body` with the current worker thread's own copy, under its lock.
+    @inline(__always)
+    func withCurrent<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         try stripes[ThreadStripe.current].withLock(body)
     }
 
