@@ -71,7 +71,10 @@ package final class StubEngine: Sendable {
     package func answer(_ request: RequestHead, session id: String, catalog: StubCatalog? = nil, passingMisses: Bool = false,
                         contractProblems: [String]? = nil) -> Outcome? {
         let session = sessions.session(id)
-        let request = session.applyingPreference(to: request) ?? request
+        // Two calls, not `applyingPreference(to:) ?? request`: that copied the whole head on every request.
+        if let preferred = session.applyingPreference(to: request) {
+            return respond(to: preferred, in: session, catalog: catalog, passingMisses: passingMisses, contractProblems: contractProblems)
+        }
         return respond(to: request, in: session, catalog: catalog, passingMisses: passingMisses, contractProblems: contractProblems)
     }
 

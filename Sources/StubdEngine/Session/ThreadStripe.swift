@@ -8,7 +8,7 @@ import Synchronization
 /// Which of N stripes the current thread writes to. Each worker thread gets its own stripe (in
 /// order of first use), so the locks guarding per-thread state are only ever contended by readers.
 package enum ThreadStripe {
-    static let count = 16
+    package static let count = 16
     private static let next = Atomic<Int>(0)
     nonisolated(unsafe) private static var key: pthread_key_t = {
         var key = pthread_key_t()
@@ -16,7 +16,7 @@ package enum ThreadStripe {
         return key
     }()
 
-    static var current: Int {
+    package static var current: Int {
         if let value = pthread_getspecific(key) { return (Int(bitPattern: value) - 1) & (count - 1) }
         let index = next.add(1, ordering: .relaxed).oldValue
         pthread_setspecific(key, UnsafeRawPointer(bitPattern: index + 1))

@@ -35,7 +35,7 @@ final class RequestRouter: @unchecked Sendable {
     /// Requests whose connection is suspended, shared with the writer and streams' pauses.
     let suspensions = Suspensions()
     /// libmicrohttpd's form of the canned answers of the catalog in force, published with it (`install`).
-    let preparedAnswers: PublishedValue<PreparedAnswers>
+    let preparedAnswers: PreparedAnswersInForce
 
     /// The WebSockets open now, closed by `stop()` before the daemons go.
     let webSockets = WebSocketRegistry()
@@ -47,7 +47,7 @@ final class RequestRouter: @unchecked Sendable {
          tunnelIdleSeconds: Int32 = BlindTunnel.defaultIdleSeconds,
          contracts: ContractSet? = nil, validation: RequestValidationMode = .report, log: (@Sendable (RequestLogLine) -> Void)?) {
         let engine = admin.engine
-        preparedAnswers = PublishedValue(PreparedAnswers(engine.catalog))
+        preparedAnswers = PreparedAnswersInForce(PreparedAnswers(engine.catalog))
         let forwarding = forwarding.map { options in
             var settings = Forwarder.Settings(target: options.target)
             settings.timeoutSeconds = options.timeoutSeconds

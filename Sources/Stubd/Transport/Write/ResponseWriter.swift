@@ -13,7 +13,7 @@ struct ResponseWriter {
     /// that holds it outlives every request, and a retain per request is a write to a shared cache line.
     unowned(unsafe) let suspensions: Suspensions
     /// libmicrohttpd's form of the canned answers of the catalog in force (the router's, published with it).
-    unowned(unsafe) let inForce: PublishedValue<PreparedAnswers>
+    unowned(unsafe) let inForce: PreparedAnswersInForce
     /// The request's own (read with its catalog), when the caller has them: no second published read.
     /// Unowned: the request holds them until it is sent.
     unowned(unsafe) var answers: PreparedAnswers? = nil
@@ -71,11 +71,18 @@ struct ResponseWriter {
         return .carryOn
     }
 
-    /// libmicrohttpd's form of `canned`: its catalog's, else one made now (an answer no catalog holds:
-    /// a runtime stub's, a range's, a spec's example; or one of a catalog replaced meanwhile).
+    /// libmicrohttpd's form of `canned`: from the request's table (the plain route's path), else
+    /// out of line from the table in force or made now (an answer no catalog holds: a runtime stub's,
+    /// a range's, a spec's example; or one of a catalog replaced meanwhile).
     @inline(__always)
     private func prepared(_ canned: CannedResponse, on connection: borrowing Connection) -> PreparedResponse {
-        (answers ?? inForce.value).lookUp(canned) ?? PreparedResponse(canned)
+        if let answers, let prepared = answers.lookUp(canned) { return prepared }
+        return preparedElsewhere(canned)
+    }
+
+    @inline(never)
+    private func preparedElsewhere(_ canned: CannedResponse) -> PreparedResponse {
+        inForce.value.lookUp(canned) ?? PreparedResponse(canned)
     }
 
     @inline(never)
