@@ -4,12 +4,70 @@ import Testing
 @testable import StubdCore
 @testable import StubdEngine
 import StubdCoreTestSupport
+import StubdProtocol
 
 /// What the request and the session put into a templated answer, answered by the engine with no
 /// socket (`EngineHarness`; these ran through a real server before issue 59). TemplateTests in
-/// StubdServerTests keeps what needs one: the clock moved through the admin API, a delay in real
-/// time, a runtime stub added by the client.
+/// StubdServerTests keeps what needs one: a delay in real time, a runtime stub added by the client.
 @Suite struct TemplateAnswerTests {
+    /// The example folder's forecast answers with the zip the path asked for, dates and all rendered.
+    @Test func theExampleForecastAnswersTheZipAskedFor() throws {
+        let harness = try EngineHarness(folder: exampleStubs)
+        for zip in ["94107", "10001"] {
+            let r = harness.answer("/api/KEY/forecast/q/\(zip).json")
+            #expect(r.status == 200)
+            #expect(r.header("Content-Type")?.hasPrefix("application/json") == true)
+            #expect(r.text.contains(#""zip": "\#(zip)""#))
+            // Whole JSON once rendered, dates included.
+            let location = r.json["location"] as? [String: Any]
+            #expect(location?["zip"] as? String == zip)
+        }
+    }
+
+    /// `now` reads the session's virtual clock: moved a day by the admin call, the answer moves with
+    /// it, and another session's clock stays where it was.
+    @Test func nowFollowsTheSessionsVirtualClock() throws {
+        let harness = try EngineHarness(TempStubs([
+            "stubd.yml": """
+            clock: { virtual: "2016-08-30T12:00:00-04:00" }
+            routes:
+              - request: { path: /today }
+                response:
+                  template: true
+                  headers: { X-Observed: "{{now format='yyyy-MM-dd HH:mm' timezone='America/New_York'}}" }
+                  json: { date: "{{now format='yyyy-MM-dd'}}", tomorrow: "{{now offset='1 days' format='yyyy-MM-dd'}}", epoch: "{{now format='epoch'}}" }
+            """,
+        ]))
+        var r = harness.answer("/today")
+        #expect(r.json["date"] as? String == "2016-08-30")
+        #expect(r.json["tomorrow"] as? String == "2016-08-31")
+        #expect(r.json["epoch"] as? String == "1472572800000")
+        #expect(r.header("X-Observed") == "2016-08-30 12:00")
+        let moved = harness.admin(.post, "clock/advance", body: #"{"seconds": 86400}"#)
+        #expect(moved.status == 200)
+        r = harness.answer("/today")
+        #expect(r.json["date"] as? String == "2016-08-31")
+        #expect(r.header("X-Observed") == "2016-08-31 12:00")
+        // Another session's clock did not move.
+        r = harness.answer("/today", session: "other")
+        #expect(r.json["date"] as? String == "2016-08-30")
+    }
+
+    /// A value the request does not carry renders empty, and the journal's notes say which and why.
+    @Test func aMissingValueRendersEmptyAndTheJournalSaysWhy() throws {
+        let harness = try EngineHarness(TempStubs(["search.tmpl.json": #"{"q": "{{request.query.q}}", "who": "{{request.headers.X-User}}"}"#]))
+        let r = harness.answer("/search.json")
+        #expect(r.status == 200)
+        #expect(r.json["q"] as? String == "")
+        let journal = harness.admin(.get, "requests")
+        let entries = journal.json["requests"] as? [[String: Any]]
+        let notes = entries?.last?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.contains("request.query.q is not in this request") })
+        #expect(notes.contains { $0.contains("request.headers.X-User") })
+        let report = try harness.requests(limit: 1)
+        #expect(report.requests.last?.notes?.count == 2)
+    }
+
     @Test func theRequestsPathQueryHeadersAndBodyAreAvailable() throws {
         let harness = try EngineHarness(TempStubs([
             "stubd.yml": #"""

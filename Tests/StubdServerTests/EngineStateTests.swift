@@ -48,15 +48,6 @@ import Testing
         }
     }
 
-    @Test func removingAnUnknownRuntimeStubIs404NamingIt() async throws {
-        let stubs = try TempStubs(["a.json": "{}"])
-        try await withServer(stubs.url) { server in
-            let missing = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/stubs/s999999")!, method: "DELETE")
-            #expect(missing.status == 404)
-            #expect(missing.text.contains("s999999"))
-        }
-    }
-
     /// A reload publishes a new catalog; the one it replaced is freed once nothing uses it.
     @Test func aReplacedCatalogIsFreed() async throws {
         let stubs = try TempStubs(["a.json": #"{"v": 0}"#])

@@ -8,8 +8,9 @@ import StubdProtocol
 import StubdTestSupport
 import Testing
 
-/// Issue 38, item 8, over real sockets: keys a client invents are forgotten once their windows
-/// pass, a quota counts at most `maxKeys` of them, and the quotas report comes a page at a time.
+/// Issue 38, item 8, over real sockets: the quotas report comes a page at a time, and StubdClient
+/// joins the pages. Keys forgotten once their windows pass and the `maxKeys` cap, with no socket:
+/// QuotaKeyAnswerTests in StubdCoreTests.
 @Suite struct QuotaKeyServerTests {
     func stubs(maxKeys: Int? = nil) throws -> URL {
         try TempStubs([
@@ -41,43 +42,6 @@ import Testing
                 for try await status in group { statuses.append(status) }
             }
             return statuses
-        }
-    }
-
-    @Test func movingTheClockPastEveryWindowForgetsTheKeys() async throws {
-        try await withServer(try stubs()) { server in
-            #expect(try await request(server.baseURL, keys: 0..<300).allSatisfy { $0 == 200 })
-            let before = try await quotas(server).quotas[0]
-            #expect(before.keys.count == 300 && before.keyCount == 300)
-            try await server.advanceClock(by: .seconds(61))
-            let after = try await quotas(server).quotas[0]
-            #expect(after.keys.isEmpty && after.keyCount == 0, "\(after.keys.prefix(3))")
-        }
-    }
-
-    @Test func aNewKeyPastMaxKeysGets503NamingTheCapAndTheLogSaysSoOnce() async throws {
-        let notices = Locked<[String]>([])
-        var options = StubServer.Options()
-        options.notice = { line in notices.withLock { $0.append(line) } }
-        try await withServer(try stubs(maxKeys: 3), options: options) { server in
-            #expect(try await request(server.baseURL, keys: 0..<3) == [200, 200, 200])
-            for _ in 0..<2 {
-                let refused = try await get(server.baseURL, "/a.json?k=key3")
-                #expect(refused.status == 503)
-                let detail = refused.json["detail"] as? String ?? ""
-                #expect(detail.contains("quota 'keyed' counts 3 keys at once, its cap (maxKeys)") && detail.contains("stubd.yml:"), "\(detail)")
-            }
-            // A key it counts goes on; the cap was logged once.
-            #expect(try await get(server.baseURL, "/a.json?k=key0").status == 200)
-            #expect(notices.withLock { $0.filter { $0.contains("maxKeys") }.count } == 1, "\(notices.withLock { $0 })")
-            let quota = try await quotas(server).quotas[0]
-            #expect(quota.keyCount == 3 && quota.maxKeys == 3)
-            // The journal says why.
-            let last = try #require(try await server.requests().requests.first { $0.status == 503 })
-            #expect(last.notes?.contains { $0.contains("maxKeys") } == true, "\(last)")
-
-            try await server.advanceClock(by: .seconds(61))
-            #expect(try await get(server.baseURL, "/a.json?k=key3").status == 200)
         }
     }
 

@@ -8,6 +8,8 @@ import Testing
 
 /// Resources (issue 42): a collection declared in stubd.yml, answered per session by `stubd serve`
 /// over its socket, as a client of a CRUD API sees it.
+/// An item's life, lists, filters, pages, limits and default headers, with no socket: ResourceAnswerTests
+/// in StubdCoreTests.
 @Suite struct ResourceServerTests {
     static let manifest = """
         resources:
@@ -46,108 +48,6 @@ import Testing
 
     private func array(_ r: HTTPResult) -> [[String: Any]] {
         (try? JSONSerialization.jsonObject(with: r.body)) as? [[String: Any]] ?? []
-    }
-
-    @Test func createReadReplacePatchAndDeleteAnItem() async throws {
-        let stubs = try Self.stubs()
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        let created = try await call(server, "/__s/t1/todos", "POST", #"{"title": "buy milk"}"#)
-        #expect(created.status == 201, "\(created.text)")
-        #expect(created.header("Location") == "/__s/t1/todos/26", "increment: one past the seed's largest id")
-        #expect(created.json["id"] as? Int == 26)
-
-        let read = try await call(server, "/__s/t1/todos/26")
-        #expect(read.status == 200 && read.json["title"] as? String == "buy milk", "\(read.text)")
-
-        let replaced = try await call(server, "/__s/t1/todos/26", "PUT", #"{"title": "buy oat milk", "done": false}"#)
-        #expect(replaced.status == 200 && replaced.json["id"] as? Int == 26 && replaced.json["title"] as? String == "buy oat milk", "\(replaced.text)")
-
-        let merged = try await call(server, "/__s/t1/todos/26", "PATCH", #"{"done": true, "title": null}"#,
-                                    headers: ["Content-Type": "application/merge-patch+json"])
-        #expect(merged.status == 200 && merged.json["done"] as? Bool == true && merged.json["title"] == nil, "RFC 7396: null removes: \(merged.text)")
-
-        let patched = try await call(server, "/__s/t1/todos/26", "PATCH",
-                                     #"[{"op": "test", "path": "/done", "value": true}, {"op": "add", "path": "/title", "value": "milk"}]"#,
-                                     headers: ["Content-Type": "application/json-patch+json"])
-        #expect(patched.status == 200 && patched.json["title"] as? String == "milk", "RFC 6902: \(patched.text)")
-        let failedTest = try await call(server, "/__s/t1/todos/26", "PATCH", #"[{"op": "test", "path": "/done", "value": false}]"#,
-                                        headers: ["Content-Type": "application/json-patch+json"])
-        #expect(failedTest.status == 409, "a failed test op applies nothing: \(failedTest.text)")
-        let plain = try await call(server, "/__s/t1/todos/26", "PATCH", "done", headers: ["Content-Type": "text/plain"])
-        #expect(plain.status == 415 && plain.text.contains("merge-patch"), "a patch of no known type: \(plain.status) \(plain.text)")
-
-        #expect(try await call(server, "/__s/t1/todos/26", "DELETE").status == 204)
-        let gone = try await call(server, "/__s/t1/todos/26")
-        #expect(gone.status == 404 && gone.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(gone.text)")
-        #expect(try await call(server, "/__s/t1/todos/26", "DELETE").status == 404)
-    }
-
-    @Test func aListFiltersByFieldAndPagesInBothStyles() async throws {
-        let stubs = try Self.stubs()
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        let all = try await call(server, "/todos")
-        #expect(array(all).count == 25 && all.header("X-Total-Count") == "25")
-        let done = try await call(server, "/todos?done=true")
-        #expect(array(done).count == 12 && done.header("X-Total-Count") == "12", "\(done.text)")
-        let page = try await call(server, "/todos?page=2&per_page=5")
-        #expect(array(page).map { $0["id"] as? Int } == [6, 7, 8, 9, 10] && page.header("X-Total-Count") == "25", "\(page.text)")
-        let window = try await call(server, "/todos?done=false&limit=2&offset=3")
-        #expect(array(window).map { $0["id"] as? Int } == [7, 9] && window.header("X-Total-Count") == "13", "\(window.text)")
-        #expect(try await call(server, "/todos?page=x").status == 400)
-
-        _ = try await call(server, "/notes", "POST", #"{"text": "a"}"#)
-        let envelope = try await call(server, "/notes?page=1&per_page=10")
-        let items = envelope.json["items"] as? [[String: Any]]
-        #expect(items?.count == 1 && envelope.json["total"] as? Int == 1 && envelope.json["per_page"] as? Int == 10, "\(envelope.text)")
-        #expect((items?.first?["id"] as? String)?.count == 36, "a UUID id: \(envelope.text)")
-    }
-
-    /// The manifest's `defaults.headers` reach a resource's answers as every route's (issue 42):
-    /// they did not, so an app reading a header its API always sends broke on resources only.
-    @Test func resourceAnswersCarryTheDefaultHeaders() async throws {
-        let stubs = try TempStubs(["stubd.yml": """
-            defaults:
-              headers: { X-Api-Version: "2", Cache-Control: no-store, Content-Type: text/plain }
-            resources:
-              - path: /todos
-                items: [{ id: 1, title: one }]
-            """])
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        let list = try await call(server, "/todos")
-        let created = try await call(server, "/todos", "POST", #"{"title": "two"}"#)
-        let missing = try await call(server, "/todos/9")
-        let deleted = try await call(server, "/todos/1", "DELETE")
-        let statuses: [Int] = [list.status, created.status, missing.status, deleted.status]
-        #expect(statuses == [200, 201, 404, 204])
-        for answer in [list, created, missing, deleted] {
-            #expect(answer.header("X-Api-Version") == "2" && answer.header("Cache-Control") == "no-store", "\(answer.status): \(answer.headers)")
-        }
-        // The answer's own Content-Type wins (JSON, problem+json), and a 204 gets none from the defaults.
-        #expect(list.header("Content-Type")?.hasPrefix("application/json") == true, "\(list.headers)")
-        #expect(missing.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(missing.headers)")
-        #expect(deleted.header("Content-Type") == nil, "\(deleted.headers)")
-        #expect(created.header("Location") == "/todos/2")
-    }
-
-    @Test func aQueryNameNoItemHasFiltersNothing() async throws {
-        let stubs = try Self.stubs()
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        // An app that sends its API key on every request: no todo has an appid, so it is no filter.
-        let all = try await call(server, "/todos?appid=KEY")
-        #expect(array(all).count == 25 && all.header("X-Total-Count") == "25", "\(all.text)")
-        let titled = try await call(server, "/todos?appid=KEY&title=todo%203")
-        #expect(array(titled).map { $0["id"] as? Int } == [3] && titled.header("X-Total-Count") == "1", "\(titled.text)")
-        // Both paging styles beside it.
-        let page = try await call(server, "/todos?appid=KEY&page=2&per_page=5")
-        #expect(array(page).map { $0["id"] as? Int } == [6, 7, 8, 9, 10] && page.header("X-Total-Count") == "25", "\(page.text)")
-        let window = try await call(server, "/todos?APPID=KEY&done=false&limit=2&offset=3")
-        #expect(array(window).map { $0["id"] as? Int } == [7, 9] && window.header("X-Total-Count") == "13", "\(window.text)")
-
-        // Once one item has the field it filters, and the items without it do not match.
-        _ = try await call(server, "/__s/p/todos", "POST", #"{"title": "urgent", "priority": "high"}"#)
-        let high = try await call(server, "/__s/p/todos?priority=high&appid=KEY")
-        #expect(array(high).map { $0["title"] as? String } == ["urgent"] && high.header("X-Total-Count") == "1", "\(high.text)")
-        #expect(array(try await call(server, "/__s/p/todos?priority=low")).isEmpty)
     }
 
     @Test func twoSessionsSeeOnlyTheirOwnItemsAndAResetRestoresTheSeed() async throws {
@@ -195,22 +95,6 @@ import Testing
         #expect(Set(list.compactMap { $0["id"] as? Int }).count == 25 + 64, "every create its own id")
         let one = try await call(server, "/__s/c/todos/1")
         #expect((0..<64).allSatisfy { one.json["f\($0)"] as? Bool == true }, "every patch kept: \(one.text)")
-    }
-
-    @Test func limitsAndBadIdsAreRefusedWithAProblem() async throws {
-        let stubs = try Self.stubs()
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        for _ in 0..<3 { #expect(try await call(server, "/notes", "POST", #"{"t": 1}"#).status == 201) }
-        let full = try await call(server, "/notes", "POST", #"{"t": 1}"#)
-        #expect(full.status == 507 && full.text.contains("maxItems"), "\(full.text)")
-        let big = try await call(server, "/tags", "POST", #"{"id": "x", "pad": "\#(String(repeating: "a", count: 70_000))"}"#)
-        #expect(big.status == 413 && big.header("Content-Type")?.hasPrefix("application/problem+json") == true, "\(big.status) \(big.text)")
-        let dots = try await call(server, "/tags", "POST", #"{"id": "a/../b"}"#)
-        #expect(dots.status == 400 && dots.text.contains("path"), "\(dots.text)")
-        let fine = try await call(server, "/tags", "POST", #"{"id": "swift"}"#)
-        #expect(fine.status == 201 && fine.header("Location") == "/tags/swift")
-        #expect(try await call(server, "/tags", "POST", #"{"id": "swift"}"#).status == 409)
-        #expect(try await call(server, "/tags", "POST", #"{"name": "no id"}"#).status == 400)
     }
 
     @Test func aSeedFilesProblemsAreReportedAtTheirPlace() throws {

@@ -8,6 +8,7 @@ import Testing
 
 /// Scenarios keyed by a request value (issue 42): one state per order id, read from a path
 /// parameter, a query value, a header or a JSON body field, driven through `stubd serve`.
+/// The `maxKeys` cap, with no socket: ScenarioKeyAnswerTests in StubdCoreTests.
 @Suite struct ScenarioKeyServerTests {
     static let manifest = """
         scenarios:
@@ -102,24 +103,6 @@ import Testing
         #expect(mismatch?.contains("Expected scenario order key '6' in state 'paid', but it is in 'refunded'") == true, "\(mismatch ?? "nil")")
         try await session.resetScenarios()
         #expect(try await order.keys() == [:])
-    }
-
-    /// `maxKeys: 3`: a fourth key out of Started is refused with a 507 that names the cap, where it
-    /// is set and what to do; nothing moves. A key back in Started frees its place.
-    @Test func aScenarioHoldsNoMoreKeysThanItsCap() async throws {
-        let stubs = try TempStubs(["stubd.yml": Self.manifest])
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        let base = server.baseURL
-        for id in 1...3 { #expect(try await Self.call(base, "/orders/\(id)/pay", "POST", "{}").status == 200) }
-        let full = try await Self.call(base, "/orders/4/pay", "POST", "{}")
-        #expect(full.status == 507, "\(full.text)")
-        #expect(full.text.contains("scenario 'order' already holds 3 keys out of Started in this session, its cap (maxKeys at stubd.yml:2:21)"),
-                "\(full.text)")
-        #expect(try await Self.call(base, "/orders/4").json["status"] as? String == "open", "nothing moved")
-        let setFull = try await Self.call(base, "/__stubd/scenarios/order", "PUT", #"{"state": "paid", "key": "4"}"#)
-        #expect(setFull.status == 507, "the admin API keeps the same cap: \(setFull.text)")
-        #expect(try await Self.call(base, "/__stubd/scenarios/order", "PUT", #"{"state": "Started", "key": "1"}"#).status == 200)
-        #expect(try await Self.call(base, "/orders/4/pay", "POST", "{}").status == 200, "key 1 back in Started freed a place")
     }
 
     /// Parallel payments of several orders: each order's move is taken exactly once.

@@ -10,6 +10,8 @@ import StubdProtocol
 
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.
+/// What the engine decides of a flow and what a template reads of it, with no socket:
+/// ScenarioAnswerTests in StubdCoreTests.
 @Suite struct ScenarioServerTests {
     static let manifest = "routes:\n" + ScenarioRoutes.cart(added: "{ status: 201, json: { added: tea } }") + """
           - name: full-cart
@@ -41,28 +43,6 @@ import StubdProtocol
 
     private func items(_ base: URL, _ prefix: String = "") async throws -> [String]? {
         try await Self.call(base, prefix + "/cart").json["items"] as? [String]
-    }
-
-    @Test func aTypicalFlowMovesTheStateAndTheNextRequestIsAnsweredInIt() async throws {
-        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
-        #expect(try await items(server.baseURL) == [], "Started: the empty cart")
-        let added = try await Self.call(server.baseURL, "/cart", "POST", "{}")
-        #expect(added.status == 201, "\(added.text)")
-        #expect(try await items(server.baseURL) == ["tea"], "has-item: the cart with the item")
-        #expect(try await items(server.baseURL) == ["tea"], "answering in a state does not move it")
-
-        let report = try await Self.call(server.baseURL, "/__stubd/scenarios")
-        let cart = (report.json["scenarios"] as? [[String: Any]])?.first
-        #expect(cart?["name"] as? String == "cart" && cart?["state"] as? String == "has-item", "\(report.text)")
-        #expect(cart?["states"] as? [String] == ["Started", "has-item", "paid"], "\(report.text)")
-
-        let paid = try await Self.call(server.baseURL, "/pay", "POST", "{}")
-        #expect(paid.status == 200, "\(paid.text)")
-        let again = try await Self.call(server.baseURL, "/pay", "POST", "{}")
-        #expect(again.status == 409, "paid: the route for has-item steps aside, the fallback answers: \(again.text)")
-        let cartNow = try await Self.call(server.baseURL, "/cart")
-        #expect(cartNow.status == 404 && cartNow.text.contains("answers only in scenario cart's state"),
-                "no route answers GET /cart in paid, and the miss says why: \(cartNow.text)")
     }
 
     @Test func eachSessionHasItsOwnStateAndResetsBringBackStarted() async throws {
@@ -172,22 +152,6 @@ import StubdProtocol
         let text = r.output + r.error
         #expect(r.status != 0 && text.contains("stubd.yml:2:3: scenarios names 'ordr', but no route gives scenario: ordr"), "\(text)")
         #expect(text.contains("scenarios: { order: [shipped] }"), "the hint says how to declare it: \(text)")
-    }
-
-    /// Another route's answer tells of the session's state: a scenario's, a resource's items.
-    @Test func aTemplateReadsAScenariosStateAndAResourcesItems() async throws {
-        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
-        let base = server.baseURL
-        let before = try await Self.call(base, "/__s/t/status")
-        #expect(before.json["cart"] as? String == "Started" && before.json["notes"] as? String == "0", "\(before.text)")
-        #expect(try await Self.call(base, "/__s/t/cart", "POST", "{}").status == 201)
-        #expect(try await Self.call(base, "/__s/t/notes", "POST", #"{"text": "a"}"#).status == 201)
-        #expect(try await Self.call(base, "/__s/t/notes", "POST", #"{"text": "b"}"#).status == 201)
-        let after = try await Self.call(base, "/__s/t/status")
-        #expect(after.json["cart"] as? String == "has-item" && after.json["notes"] as? String == "2" && after.json["texts"] as? String == "a;b;",
-                "\(after.text)")
-        let other = try await Self.call(base, "/__s/u/status")
-        #expect(other.json["cart"] as? String == "Started" && other.json["notes"] as? String == "0", "another session's: \(other.text)")
     }
 
     /// `stubd routes` shows each route's scenario: its state before and after (`*`: any state).

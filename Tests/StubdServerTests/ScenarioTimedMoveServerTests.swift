@@ -9,6 +9,8 @@ import Testing
 /// Timed moves (issue 42): `scenarios: { order: { moves: [{ from: paid, after: 30s, to: shipped }] } }`
 /// moves a scenario (each key of a keyed one) on the session's clock, so a test advances the
 /// virtual clock instead of sleeping.
+/// A runtime stub joining a declared scenario, and a move on the system clock, with no socket:
+/// ScenarioTimedMoveTests in StubdCoreTests.
 @Suite struct ScenarioTimedMoveServerTests {
     static let manifest = ScenarioRoutes.deliveryMoves("order", more: """
           door:
@@ -70,44 +72,6 @@ import Testing
         try await b.scenario("order").set("paid", forKey: "9")
         try await b.advanceClock(by: .seconds(30))
         #expect(try await b.scenario("order").state(forKey: "9") == "shipped")
-    }
-
-    /// A runtime stub (`POST /__stubd/stubs`) that joins a scenario `stubd.yml` declares takes that
-    /// scenario's timed moves and `maxKeys`, as a route of the file would: the test adds a knock that
-    /// opens the door, and the door still closes 10 s later.
-    @Test func aRuntimeStubJoiningADeclaredScenarioTakesItsTimedMoves() async throws {
-        let stubs = try TempStubs(["stubd.yml": Self.manifest])
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        let base = server.baseURL
-        let added = try await Self.call(base, "/__stubd/stubs", "POST", """
-            { "request": { "method": "POST", "path": "/knock" }, "response": { "status": 204 },
-              "scenario": "door", "thenState": "open" }
-            """)
-        #expect(added.status == 201, "\(added.text)")
-        let porch = try await Self.call(base, "/__stubd/stubs", "POST", """
-            { "request": { "path": "/porch" }, "response": { "json": { "porch": "dark" } },
-              "scenario": "door", "whenState": "closed" }
-            """)
-        #expect(porch.status == 201, "\(porch.text)")
-        #expect(try await Self.call(base, "/knock", "POST", "{}").status == 204)
-        #expect(try await Self.call(base, "/porch").status == 404, "the door is open: the porch route waits for closed")
-        try await StubdClient(baseURL: base).advanceClock(by: .seconds(10))
-        // Read first by the runtime stub: its own step must carry the door's moves to see the door closed.
-        let after = try await Self.call(base, "/porch")
-        #expect(after.status == 200 && after.json["porch"] as? String == "dark",
-                "the door's move (open, 10 s, closed) is taken when a runtime stub reads the state: \(after.status) \(after.text)")
-        #expect(try await Self.call(base, "/door").json["door"] as? String == "closed")
-    }
-
-    /// Without a virtual clock the move comes with real time.
-    @Test func withTheSystemClockTheMoveComesInRealTime() async throws {
-        let manifest = Self.manifest.replacingOccurrences(of: #"clock: { virtual: "2026-01-01T00:00:00Z" }"#, with: "clock: system")
-            .replacingOccurrences(of: "after: 10s", with: "after: 1s")
-        let stubs = try TempStubs(["stubd.yml": manifest])
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        #expect(try await Self.call(server.baseURL, "/door", "POST", "{}").status == 204)
-        try await Task.sleep(for: .milliseconds(1200))
-        #expect(try await Self.call(server.baseURL, "/door").json["door"] as? String == "closed")
     }
 
     @Test func checkRefusesAMoveFromStartedAndOneAfterNoTime() throws {

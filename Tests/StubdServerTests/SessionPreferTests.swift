@@ -9,6 +9,8 @@ import Testing
 
 /// `PUT /__stubd/prefer` (`StubControl.prefer`): a session picks among routes written for Prism's
 /// `Prefer` convention, as `stubd openapi import` writes them, without the app sending the header.
+/// Through a real server: the transport puts the session's preference on its requests
+/// (StubResponder). The call's refusals, with no socket: SessionPreferAdminTests in StubdCoreTests.
 @Suite struct SessionPreferTests {
     static let stubs = [
         "stubd.yml": """
@@ -36,17 +38,6 @@ import Testing
             try await limited.prefer("code=429")
             try await limited.reset()
             #expect(try await get(limited.baseURL, "/weather/oslo").status == 200)
-        }
-    }
-
-    @Test func aBadPreferenceIsA400SayingWhatToSend() async throws {
-        try await withServer(try TempStubs(Self.stubs).url) { server in
-            let r = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/prefer")!, method: "PUT",
-                                   body: #"{"prefer": 429}"#, headers: ["Content-Type": "application/json"])
-            #expect(r.status == 400 && r.text.contains("code=429") && r.text.contains("to stop"), "\(r.text)")
-            let empty = try await http(URL(string: server.baseURL.absoluteString + "/__stubd/prefer")!, method: "PUT",
-                                       body: #"{"prefer": ""}"#, headers: ["Content-Type": "application/json"])
-            #expect(empty.status == 400, "\(empty.text)")
         }
     }
 }

@@ -3,6 +3,8 @@ import HTTPTypes
 @testable import StubdCore
 @testable import StubdEngine
 import StubdCoreTestSupport
+import StubdProtocol
+import Testing
 
 /// The engine answering a Stubs folder with no socket (issue 59): a request value in, through the
 /// engine's one entry (`StubEngine.answer(_:session:)`, as every front), the answer's status,
@@ -13,9 +15,22 @@ import StubdCoreTestSupport
 /// StubdServerTests, through a real server.
 struct EngineHarness {
     let engine: StubEngine
+    /// The admin API on the same engine, as the server puts it under `/__stubd/`: a moved test moves
+    /// the clock, fills a quota or reads the journal through the call it made over the socket.
+    let endpoints: AdminEndpoints
 
-    init(_ stubs: TempStubs) throws {
-        engine = StubEngine(catalog: try stubs.load())
+    /// `maxRenderedBytes`, `maxSessions` and `notice` are the engine's, as `StubServer.Options` sets them.
+    init(_ stubs: TempStubs, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000,
+         notice: (@Sendable (String) -> Void)? = nil) throws {
+        try self.init(folder: stubs.url, maxRenderedBytes: maxRenderedBytes, maxSessions: maxSessions, notice: notice)
+    }
+
+    /// A folder of the repository's (`plainStubs`, `exampleStubs`) rather than a temporary one.
+    init(folder: URL, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000,
+         notice: (@Sendable (String) -> Void)? = nil) throws {
+        engine = StubEngine(catalog: try StubCatalog.load(stubs: folder), maxSessions: maxSessions, maxRenderedBytes: maxRenderedBytes,
+                            notice: notice)
+        endpoints = AdminEndpoints(engine: engine)
     }
 
     /// `target` is a path with an optional `?query`; a query's values are taken as written (no `%` decoding).
@@ -35,6 +50,35 @@ struct EngineHarness {
         case .generated(let generated):
             return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)
         }
+    }
+
+    /// An admin call, as `/__stubd/<call>` would take it: `call` is the path after `/__stubd/` with an
+    /// optional `?query`, read as `answer` reads one. A call the API does not know gets the server's
+    /// 404 or 405; a long-poll (`hits/wait`, `streams/wait`) is the server's to hold, so it is an issue.
+    func admin(_ method: HTTPRequest.Method = .get, _ call: String, body: String = "", session: String = "") -> EngineAnswer {
+        let mark = call.firstIndex(of: "?")
+        let name = String(call[..<(mark ?? call.endIndex)])
+        let query = mark.map { queryItems(parsing: call[call.index(after: $0)...]) } ?? []
+        let reply: AdminReply = if let endpoint = AdminEndpoint(method: method, call: name) {
+            endpoints.answer(endpoint, query: query, body: Data(body.utf8), session: engine.session(session))
+        } else {
+            .response(AdminEndpoints.noSuchCall(method: method, call: name))
+        }
+        guard case .response(let generated) = reply else {
+            Issue.record("\(method) /__stubd/\(call) holds the connection: a server's to answer, not the harness's")
+            return EngineAnswer(status: 0, headers: [:], body: Data())
+        }
+        return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)
+    }
+
+    /// A route's hits in the session (`GET /__stubd/hits?route=`), as `StubdClient.hits` reads them.
+    func hits(_ route: String, session: String = "") throws -> Int {
+        try AdminCoding.decode(HitCount.self, from: admin(.get, "hits?route=\(route)", session: session).body).hits
+    }
+
+    /// The session's journal, newest last (`GET /__stubd/requests`), as `StubdClient.requests` reads it.
+    func requests(limit: Int = 100, session: String = "") throws -> JournalReport {
+        try AdminCoding.decode(JournalReport.self, from: admin(.get, "requests?limit=\(limit)", session: session).body)
     }
 }
 

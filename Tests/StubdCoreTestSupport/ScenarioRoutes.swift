@@ -1,5 +1,6 @@
 /// Scenario routes and moves the scenario suites share (ScenarioServerTests, ScenarioCoverageTests,
-/// ScenarioKeyServerTests, ScenarioTimedMoveServerTests), written once. Each route is one entry of a
+/// ScenarioKeyServerTests, ScenarioTimedMoveServerTests, and their tests moved off the socket into
+/// StubdCoreTests), written once: here, not in StubdTestSupport, so both test targets reach them. Each route is one entry of a
 /// manifest's `routes:` list, indented as one and ending in a newline.
 public enum ScenarioRoutes {
     /// `empty-cart`: GET /cart answers no items in Started; `add-item`: POST /cart answers `added`
