@@ -12,8 +12,8 @@ import HTTPTypes
 /// free callback frees the body once the last connection is done. A variant (the same body with
 /// rate-limit headers) holds a retain on this object until libmicrohttpd frees the variant, so the
 /// shared body outlives every response that points into it. A request holds this object from lookup
-/// to queueing, so a reload can drop it at any moment. The front keeps it (`PreparedAnswers`, a
-/// connection's last answer), never the engine's `CannedResponse`.
+/// to queueing, so a reload can drop it at any moment. The front keeps it (`PreparedAnswers`, one
+/// table per catalog), never the engine's `CannedResponse`.
 final class PreparedResponse: @unchecked Sendable {
     let response: MHDResponse
     private let body: UnsafeMutableRawPointer

@@ -37,7 +37,7 @@ struct ResponseWriter {
         case let .canned(canned, extra):
             // The plain route's answer: kept here, the rest out of line, so this inlines into the caller.
             if extra.isEmpty {
-                return connection.queue(prepared(canned, on: connection).response, status: canned.status.code)
+                return connection.queue(prepared(canned).response, status: canned.status.code)
             }
             return queue(canned, adding: extra, on: connection)
         case .generated(let generated):
@@ -75,7 +75,7 @@ struct ResponseWriter {
     /// out of line from the table in force or made now (an answer no catalog holds: a runtime stub's,
     /// a range's, a spec's example; or one of a catalog replaced meanwhile).
     @inline(__always)
-    private func prepared(_ canned: CannedResponse, on connection: borrowing Connection) -> PreparedResponse {
+    private func prepared(_ canned: CannedResponse) -> PreparedResponse {
         if let answers, let prepared = answers.lookUp(canned) { return prepared }
         return preparedElsewhere(canned)
     }
@@ -87,7 +87,7 @@ struct ResponseWriter {
 
     @inline(never)
     private func queue(_ canned: CannedResponse, adding extra: ExtraHeaders, on connection: borrowing Connection) -> CallResult {
-        let prepared = prepared(canned, on: connection)
+        let prepared = prepared(canned)
         // The connection keeps the response for its next request (see ConnectionState).
         if let queued = connection.withState({ $0.queueVariant(of: prepared, adding: extra, status: canned.status.code, on: connection) }) {
             return queued
