@@ -11,19 +11,7 @@ import StubdProtocol
 /// counts at most `maxKeys` of them. QuotaKeyServerTests in StubdServerTests keeps the report's pages
 /// as StubdClient joins them.
 @Suite struct QuotaKeyAnswerTests {
-    func stubs(maxKeys: Int? = nil) throws -> TempStubs {
-        try TempStubs([
-            "a.json": "{}",
-            "stubd.yml": """
-            clock: { virtual: "2016-08-30T00:00:20Z" }
-            quotas:
-              - name: keyed
-                routes: ["GET /a.json"]
-                key: { query: k }
-                limits: ["10/minute"]\(maxKeys.map { "\n    maxKeys: \($0)" } ?? "")
-            """,
-        ])
-    }
+    func stubs(maxKeys: Int? = nil) throws -> TempStubs { try KeyedQuotaStubs.folder(maxKeys: maxKeys) }
 
     /// The quotas report (`GET /__stubd/quotas`) in one page of the largest size, which holds every
     /// key these tests make: what StubdClient's `quotas()` joins from pages.

@@ -12,28 +12,9 @@ import StubdCoreTestSupport
 /// seed problems, StubdClient and Python's requests.
 @Suite struct ResourceAnswerTests {
     /// ResourceServerTests' manifest and seed.
-    static let manifest = """
-        resources:
-          - path: /todos
-            seed: todos.json
-          - path: /users/{userId}/todos
-            name: userTodos
-            items:
-              - { id: 1, userId: 1, title: "one's" }
-              - { id: 1, userId: 2, title: "two's" }
-          - path: /notes
-            total: envelope
-            idStrategy: uuid
-            maxItems: 3
-            maxItemBytes: 200
-          - path: /tags
-            idStrategy: body
-        """
+    static let manifest = ResourceStubs.manifest
 
-    static func stubs() throws -> TempStubs {
-        let seed = (1...25).map { #"{"id": \#($0), "title": "todo \#($0)", "done": \#($0 % 2 == 0)}"# }
-        return try TempStubs(["stubd.yml": manifest, "__files/todos.json": "[" + seed.joined(separator: ",\n") + "]"])
-    }
+    static func stubs() throws -> TempStubs { try ResourceStubs.stubs() }
 
     /// A body goes as `application/json` unless `contentType` says otherwise (a patch's media type).
     private func call(_ harness: EngineHarness, _ path: String, _ method: HTTPRequest.Method = .get, _ body: String? = nil,

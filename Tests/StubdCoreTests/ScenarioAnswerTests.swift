@@ -12,26 +12,7 @@ import StubdCoreTestSupport
 @Suite struct ScenarioAnswerTests {
     /// ScenarioServerTests' manifest: a cart that fills and is paid, and a status route whose
     /// template reads the cart's state and the notes resource.
-    static let manifest = "routes:\n" + ScenarioRoutes.cart(added: "{ status: 201, json: { added: tea } }") + """
-          - name: full-cart
-            request: { path: /cart }
-            response: { json: { items: [tea] } }
-            scenario: cart
-            whenState: has-item
-
-        """ + ScenarioRoutes.pay + """
-          - name: nothing-to-pay
-            request: { method: POST, path: /pay }
-            response: { status: 409, json: { paid: false } }
-            priority: 9
-          - name: status
-            request: { path: /status }
-            response:
-              template: true
-              json: { cart: "{{scenario 'cart'}}", notes: "{{resourceCount 'notes'}}", texts: "{{#each (resourceItems 'notes')}}{{this.text}};{{/each}}" }
-        resources:
-          - path: /notes
-        """
+    static let manifest = ScenarioManifests.cartFlow
 
     static func harness() throws -> EngineHarness { try EngineHarness(TempStubs(["stubd.yml": manifest])) }
 

@@ -11,45 +11,7 @@ import StubdCoreTestSupport
 /// payments and `stubd check`.
 @Suite struct ScenarioKeyAnswerTests {
     /// ScenarioKeyServerTests' manifest: an order's state per path id, `maxKeys: 3`.
-    static let manifest = """
-        scenarios:
-          order: { maxKeys: 3 }
-        routes:
-          - name: open-order
-            request: { path: "/orders/{id}" }
-            response: { json: { status: open } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: Started
-          - name: paid-order
-            request: { path: "/orders/{id}" }
-            response: { json: { status: paid } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: paid
-
-        """ + ScenarioRoutes.orderPay(name: "pay") + """
-          - name: pay-again
-            request: { method: POST, path: "/orders/{id}/pay" }
-            response: { status: 409, json: { paid: false } }
-            priority: 9
-          - name: refund
-            request: { method: POST, path: /refunds }
-            response: { status: 201 }
-            scenario: order
-            scenarioKey: { jsonPath: '$.orderId' }
-            whenState: paid
-            thenState: refunded
-          - name: track
-            request: { path: /track }
-            response: { json: { tracked: true } }
-            scenario: order
-            scenarioKey: { query: order }
-            whenState: refunded
-          - name: summary
-            request: { path: "/summary/{id}" }
-            response: { template: true, json: { order: "{{request.path.id}}", state: "{{scenario 'order' key=request.path.id}}" } }
-        """
+    static let manifest = ScenarioManifests.keyedOrders
 
     private static func call(_ harness: EngineHarness, _ path: String, _ method: HTTPRequest.Method = .get, _ body: String = "") -> EngineAnswer {
         harness.answer(path, method: method, headers: body.isEmpty ? [:] : ["Content-Type": "application/json"], body: body)

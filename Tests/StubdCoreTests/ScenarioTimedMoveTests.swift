@@ -11,26 +11,7 @@ import StubdCoreTestSupport
 /// keeps the keyed moves StubdClient reads and `stubd check`.
 @Suite struct ScenarioTimedMoveTests {
     /// ScenarioTimedMoveServerTests' manifest: an order's delivery moves per key, a door that closes 10 s after opening.
-    static let manifest = ScenarioRoutes.deliveryMoves("order", more: """
-          door:
-            moves: [{ from: open, after: 10s, to: closed }]
-
-        """) + "routes:\n" + ScenarioRoutes.orderPay(name: "pay") + """
-          - request: { path: "/orders/{id}" }
-            response: { json: { status: shipped } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: shipped
-          - request: { path: "/orders/{id}" }
-            response: { template: true, json: { status: "{{scenario 'order' key=request.path.id}}" } }
-            priority: 9
-          - request: { method: POST, path: /door }
-            response: { status: 204 }
-            scenario: door
-            thenState: open
-          - request: { path: /door }
-            response: { template: true, json: { door: "{{scenario 'door'}}" } }
-        """
+    static let manifest = ScenarioManifests.timedMoves
 
     private static func call(_ harness: EngineHarness, _ path: String, _ method: HTTPRequest.Method = .get, _ body: String = "") -> EngineAnswer {
         harness.answer(path, method: method, headers: body.isEmpty ? [:] : ["Content-Type": "application/json"], body: body)

@@ -111,23 +111,9 @@ import StubdCoreTestSupport
 
     // MARK: Amplification
 
-    static let list = """
-        routes:
-          - request: { method: POST, path: /list }
-            response:
-              template: true
-              body: "{{#each (jsonPath request.body '$')}}item {{this}} {{/each}}"
-          - request: { method: POST, path: /echo }
-            response:
-              template: true
-              body: "\(String(repeating: "{{request.body}}", count: 20))"
-          - request: { method: POST, path: /silent }
-            response:
-              template: true
-              body: "{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{/each}}{{/each}}{{/each}}"
-        """
+    static let list = TemplateAmplification.list
 
-    static func numbers(_ count: Int) -> String { "[" + (0..<count).map(String.init).joined(separator: ",") + "]" }
+    static func numbers(_ count: Int) -> String { TemplateAmplification.numbers(count) }
 
     /// An answer that renders past `maxRenderedBytes` is a 500 naming the cap, and the journal says
     /// rendering stopped: a loop (left to the front to render) and plain values (rendered in place) alike.

@@ -12,19 +12,7 @@ import Testing
 /// joins the pages. Keys forgotten once their windows pass and the `maxKeys` cap, with no socket:
 /// QuotaKeyAnswerTests in StubdCoreTests.
 @Suite struct QuotaKeyServerTests {
-    func stubs(maxKeys: Int? = nil) throws -> URL {
-        try TempStubs([
-            "a.json": "{}",
-            "stubd.yml": """
-            clock: { virtual: "2016-08-30T00:00:20Z" }
-            quotas:
-              - name: keyed
-                routes: ["GET /a.json"]
-                key: { query: k }
-                limits: ["10/minute"]\(maxKeys.map { "\n    maxKeys: \($0)" } ?? "")
-            """,
-        ]).url
-    }
+    func stubs(maxKeys: Int? = nil) throws -> URL { try KeyedQuotaStubs.folder(maxKeys: maxKeys).url }
 
     /// Every page of the report, joined by the client library.
     func quotas(_ server: StubServer) async throws -> QuotasReport {

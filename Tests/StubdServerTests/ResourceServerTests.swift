@@ -11,28 +11,9 @@ import Testing
 /// An item's life, lists, filters, pages, limits and default headers, with no socket: ResourceAnswerTests
 /// in StubdCoreTests.
 @Suite struct ResourceServerTests {
-    static let manifest = """
-        resources:
-          - path: /todos
-            seed: todos.json
-          - path: /users/{userId}/todos
-            name: userTodos
-            items:
-              - { id: 1, userId: 1, title: "one's" }
-              - { id: 1, userId: 2, title: "two's" }
-          - path: /notes
-            total: envelope
-            idStrategy: uuid
-            maxItems: 3
-            maxItemBytes: 200
-          - path: /tags
-            idStrategy: body
-        """
+    static let manifest = ResourceStubs.manifest
 
-    static func stubs() throws -> TempStubs {
-        let seed = (1...25).map { #"{"id": \#($0), "title": "todo \#($0)", "done": \#($0 % 2 == 0)}"# }
-        return try TempStubs(["stubd.yml": manifest, "__files/todos.json": "[" + seed.joined(separator: ",\n") + "]"])
-    }
+    static func stubs() throws -> TempStubs { try ResourceStubs.stubs() }
 
     private func call(_ server: ServeProcess, _ path: String, _ method: String = "GET", _ body: String? = nil,
                       headers: [String: String] = [:]) async throws -> HTTPResult {

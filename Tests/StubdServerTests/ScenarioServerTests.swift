@@ -13,26 +13,7 @@ import StubdProtocol
 /// What the engine decides of a flow and what a template reads of it, with no socket:
 /// ScenarioAnswerTests in StubdCoreTests.
 @Suite struct ScenarioServerTests {
-    static let manifest = "routes:\n" + ScenarioRoutes.cart(added: "{ status: 201, json: { added: tea } }") + """
-          - name: full-cart
-            request: { path: /cart }
-            response: { json: { items: [tea] } }
-            scenario: cart
-            whenState: has-item
-
-        """ + ScenarioRoutes.pay + """
-          - name: nothing-to-pay
-            request: { method: POST, path: /pay }
-            response: { status: 409, json: { paid: false } }
-            priority: 9
-          - name: status
-            request: { path: /status }
-            response:
-              template: true
-              json: { cart: "{{scenario 'cart'}}", notes: "{{resourceCount 'notes'}}", texts: "{{#each (resourceItems 'notes')}}{{this.text}};{{/each}}" }
-        resources:
-          - path: /notes
-        """
+    static let manifest = ScenarioManifests.cartFlow
 
     static func stubs() throws -> TempStubs { try TempStubs(["stubd.yml": manifest]) }
 

@@ -12,26 +12,7 @@ import Testing
 /// A runtime stub joining a declared scenario, and a move on the system clock, with no socket:
 /// ScenarioTimedMoveTests in StubdCoreTests.
 @Suite struct ScenarioTimedMoveServerTests {
-    static let manifest = ScenarioRoutes.deliveryMoves("order", more: """
-          door:
-            moves: [{ from: open, after: 10s, to: closed }]
-
-        """) + "routes:\n" + ScenarioRoutes.orderPay(name: "pay") + """
-          - request: { path: "/orders/{id}" }
-            response: { json: { status: shipped } }
-            scenario: order
-            scenarioKey: { path: id }
-            whenState: shipped
-          - request: { path: "/orders/{id}" }
-            response: { template: true, json: { status: "{{scenario 'order' key=request.path.id}}" } }
-            priority: 9
-          - request: { method: POST, path: /door }
-            response: { status: 204 }
-            scenario: door
-            thenState: open
-          - request: { path: /door }
-            response: { template: true, json: { door: "{{scenario 'door'}}" } }
-        """
+    static let manifest = ScenarioManifests.timedMoves
 
     private static func call(_ base: URL, _ path: String, _ method: String = "GET", _ body: String? = nil) async throws -> HTTPResult {
         try await http(URL(string: base.absoluteString + path)!, method: method, body: body,

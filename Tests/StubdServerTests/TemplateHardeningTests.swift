@@ -10,23 +10,9 @@ import Testing
 /// real time and a render holding a worker. What the engine decides of them (nesting, escaping, the
 /// render cap), with no socket: TemplateHardeningAnswerTests in StubdCoreTests.
 @Suite struct TemplateHardeningTests {
-    static let list = """
-        routes:
-          - request: { method: POST, path: /list }
-            response:
-              template: true
-              body: "{{#each (jsonPath request.body '$')}}item {{this}} {{/each}}"
-          - request: { method: POST, path: /echo }
-            response:
-              template: true
-              body: "\(String(repeating: "{{request.body}}", count: 20))"
-          - request: { method: POST, path: /silent }
-            response:
-              template: true
-              body: "{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{#each (jsonPath request.body '$')}}{{/each}}{{/each}}{{/each}}"
-        """
+    static let list = TemplateAmplification.list
 
-    static func numbers(_ count: Int) -> String { "[" + (0..<count).map(String.init).joined(separator: ",") + "]" }
+    static func numbers(_ count: Int) -> String { TemplateAmplification.numbers(count) }
 
     /// Rendered off the worker, a looping template still keeps its answer's delay and its route's quota.
     @Test func aLoopingTemplateKeepsItsDelayAndQuota() async throws {
