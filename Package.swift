@@ -104,9 +104,17 @@ let package = Package(
                                .product(name: "OpenAPIKit30", package: "OpenAPIKit", condition: .when(traits: [traitOpenAPI]))],
                 swiftSettings: strict),
 
+        // The engine answering URLSession inside the test process, without a socket: a URLProtocol per
+        // session in front of the engine and the admin API. No C library: it builds for iOS, tvOS,
+        // watchOS and visionOS as for Linux and macOS.
+        .target(name: "StubdInProcess",
+                dependencies: ["StubdEngine", "StubdCore", "StubdClient", "StubdProtocol",
+                               .product(name: "HTTPTypes", package: "swift-http-types")],
+                swiftSettings: strict),
+
         // The libmicrohttpd binding and StubServer; a thin layer over StubdCore.
         .target(name: "Stubd",
-                dependencies: ["StubdEngine", "StubdCore", "StubdClient", "CMicroHTTPD", "CCurl", "CGnuTLS",
+                dependencies: ["StubdEngine", "StubdCore", "StubdClient", "StubdInProcess", "CMicroHTTPD", "CCurl", "CGnuTLS",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "HTTPTypes", package: "swift-http-types"),
                                // The local CA (TLS/CertificateAuthority), with the TLS trait only.
@@ -154,6 +162,10 @@ let package = Package(
         .testTarget(name: "StubdServerTests",
                     dependencies: ["Stubd", "StubdClient", "StubdXCTest", "StubdTesting", "StubdTestSupport"],
                     exclude: ["Fixtures"], swiftSettings: strict),
+        // The engine answering URLSession without a socket: this target links no libmicrohttpd, so
+        // what passes here passes where none can be linked.
+        .testTarget(name: "StubdInProcessTests", dependencies: ["StubdInProcess", "StubdClient", "StubdProtocol", "StubdCoreTestSupport"],
+                    swiftSettings: strict),
         // The transport's types tested without a socket (the lifecycle, the request slot, the behaviour
         // decisions, the WebSocket handshake): StubdServerTests are the ones that open sockets.
         .testTarget(name: "StubdTransportTests", dependencies: ["Stubd", "StubdEngine", "StubdCore", "StubdProtocol"], swiftSettings: strict),

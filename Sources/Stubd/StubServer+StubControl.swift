@@ -1,5 +1,8 @@
-import Foundation
+public import Foundation
 public import StubdClient
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 public import StubdProtocol
 
 /// The in-process server is controlled through the same admin API as a remote one, so a test
@@ -24,6 +27,11 @@ extension StubServer: StubControl {
     public func coverage() async throws -> CoverageReport { try await client.coverage() }
     public func contractProblems() async throws -> [String] { try await client.contractProblems() }
     public func prefer(_ value: String?) async throws { try await client.prefer(value) }
+    /// Answered by this server's engine in this process, without the socket, in the default session:
+    /// the same hits, quotas, clock and state as requests to `baseURL`.
+    public var sessionConfiguration: URLSessionConfiguration { inProcess.sessionConfiguration }
+    /// A `URLSession` made with `sessionConfiguration`, once; `stop()` invalidates it.
+    public var urlSession: URLSession { inProcess.urlSession }
     /// The latest requests of the default session (`limit` at most), newest last.
     public func requests(limit: Int = 100) async throws -> JournalReport { try await client.requests(limit: limit) }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 package import StubdCore
+package import StubdInProcess
 public import StubdEngine
 import StubdProtocol
 import StubdClient
@@ -112,6 +113,8 @@ public final class StubServer: Sendable {
     public let adminToken: String?
     /// The specs the stubs are held to, if any.
     package let contracts: ContractSet?
+    /// The same engine answering without a socket (`sessionConfiguration`, `urlSession`).
+    package let inProcess: InProcessStubs
 
     private let daemons: [Daemon]
     private let tlsDaemons: [Daemon]
@@ -181,6 +184,9 @@ public final class StubServer: Sendable {
                 $0 = (forwarding.scope == .everything ? "record" : "proxy", forwarding.target.absoluteString, forwarding.recorder != nil)
             }
         }
+        inProcess = InProcessStubs(front: InProcessFront(engine: engine, admin: admin, contracts: options.contracts,
+                                                         checksRequests: options.requestValidation != .off,
+                                                         refusesBrokenRequests: options.requestValidation == .strict))
         adminToken = options.adminToken.flatMap { $0.isEmpty ? nil : $0 }
         let access = AdminAccess(token: adminToken, allowedHosts: options.allowedHosts,
                                  listensBeyondLoopback: !ListeningSocket.isLoopback(host))
@@ -319,6 +325,7 @@ public final class StubServer: Sendable {
     /// `stop()` for signal handlers and `deinit`-like paths that cannot await.
     public func stopSynchronously() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        inProcess.close()
         watcher?.stop()
         for acceptor in acceptors { acceptor.stop() }
         engine.sessions.releaseWaiters()

@@ -1,5 +1,8 @@
 public import Foundation
 public import StubdProtocol
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 
 /// What a test can do with a stub server, in-process (`StubServer`) or running elsewhere (`StubdClient`).
 public protocol StubControl: Sendable {
@@ -37,6 +40,40 @@ public protocol StubControl: Sendable {
     /// answer of routes written for Prism's convention (`"code=429"`, `"example=rainy"`), as
     /// `stubd openapi import` writes them. `nil` stops it; a reset does too.
     func prefer(_ value: String?) async throws
+    /// The admin API of this view as a `StubdClient` (scenarios, resources, streams, WebSockets):
+    /// over the network to `baseURL`, or, in process, through the engine without a socket.
+    var adminClient: StubdClient { get }
+    /// A configuration whose requests these stubs answer, in this view's session: without a socket,
+    /// whatever host a request names, where the engine runs in this process (`withStubServer`,
+    /// `startStubServer`); plain `.ephemeral` where the stubs are reached over the network (a daemon at
+    /// `STUBD_URL`), whose requests must go to `baseURL`.
+    var sessionConfiguration: URLSessionConfiguration { get }
+    /// A `URLSession` made with `sessionConfiguration`, one per view: give it to the code under test.
+    var urlSession: URLSession { get }
+}
+
+extension StubControl {
+    /// Over the network to `baseURL`.
+    public var adminClient: StubdClient { (self as? StubdClient) ?? StubdClient(baseURL: baseURL) }
+
+    /// `.ephemeral`, the way to `baseURL` over the network, with room for the many requests at once a test may make.
+    public var sessionConfiguration: URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 32
+        return configuration
+    }
+
+    /// One session for every view reached over the network (`sessionConfiguration`'s).
+    public var urlSession: URLSession { NetworkSession.shared }
+}
+
+/// The `URLSession` of views reached over the network: made once.
+private enum NetworkSession {
+    static let shared: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 32
+        return URLSession(configuration: configuration)
+    }()
 }
 
 extension StubControl {

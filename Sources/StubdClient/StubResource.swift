@@ -44,6 +44,6 @@ public struct StubResource: Sendable {
 extension StubControl {
     /// The resource `name` in this session: `try await server.resource("todos").count()`.
     public func resource(_ name: String) -> StubResource {
-        StubResource(name: name, client: (self as? StubdClient) ?? StubdClient(baseURL: baseURL))
+        StubResource(name: name, client: adminClient)
     }
 }

@@ -63,6 +63,6 @@ public struct StubScenario: Sendable {
 extension StubControl {
     /// The scenario `name` in this session: `try await server.scenario("checkout").set("paid")`.
     public func scenario(_ name: String) -> StubScenario {
-        StubScenario(name: name, client: (self as? StubdClient) ?? StubdClient(baseURL: baseURL))
+        StubScenario(name: name, client: adminClient)
     }
 }

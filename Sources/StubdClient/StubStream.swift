@@ -39,6 +39,6 @@ public struct StubStream: Sendable {
 extension StubControl {
     /// The streaming route `route` (events or a WebSocket) in this session: `try await server.stream("GET /scores").waitForSent(count: 3, timeout: .seconds(2))`.
     public func stream(_ route: String) -> StubStream {
-        StubStream(route: route, client: (self as? StubdClient) ?? StubdClient(baseURL: baseURL))
+        StubStream(route: route, client: adminClient)
     }
 }

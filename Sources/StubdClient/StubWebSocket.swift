@@ -50,7 +50,7 @@ public struct StubWebSocket: Sendable {
 extension StubControl {
     /// The WebSocket route `name` in this session: `try await server.webSockets("chat").send("hello")`.
     public func webSockets(_ name: String) -> StubWebSocket {
-        StubWebSocket(name: name, client: (self as? StubdClient) ?? StubdClient(baseURL: baseURL))
+        StubWebSocket(name: name, client: adminClient)
     }
 }
 

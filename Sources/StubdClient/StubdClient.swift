@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTypes
 public import StubdProtocol
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
 
 /// Talks to a running stubd (`stubd serve`, docker-compose) over its admin API.
@@ -18,11 +18,19 @@ public struct StubdClient: StubControl {
     public let baseURL: URL
     /// Sent as `Authorization: Bearer …` on admin calls, for a server started with an admin token.
     public let adminToken: String?
+    /// What the admin calls go through: a socket, or the engine in this process (`InProcessStubs`).
+    private let transport: URLSession
 
     /// `adminToken` defaults to `STUBD_ADMIN_TOKEN` from the environment, as the server's does.
     public init(baseURL: URL, adminToken: String? = ProcessInfo.processInfo.environment["STUBD_ADMIN_TOKEN"]) {
+        self.init(baseURL: baseURL, adminToken: adminToken, transport: StubdClient.urlSession)
+    }
+
+    /// A client whose calls go through `transport`: the in-process front's, which answers them without a socket.
+    package init(baseURL: URL, adminToken: String?, transport: URLSession) {
         self.baseURL = baseURL
         self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.transport = transport
     }
 
     /// The server's root URL, without any session prefix.
@@ -40,7 +48,7 @@ public struct StubdClient: StubControl {
 
     /// `session(_:)` with its concrete type, for callers that want `StubdClient`'s extra calls.
     public func sessionClient(_ id: String) -> StubdClient {
-        StubdClient(baseURL: serverURL.appendingPathComponent("__s").appendingPathComponent(id), adminToken: adminToken)
+        StubdClient(baseURL: serverURL.appendingPathComponent("__s").appendingPathComponent(id), adminToken: adminToken, transport: transport)
     }
 
     /// The session id this client speaks for ("" for the default session).
@@ -329,7 +337,7 @@ public struct StubdClient: StubControl {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await StubdClient.urlSession.data(for: request)
+            (data, response) = try await transport.data(for: request)
         } catch {
             throw StubdError.unreachable(url: serverURL.absoluteString, reason: error.localizedDescription)
         }
