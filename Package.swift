@@ -8,12 +8,6 @@ import PackageDescription
 let strict: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility"),
                               .enableUpcomingFeature("InternalImportsByDefault")]
 
-/// Compiles the test helpers' sources without the in-process start (the `…Remote` products).
-let remoteOnly: [SwiftSetting] = [.define("STUBD_REMOTE_ONLY")]
-
-/// The in-process server, only on the platforms libmicrohttpd runs on.
-let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .when(platforms: [.linux, .macOS]))
-
 /// What the daemon offers beyond serving a Stubs folder, each a package trait, both on by default (the
 /// `stubd` binary and a dependency declared without `traits:` have everything). A test package that
 /// wants only the in-process server writes `.package(url: …, from: …, traits: [])` and builds neither
@@ -21,6 +15,14 @@ let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .whe
 /// scripts/client_side_graph.py fails when the light build reaches them). Each is compiled in behind one
 /// `#if` in one file, whose stand-in without the trait throws, saying which trait to enable.
 let traitTLS = "TLS", traitOpenAPI = "OpenAPI"
+/// The test helpers' in-process socket server (`StubServer`, libmicrohttpd, libcurl, GnuTLS) beside the
+/// engine answering without a socket. Off (`traits: []`), a test package links no C library but the
+/// YAML parser Yams compiles from its own source, and builds for every Apple platform.
+let traitInProcessServer = "InProcessServer"
+
+/// The in-process socket server, only on the platforms libmicrohttpd runs on, and only with the
+/// `InProcessServer` trait: without it the test helpers answer through the engine alone, with no socket.
+let stubdWhereItRuns: Target.Dependency = .target(name: "Stubd", condition: .when(platforms: [.linux, .macOS], traits: [traitInProcessServer]))
 
 let package = Package(
     name: "stubd",
@@ -35,17 +37,17 @@ let package = Package(
         .library(name: "StubdClient", targets: ["StubdClient"]),
         .library(name: "StubdXCTest", targets: ["StubdXCTest"]),
         .library(name: "StubdTesting", targets: ["StubdTesting"]),
-        // The same helpers for a test that talks to a running `stubd serve` only (STUBD_URL): they link
-        // nothing of the server, so a test package that depends on them builds in seconds, not minutes.
-        .library(name: "StubdXCTestRemote", targets: ["StubdXCTestRemote"]),
-        .library(name: "StubdTestingRemote", targets: ["StubdTestingRemote"]),
+        // The engine answering URLSession in the test process, without a socket (what the helpers use).
+        .library(name: "StubdInProcess", targets: ["StubdInProcess"]),
     ],
     traits: [
         .trait(name: traitTLS, description: "HTTPS: the local certificate authority (`stubd ca`), `serve --tls` and --tls-port, "
                                            + "CONNECT (a client's HTTPS_PROXY). Builds swift-crypto and swift-certificates."),
         .trait(name: traitOpenAPI, description: "Reading OpenAPI specs (`serve --spec`, `stubd check --spec`, `import openapi`): "
                                                + "OpenAPIKit checks that a document is OpenAPI. Builds OpenAPIKit."),
-        .default(enabledTraits: [traitTLS, traitOpenAPI]),
+        .trait(name: traitInProcessServer, description: "The test helpers start a StubServer (a socket on 127.0.0.1, libmicrohttpd) on Linux "
+                                                        + "and macOS, besides answering URLSession without a socket. Links libmicrohttpd, libcurl and GnuTLS."),
+        .default(enabledTraits: [traitTLS, traitOpenAPI, traitInProcessServer]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -126,19 +128,11 @@ let package = Package(
                             .embedInCode("Dashboard/dashboard.js")],
                 swiftSettings: strict),
 
-        // The test helpers. Where libmicrohttpd cannot go (an iOS, tvOS, watchOS or visionOS test
-        // bundle) they leave `Stubd` out and talk to a `stubd serve` on the Mac through STUBD_URL.
-        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
-        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient"], swiftSettings: strict),
-
-        // The test helpers with the in-process server left out on every platform: StubdXCTest's and
-        // StubdTesting's own source files (symlinked, so the two cannot drift), compiled with
-        // STUBD_REMOTE_ONLY. They reach the server at STUBD_URL (a terminal, the iOS Simulator, compose's
-        // test container) through StubdClient, and link no C library and none of swift-crypto,
-        // swift-certificates, OpenAPIKit or Yams (scripts/check-client-side checks it): a user's test
-        // package that needs only these builds HTTPTypes and four small modules (scripts/measure-helper-build).
-        .target(name: "StubdXCTestRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
-        .target(name: "StubdTestingRemote", dependencies: ["StubdClient"], swiftSettings: strict + remoteOnly),
+        // The test helpers: every test gets a URLSession answered without a socket (StubdInProcess), on
+        // every platform; with the InProcessServer trait, on Linux and macOS, an in-process StubServer
+        // too; with STUBD_URL set, a session on that daemon instead.
+        .target(name: "StubdXCTest", dependencies: [stubdWhereItRuns, "StubdClient", "StubdInProcess"], swiftSettings: strict),
+        .target(name: "StubdTesting", dependencies: [stubdWhereItRuns, "StubdClient", "StubdInProcess"], swiftSettings: strict),
 
         // The `stubd` binary. The folder is Sources/StubdCLI, not Sources/stubd: on a case-insensitive
         // file system (a Mac, Windows) that would be the same folder as Sources/Stubd.
@@ -177,7 +171,7 @@ let package = Package(
         // The worked example: an app-style weather client and its tests (Examples/WeatherApp).
         .target(name: "WeatherService", path: "Examples/WeatherApp/Sources/WeatherService", swiftSettings: strict),
         .testTarget(name: "WeatherServiceTests",
-                    dependencies: ["WeatherService", "StubdXCTest", "StubdTesting", "Stubd"],
+                    dependencies: ["WeatherService", "StubdXCTest", "StubdTesting", "StubdInProcess"],
                     path: "Examples/WeatherApp/Tests/WeatherServiceTests", swiftSettings: strict),
     ]
 )
@@ -195,23 +189,24 @@ if Context.environment["STUBD_FUZZ"] != nil {
 
 // scripts/check-client-side builds this manifest, in a scratch folder holding only the client side's
 // sources, with STUBD_CLIENT_SIDE set: the client-side targets as declared above, Stubd and every
-// package but HTTPTypes taken away, as an iOS test bundle gets them. One manifest, so the check
-// cannot drift from what ships.
+// package but HTTPTypes and Yams taken away, as an iOS test bundle gets them (built there with the
+// traits off: the OpenAPI trait's OpenAPIKit is taken away too). One manifest, so the check cannot
+// drift from what ships.
 if Context.environment["STUBD_CLIENT_SIDE"] != nil {
-    let clientSide: Set<String> = ["StubdProtocol", "StubdClient", "StubdXCTest", "StubdTesting",
-                                   "StubdXCTestRemote", "StubdTestingRemote"]
+    let clientSide: Set<String> = ["StubdProtocol", "StubdClient", "StubdEngine", "StubdCore", "StubdInProcess", "StubdXCTest", "StubdTesting"]
+    let packagesKept = ["/swift-http-types", "/Yams"]
     package.targets = package.targets.filter { clientSide.contains($0.name) }
     for target in package.targets {
         target.dependencies = target.dependencies.filter { dependency in
             switch dependency {
             case .targetItem(let name, _), .byNameItem(let name, _): clientSide.contains(name)
-            case .productItem(_, let package, _, _): package == "swift-http-types"
+            case .productItem(_, let package, _, _): package == "swift-http-types" || package == "Yams"
             @unknown default: true
             }
         }
     }
     package.products = package.products.filter { clientSide.contains($0.name) }
     package.dependencies = package.dependencies.filter { dependency in
-        if case .sourceControl(_, let location, _) = dependency.kind { location.hasSuffix("/swift-http-types") } else { false }
+        if case .sourceControl(_, let location, _) = dependency.kind { packagesKept.contains { location.hasSuffix($0) } } else { false }
     }
 }

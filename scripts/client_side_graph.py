@@ -1,11 +1,10 @@
 """Reads `swift package dump-package` on stdin; fails when a client-side product reaches the server's
-libraries (CMicroHTTPD, CCurl, CGnuTLS, X509, Crypto)
-on a platform where libmicrohttpd cannot run, when the test helpers lose the in-process server
-on macOS or Linux, or when the remote-only helpers (StubdXCTestRemote, StubdTestingRemote) reach
-anything beyond StubdClient, StubdProtocol and HTTPTypes on any platform (no C library, nothing of
-the server: their users' clean build stays short), or when the in-process helpers built without the
-package's traits (a dependency declared with `traits: []`) reach swift-crypto, swift-certificates or
-OpenAPIKit, or the default build (the `stubd` binary) loses them. Used by scripts/check-client-side."""
+libraries (CMicroHTTPD, CCurl, CGnuTLS, X509, Crypto) on a platform where libmicrohttpd cannot run,
+when the test helpers lose the in-process server on macOS or Linux with the default traits, when the
+helpers built without the package's traits (a dependency declared with `traits: []`, issue 60) reach
+anything of the server or a system C library on any platform, or when they reach swift-crypto,
+swift-certificates or OpenAPIKit, or the default build (the `stubd` binary) loses them.
+Used by scripts/check-client-side."""
 import json, sys
 manifest = json.load(sys.stdin)
 targets = {t["name"]: t for t in manifest["targets"]}
@@ -47,21 +46,18 @@ failed = False
 # (HTTPS); and the packages its local CA is built with (swift-certificates' X509, swift-crypto).
 SERVER_ONLY = ["CMicroHTTPD", "CCurl", "CGnuTLS", "X509", "Crypto"]
 for platform in ["ios", "tvos", "watchos", "visionos"]:
-    paths = [p for p in (path_to(product, lib, platform) for product in ["StubdClient", "StubdXCTest", "StubdTesting"]
+    paths = [p for p in (path_to(product, lib, platform) for product in ["StubdClient", "StubdInProcess", "StubdXCTest", "StubdTesting"]
                          for lib in SERVER_ONLY) if p]
     for path in paths:
         print(f"FAIL {platform}: {path[0]} reaches {path[-1]}: {' -> '.join(path)}")
     if paths:
         failed = True
     else:
-        print(f"ok   {platform}: no path from StubdClient, StubdXCTest or StubdTesting to {' or '.join(SERVER_ONLY)}")
+        print(f"ok   {platform}: no path from StubdClient, StubdInProcess, StubdXCTest or StubdTesting to {' or '.join(SERVER_ONLY)}")
 for product in ["StubdXCTest", "StubdTesting"]:
     if not path_to(product, "CMicroHTTPD", "macos") or not path_to(product, "CMicroHTTPD", "linux"):
         failed = True
-        print(f"FAIL {product} lost the in-process server on macOS or Linux")
-
-# The remote-only helpers: the whole closure, every target and package product, on every platform.
-REMOTE_ALLOWED = {"StubdClient", "StubdProtocol", "HTTPTypes"}
+        print(f"FAIL {product} lost the in-process server on macOS or Linux with the default traits")
 
 def closure(name, platform, traits=DEFAULT_TRAITS):
     seen, stack = {}, [(name, [name])]
@@ -78,21 +74,19 @@ def closure(name, platform, traits=DEFAULT_TRAITS):
             stack.append((dep, path + [dep]))
     return seen
 
-for product in ["StubdXCTestRemote", "StubdTestingRemote"]:
-    if product not in targets:
-        failed = True
-        print(f"FAIL {product}: no such target")
-        continue
+# The helpers without the traits: the engine answering without a socket, on every platform; nothing
+# of the server (Stubd) and no system library (libmicrohttpd, libcurl, GnuTLS) in the whole closure.
+for product in ["StubdXCTest", "StubdTesting", "StubdInProcess"]:
+    ok = True
     for platform in ["linux", "macos", "ios", "tvos", "watchos", "visionos"]:
-        reached = closure(product, platform)
-        extra = sorted(set(reached) - REMOTE_ALLOWED - {product})
-        system = [n for n in reached if targets.get(n, {}).get("type") == "system"]
-        for name in extra:
-            print(f"FAIL {platform}: {product} reaches {name}: {' -> '.join(reached[name])}")
-        if extra or system:
-            failed = True
-    if all(not (set(closure(product, p)) - REMOTE_ALLOWED - {product}) for p in ["linux", "macos", "ios"]):
-        print(f"ok   {product}: reaches only {', '.join(sorted(REMOTE_ALLOWED))} on every platform (no C library)")
+        reached = closure(product, platform, traits=set())
+        bad = sorted(n for n in reached if n == "Stubd" or n in SERVER_ONLY or targets.get(n, {}).get("type") == "system")
+        for name in bad:
+            ok = False
+            print(f"FAIL {platform}: {product} without traits reaches {name}: {' -> '.join(reached[name])}")
+    if ok:
+        print(f"ok   {product} without traits: nothing of the server, no system C library, on every platform")
+    failed = failed or not ok
 
 # The in-process helpers without the traits (`traits: []`): the server, its C libraries, Yams and
 # HTTPTypes, and none of the packages that take most of a clean build (scripts/measure-helper-build

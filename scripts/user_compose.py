@@ -45,7 +45,7 @@ check(tests.get("depends_on", {}).get("stubd", {}).get("condition") == "service_
 check(re.fullmatch(r"swift:[0-9.]+-[a-z]+", tests.get("image", "")) is not None, f"tests' image is not a plain Swift image: {tests.get('image')!r}")
 text = " ".join(tests.get("command", [])) if isinstance(tests.get("command"), list) else str(tests.get("command"))
 check(not re.search(r"apt-get|apt |libmicrohttpd|scripts/setup", text),
-      f"tests installs something ({text!r}): with StubdXCTestRemote/StubdTestingRemote it needs no C library")
+      f"tests installs something ({text!r}): with stubd declared `traits: []` its helpers need no C library")
 
 for problem in problems:
     print(f"FAIL {problem}")

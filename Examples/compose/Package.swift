@@ -1,9 +1,10 @@
-// swift-tools-version:6.0
-// A user's package, as it would sit in its own repository: a small client (Quotes) and its tests,
-// which talk to a `stubd serve` through STUBD_URL with the remote-only helpers. Nothing of the
-// server is linked, so the first build is HTTPTypes and four small modules (issue 45 item 1):
-// scripts/measure-helper-build copies this package, times its clean build, and runs its tests
-// against a real `stubd serve`. docker-compose.yml beside it runs the same as two containers.
+// swift-tools-version:6.1
+// A user's package, as it would sit in its own repository: a small client (Quotes) and its tests.
+// stubd is declared with `traits: []`: the test helpers answer through the engine in the test
+// process, without a socket, and link no libmicrohttpd, libcurl or GnuTLS (as in an iOS test
+// bundle); with STUBD_URL set they take a session on that `stubd serve` instead.
+// scripts/measure-helper-build copies this package, times its clean build, and runs its tests both
+// ways. docker-compose.yml beside it runs them against a stubd container.
 import Foundation
 import PackageDescription
 
@@ -17,13 +18,13 @@ let stubd = URL(fileURLWithPath: stubdPath, relativeTo: URL(fileURLWithPath: Con
 let package = Package(
     name: "QuotesApp",
     platforms: [.macOS(.v15), .iOS(.v16)],
-    dependencies: [.package(path: stubdPath)],
+    dependencies: [.package(path: stubdPath, traits: [])],
     targets: [
         .target(name: "Quotes"),
         .testTarget(name: "QuotesTests",
                     dependencies: ["Quotes",
-                                   .product(name: "StubdXCTestRemote", package: stubd),
-                                   .product(name: "StubdTestingRemote", package: stubd),
+                                   .product(name: "StubdXCTest", package: stubd),
+                                   .product(name: "StubdTesting", package: stubd),
                                    .product(name: "StubdClient", package: stubd)]),
     ]
 )

@@ -1,8 +1,11 @@
-public import Foundation
-public import StubdClient
+// URLSession is Foundation's on Apple platforms, FoundationNetworking's on Linux.
 #if canImport(FoundationNetworking)
+import Foundation
 public import FoundationNetworking
+#else
+public import Foundation
 #endif
+public import StubdClient
 public import StubdProtocol
 
 /// The in-process server is controlled through the same admin API as a remote one, so a test

@@ -4,9 +4,9 @@ public import StubdProtocol
 /// What the test helpers (`StubdXCTest`, `StubdTesting`) share: where a test's stubs come from, and
 /// how a hit-count assertion words its failure. Kept here so both frameworks behave the same.
 ///
-/// This part needs only Foundation, so it builds in an iOS, tvOS or watchOS test bundle, where a
-/// test talks to a `stubd serve` running on the Mac. The in-process start (`StubFixture.start`)
-/// comes with the `Stubd` module, on Linux and macOS.
+/// This part needs only Foundation. The starts are where their parts are: a session on a daemon
+/// (`startRemote`) here; the engine without a socket (`startWithoutSocket`) in StubdInProcess, on
+/// every platform; the in-process socket server (`start`) in Stubd, on Linux and macOS.
 public enum StubFixture {
     /// The environment variable that points tests at a running `stubd serve` (e.g. docker-compose).
     public static let environmentVariable = "STUBD_URL"
@@ -55,21 +55,6 @@ public enum StubFixture {
         return Started(control: session,
                        teardown: { try? await session.reset() },
                        description: "session \(id) on \(daemon.baseURL.absoluteString) (\(environmentVariable))")
-    }
-
-    /// `startRemote` where there is no in-process server (an iOS, tvOS or watchOS test bundle, or the
-    /// `StubdXCTestRemote` and `StubdTestingRemote` products anywhere): without `STUBD_URL` it throws
-    /// what to run on the Mac and what to set in the scheme.
-    public static func startRemoteOnly(stubs: URL, environment: [String: String] = ProcessInfo.processInfo.environment,
-                                       adminToken: String? = nil) async throws -> Started {
-        if let started = try await startRemote(stubs: stubs, environment: environment, adminToken: adminToken) { return started }
-        throw StubdError.badConfiguration(
-            "\(environmentVariable) is not set. Here stubd cannot run inside the test process (no libmicrohttpd on this platform, or a …Remote helper product, which links none of the server): "
-            + "run `stubd serve --stubs \(stubs.path)` (on the Mac for a simulator; in a terminal or a compose service elsewhere), "
-            + "and set \(environmentVariable)=http://127.0.0.1:8080 for the tests (in Xcode, in the scheme's Test action: "
-            + "Edit Scheme › Test › Arguments › Environment Variables). "
-            + "The simulator reaches the Mac's 127.0.0.1; a device needs the Mac's address and `stubd serve --host 0.0.0.0 --admin-token …`. "
-            + "On macOS or Linux, StubdXCTest and StubdTesting (not the …Remote products) start the server in-process instead.")
     }
 
     /// Throws `StubdError.otherFolder` unless the daemon's folder has the fingerprint of `stubs`:

@@ -3,7 +3,7 @@ public import Foundation
 import HTTPTypes
 public import StubdProtocol
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+package import FoundationNetworking
 #endif
 
 /// Talks to a running stubd (`stubd serve`, docker-compose) over its admin API.

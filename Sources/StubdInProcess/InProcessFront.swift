@@ -20,7 +20,7 @@ package final class InProcessFront: Sendable {
     let checksRequests: Bool
     let refusesBrokenRequests: Bool
     /// Each session's `URLProtocol` class (`ProtocolSlot`), made on first use.
-    private let slots = Locked<[String: Int]>([:])
+    private let slots = Locked<(numbers: [String: Int], closed: Bool)>(([:], false))
 
     /// `engine` and `admin` as a server made them, or new ones for a folder alone (`load`).
     package init(engine: StubEngine, admin: AdminEndpoints, contracts: ContractSet? = nil, checksRequests: Bool = true,
@@ -49,15 +49,20 @@ package final class InProcessFront: Sendable {
 
     /// Every session's class answers nothing from now on: a request through one fails, saying so.
     func close() {
-        for number in slots.withLock({ slots in defer { slots = [:] }; return Array(slots.values) }) { SlotTable.free(number) }
+        let numbers = slots.withLock { slots in
+            defer { slots = ([:], true) }
+            return Array(slots.numbers.values)
+        }
+        for number in numbers { SlotTable.free(number) }
     }
 
     /// The `URLProtocol` class that answers from this front in `session`, whatever host a request names.
     package func protocolClass(session: String) -> AnyClass {
         let number = slots.withLock { slots in
-            if let number = slots[session] { return number }
+            if let number = slots.numbers[session] { return number }
             let number = SlotTable.take(for: self, session: session)
-            slots[session] = number
+            // Closed: a class that answers nothing, so a configuration made now fails as one made before.
+            if slots.closed { SlotTable.free(number) } else { slots.numbers[session] = number }
             return number
         }
         return StubURLProtocolClass.make(NoBits.slot(number))

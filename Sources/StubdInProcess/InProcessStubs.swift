@@ -108,21 +108,33 @@ public final class InProcessStubs: StubControl, @unchecked Sendable {
 
     // MARK: StubControl, through the admin API
 
+    /// Hits in this view's session on a route name, a pattern or a concrete path.
     public func hits(_ route: RouteReference) async throws -> Int { try await adminClient.hits(route) }
+    /// Returns once `route` has `count` hits: the engine holds the call until then, or throws after `timeout`.
     public func waitForHits(_ route: RouteReference, count: Int, timeout: Duration) async throws -> Int {
         try await adminClient.waitForHits(route, count: count, timeout: timeout)
     }
+    /// This view's session back to its start: hits, sequences, quotas, journal, runtime stubs, clock, state.
     public func reset() async throws { try await adminClient.reset() }
+    /// Adds a route to this view's session; returns its id.
     public func addStub(_ route: StubRoute) async throws -> String { try await adminClient.addStub(route) }
+    /// Removes a route `addStub(_:)` added.
     public func removeStub(id: String) async throws { try await adminClient.removeStub(id: id) }
+    /// Pre-fills a quota of this view's session.
     public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
         try await adminClient.setQuotaUsed(quota, key: key, used: used)
     }
+    /// Moves this view's session clock forward, without sleeping.
     public func advanceClock(by duration: Duration) async throws { try await adminClient.advanceClock(by: duration) }
+    /// Every route's hits in this view's session.
     public func allHits() async throws -> [String: Int] { try await adminClient.allHits() }
+    /// How many requests matched nothing, and why the latest ones missed their nearest routes.
     public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await adminClient.unmatchedReport() }
+    /// What this view's session reached of the stubs since its last reset.
     public func coverage() async throws -> CoverageReport { try await adminClient.coverage() }
+    /// With specs: each request of this session that broke them, or whose answer did.
     public func contractProblems() async throws -> [String] { try await adminClient.contractProblems() }
+    /// Answers this session's requests as if they sent `Prefer: value` when they send none; nil stops it.
     public func prefer(_ value: String?) async throws { try await adminClient.prefer(value) }
 }
 

@@ -1,22 +1,25 @@
 import Foundation
-#if canImport(Stubd) && !STUBD_REMOTE_ONLY
+#if InProcessServer && canImport(Stubd)
 import Stubd
 #endif
 import StubdClient
+import StubdInProcess
 
-// One file in four modules: StubdTesting's, symlinked into StubdXCTest and both …Remote twins.
-// Each links Stubd only where it runs, and no module they both import may see Stubd (StubdClient
-// builds in an iOS test bundle), so the choice between an in-process server and a remote session
-// is compiled in each of them from this one text instead of written out in each.
+// One file in two modules: StubdTesting's, symlinked into StubdXCTest. Each links Stubd only with
+// the InProcessServer trait and only where libmicrohttpd runs, and no module they both import may
+// see Stubd (StubdClient builds in an iOS test bundle), so the choice is compiled in each of them
+// from this one text instead of written out in each.
 extension StubFixture {
-    /// An in-process `StubServer` where this module links Stubd, else a session on the daemon at
-    /// `STUBD_URL` (failing, saying what to run, without it): what `withStubServer` and
-    /// `startStubServer` start.
+    /// What `withStubServer` and `startStubServer` start: a session on the daemon at `STUBD_URL` when
+    /// it is set; else, where this module links Stubd, an in-process `StubServer` (its `baseURL` a
+    /// socket on 127.0.0.1, its `urlSession` the same engine without one); else the engine alone,
+    /// without a socket (an iOS test bundle, or a package that turned the InProcessServer trait off).
     static func startWhereItRuns(stubs: URL) async throws -> Started {
-        #if canImport(Stubd) && !STUBD_REMOTE_ONLY
+        #if InProcessServer && canImport(Stubd)
         return try await start(stubs: stubs)
         #else
-        return try await startRemoteOnly(stubs: stubs)
+        if let remote = try await startRemote(stubs: stubs) { return remote }
+        return try startWithoutSocket(stubs: stubs)
         #endif
     }
 }

@@ -3,16 +3,16 @@ public import StubdClient
 import StubdProtocol
 public import Testing
 
-/// Runs `body` with a stub server: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
-/// `STUBD_URL` is set, a fresh session on that daemon. The server is stopped (or the session reset)
-/// after `body`, also when it throws. A failure to start is recorded at `sourceLocation` and rethrown.
-/// `StubdTestingRemote` (the same helpers without the server linked in) always takes the session:
-/// there, without `STUBD_URL`, the start fails saying what to run.
+/// Runs `body` with stubs of its own: when `STUBD_URL` is set, a fresh session on that daemon; else an
+/// in-process `StubServer` on 127.0.0.1 where Stubd is linked (Linux and macOS, the `InProcessServer`
+/// trait); else the engine answering without a socket. They are torn down after `body`, also when it
+/// throws. A failure to start is recorded at `sourceLocation` and rethrown. Give the code under test
+/// the control's `urlSession`: it reaches the stubs each way.
 ///
 /// ```swift
 /// @Test func sanFrancisco() async throws {
 ///     try await withStubServer(stubs: stubsURL) { server in
-///         let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY")
+///         let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY", session: server.urlSession)
 ///         …
 ///     }
 /// }

@@ -4,10 +4,10 @@ import StubdProtocol
 public import XCTest
 
 extension XCTestCase {
-    /// A stub server for this test: an in-process `StubServer` on 127.0.0.1 with a free port, or, when
-    /// `STUBD_URL` is set (docker-compose, `stubd serve` in a terminal), a fresh session on that daemon.
-    /// `StubdXCTestRemote` (the same helpers without the server linked in) always takes the session:
-    /// there, without `STUBD_URL`, the start fails saying what to run.
+    /// Stubs for this test: when `STUBD_URL` is set (docker-compose, `stubd serve` in a terminal), a
+    /// fresh session on that daemon; else an in-process `StubServer` on 127.0.0.1 where Stubd is linked
+    /// (Linux and macOS, the `InProcessServer` trait); else the engine answering without a socket. Give
+    /// the code under test the control's `urlSession`: it reaches the stubs each way.
     ///
     /// The teardown is registered here: the server is stopped, or the session reset, after the test.
     /// A failure to start (a `CatalogLoadError` listing every problem, an unreachable `STUBD_URL`) is
@@ -16,7 +16,7 @@ extension XCTestCase {
     ///
     /// ```swift
     /// let server = try await startStubServer(stubs: stubsURL)
-    /// let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY")
+    /// let service = WeatherService(baseURL: server.baseURL, apiKey: "KEY", session: server.urlSession)
     /// ```
     public func startStubServer(stubs: URL, file: StaticString = #filePath, line: UInt = #line) async throws -> any StubControl {
         let fixture: StubFixture.Started

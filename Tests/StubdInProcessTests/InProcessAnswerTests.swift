@@ -137,3 +137,26 @@ import FoundationNetworking
         #expect(try await stubs.urlSession.get("http://x.example/added").text == #"{"added":true}"#)
     }
 }
+
+/// The fixture the test helpers start where no server is linked: the engine without a socket.
+@Suite struct WithoutSocketFixtureTests {
+    @Test func theFixtureAnswersThroughItsURLSessionAndTearsDown() async throws {
+        let folder = try TempStubs(WeatherStubs.files)
+        let started = try StubFixture.startWithoutSocket(stubs: folder.url)
+        let session = started.control.urlSession
+        #expect(try await session.get("http://anything.example/cart").status == 200)
+        #expect(try await started.control.hits("empty-cart") == 1)
+        await started.teardown()
+        let code = await failure { _ = try await URLSession(configuration: started.control.sessionConfiguration).get("http://anything.example/cart") }
+        #expect(code == .cannotConnectToHost, "a request after the teardown fails instead of reaching the network")
+    }
+
+    @Test func aBrokenFolderSaysEveryProblem() throws {
+        let folder = try TempStubs(["stubd.yml": "routes:\n  - request: { paht: /x }\n    response: { status: 200 }\n"])
+        #expect {
+            _ = try StubFixture.startWithoutSocket(stubs: folder.url)
+        } throws: { error in
+            "\(error)".contains("stubd.yml:2") && "\(error)".contains("paht")
+        }
+    }
+}

@@ -44,21 +44,23 @@ import Testing
         #expect(r.output.contains("FAIL stubd's healthcheck is not the admin health endpoint"), "\(r.output)")
     }
 
-    /// A manifest as `swift package dump-package` writes it, reduced to the client side.
-    static func manifest(remoteDependsOn extra: String, serverDependsOn server: String = "") -> String {
+    /// A manifest as `swift package dump-package` writes it, reduced to the client side. `serverCondition`
+    /// is the helpers' condition on Stubd (issue 60: the platforms where it runs, and the InProcessServer trait).
+    static func manifest(serverCondition: String = #"{"platformNames": ["linux", "macos"], "traits": ["InProcessServer"]}"#,
+                         serverDependsOn server: String = "") -> String {
         """
-        {"traits": [{"name": "default", "enabledTraits": ["TLS"]}, {"name": "TLS", "enabledTraits": []}],
+        {"traits": [{"name": "default", "enabledTraits": ["TLS", "InProcessServer"]}, {"name": "TLS", "enabledTraits": []},
+                    {"name": "InProcessServer", "enabledTraits": []}],
          "targets": [
           {"name": "CMicroHTTPD", "type": "system", "dependencies": []},
           {"name": "StubdProtocol", "type": "regular", "dependencies": [{"product": ["HTTPTypes", "swift-http-types", null, null]}]},
           {"name": "StubdClient", "type": "regular", "dependencies": [{"byName": ["StubdProtocol", null]}]},
+          {"name": "StubdInProcess", "type": "regular", "dependencies": [{"byName": ["StubdClient", null]}]},
           {"name": "Stubd", "type": "regular", "dependencies": [{"byName": ["CMicroHTTPD", null]}, {"byName": ["StubdClient", null]}\(server)]},
           {"name": "StubdXCTest", "type": "regular", "dependencies": [
-            {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}, {"byName": ["StubdClient", null]}]},
+            {"target": ["Stubd", \(serverCondition)]}, {"byName": ["StubdClient", null]}, {"byName": ["StubdInProcess", null]}]},
           {"name": "StubdTesting", "type": "regular", "dependencies": [
-            {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}, {"byName": ["StubdClient", null]}]},
-          {"name": "StubdXCTestRemote", "type": "regular", "dependencies": [{"byName": ["StubdClient", null]}\(extra)]},
-          {"name": "StubdTestingRemote", "type": "regular", "dependencies": [{"byName": ["StubdClient", null]}]}
+            {"target": ["Stubd", \(serverCondition)]}, {"byName": ["StubdClient", null]}, {"byName": ["StubdInProcess", null]}]}
         ]}
         """
     }
@@ -70,33 +72,30 @@ import Testing
         return try run("/bin/bash", ["-c", "python3 \"$0\" < \"$1\"", Self.graph, file.path])
     }
 
-    @Test func remoteOnlyHelpersReachingOnlyTheClientPass() throws {
-        let r = try Self.graph(Self.manifest(remoteDependsOn: ""))
+    @Test func helpersReachingTheServerOnlyThroughItsTraitPass() throws {
+        let r = try Self.graph(Self.manifest())
         #expect(r.status == 0, "\(r.output)\(r.error)")
-        #expect(r.output.contains("ok   StubdXCTestRemote: reaches only HTTPTypes, StubdClient, StubdProtocol on every platform"), "\(r.output)")
+        #expect(r.output.contains("ok   StubdXCTest without traits: nothing of the server, no system C library, on every platform"), "\(r.output)")
     }
 
-    @Test func remoteOnlyHelpersReachingTheServerFailNamingThePath() throws {
-        let r = try Self.graph(Self.manifest(remoteDependsOn: #", {"target": ["Stubd", {"platformNames": ["linux", "macos"]}]}"#))
+    @Test func helpersReachingTheServerWithoutItsTraitFailNamingThePath() throws {
+        let r = try Self.graph(Self.manifest(serverCondition: #"{"platformNames": ["linux", "macos"]}"#))
         #expect(r.status == 1, "\(r.output)\(r.error)")
-        #expect(r.output.contains("FAIL linux: StubdXCTestRemote reaches CMicroHTTPD: StubdXCTestRemote -> Stubd -> CMicroHTTPD"), "\(r.output)")
+        #expect(r.output.contains("FAIL linux: StubdXCTest without traits reaches CMicroHTTPD: StubdXCTest -> Stubd -> CMicroHTTPD"), "\(r.output)")
         #expect(!r.output.contains("FAIL ios"), "\(r.output)")
     }
 
-    @Test func inProcessHelpersReachingTheCAOnlyThroughTheTLSTraitPass() throws {
-        let r = try Self.graph(Self.manifest(remoteDependsOn: "",
-                                             serverDependsOn: #", {"product": ["X509", "swift-certificates", null, {"platformNames": [], "traits": ["TLS"]}]}"#))
+    @Test func theServerReachingTheCAOnlyThroughTheTLSTraitPasses() throws {
+        let r = try Self.graph(Self.manifest(serverDependsOn: #", {"product": ["X509", "swift-certificates", null, {"platformNames": [], "traits": ["TLS"]}]}"#))
         #expect(r.status == 0, "\(r.output)\(r.error)")
-        #expect(r.output.contains("ok   linux: StubdXCTest without traits reaches none of Crypto, OpenAPIKit, OpenAPIKit30, X509"), "\(r.output)")
+        #expect(r.output.contains("ok   linux: Stubd without traits reaches none of Crypto, OpenAPIKit, OpenAPIKit30, X509"), "\(r.output)")
         #expect(r.output.contains("ok   macos: StubdTesting without traits reaches none of"), "\(r.output)")
     }
 
-    @Test func inProcessHelpersReachingTheCAWithoutATraitFailNamingThePathAndTheTrait() throws {
-        let r = try Self.graph(Self.manifest(remoteDependsOn: "",
-                                             serverDependsOn: #", {"product": ["X509", "swift-certificates", null, null]}"#))
+    @Test func theServerReachingTheCAWithoutATraitFailsNamingThePathAndTheTrait() throws {
+        let r = try Self.graph(Self.manifest(serverDependsOn: #", {"product": ["X509", "swift-certificates", null, null]}"#))
         #expect(r.status == 1, "\(r.output)\(r.error)")
-        #expect(r.output.contains("FAIL linux: StubdXCTest without traits reaches X509 (give it the TLS trait's condition): StubdXCTest -> Stubd -> X509"),
-                "\(r.output)")
-        #expect(r.output.contains("FAIL macos: StubdTesting without traits reaches X509"), "\(r.output)")
+        #expect(r.output.contains("FAIL linux: Stubd without traits reaches X509 (give it the TLS trait's condition): Stubd -> X509"), "\(r.output)")
+        #expect(r.output.contains("FAIL macos: Stubd without traits reaches X509"), "\(r.output)")
     }
 }

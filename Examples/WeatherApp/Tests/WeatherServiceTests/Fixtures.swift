@@ -5,20 +5,14 @@ import FoundationNetworking
 import StubdClient
 import WeatherService
 
-/// What every test here shares: the repository's Stubs folder and one URLSession.
+/// What every test here shares: the repository's Stubs folder, and the way to each server's `urlSession`
+/// (answered without a socket where the engine runs in the test process, over the network to a daemon).
 enum Fixtures {
     /// `<repo>/Stubs`, found from this file: Examples/WeatherApp/Tests/WeatherServiceTests/Fixtures.swift.
     static let stubs: URL = {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<5 { url.deleteLastPathComponent() }
         return url.appendingPathComponent("Stubs", isDirectory: true)
-    }()
-
-    /// Several tests fire requests at once; corelibs' default of ~6 connections per host would queue them.
-    static let urlSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 32
-        return URLSession(configuration: configuration)
     }()
 
     /// The Weather Underground key used throughout; the quota counts per key.
@@ -33,15 +27,15 @@ enum Fixtures {
     }
 
     static func service(_ server: any StubControl) -> WeatherService {
-        WeatherService(baseURL: server.baseURL, apiKey: apiKey, session: urlSession)
+        WeatherService(baseURL: server.baseURL, apiKey: apiKey, session: server.urlSession)
     }
 
     static func stations(_ server: any StubControl) -> StationService {
-        StationService(baseURL: server.baseURL, session: urlSession)
+        StationService(baseURL: server.baseURL, session: server.urlSession)
     }
 
     static func shop(_ server: any StubControl) -> StationShop {
-        StationShop(baseURL: server.baseURL, session: urlSession)
+        StationShop(baseURL: server.baseURL, session: server.urlSession)
     }
 }
 

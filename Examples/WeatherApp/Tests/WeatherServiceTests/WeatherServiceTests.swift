@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Stubd
+import StubdInProcess
 import StubdClient
 import StubdTesting
 import Testing
@@ -68,27 +68,27 @@ import WeatherService
 
     @Test func notAnHTTPURLIsABadConfiguration() async throws {
         let error = await #expect(throws: StubdError.self) {
-            _ = try await StubFixture.start(stubs: Fixtures.stubs, environment: ["STUBD_URL": "localhost:8080"])
+            _ = try await StubFixture.startRemote(stubs: Fixtures.stubs, environment: ["STUBD_URL": "localhost:8080"])
         }
         #expect(error?.description.contains("STUBD_URL") == true, "\(String(describing: error))")
     }
 
     @Test func unreachableDaemonFailsFastNamingTheURL() async throws {
         let error = await #expect(throws: StubdError.self) {
-            _ = try await StubFixture.start(stubs: Fixtures.stubs, environment: ["STUBD_URL": "http://127.0.0.1:9"])
+            _ = try await StubFixture.startRemote(stubs: Fixtures.stubs, environment: ["STUBD_URL": "http://127.0.0.1:9"])
         }
         #expect(error?.description.contains("http://127.0.0.1:9") == true, "\(String(describing: error))")
     }
 
-    @Test func brokenStubsListEveryProblem() async throws {
+    @Test func brokenStubsListEveryProblem() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("{\"temp_f\": }".utf8).write(to: root.appendingPathComponent("a.json"))
         try Data("[1, 2,".utf8).write(to: root.appendingPathComponent("b.json"))
 
-        let error = await #expect(throws: CatalogLoadError.self) {
-            _ = try await StubFixture.start(stubs: root, environment: [:])
+        let error = #expect(throws: CatalogLoadError.self) {
+            _ = try StubFixture.startWithoutSocket(stubs: root)
         }
         #expect(error?.problems.map(\.file).sorted() == ["a.json", "b.json"])
     }

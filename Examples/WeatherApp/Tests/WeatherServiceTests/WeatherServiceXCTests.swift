@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPTypes
-import Stubd
 import StubdClient
 import StubdXCTest
 import WeatherService
@@ -70,12 +69,12 @@ final class WeatherServiceXCTests: XCTestCase {
         let server = try await startStubServer(stubs: Fixtures.stubs)
         // A typo in the app's path: "condition" for "conditions".
         let typo = server.baseURL.appendingPathComponent("api/KEY/condition/q/CA/San_Francisco.json")
-        let (_, response) = try await Fixtures.urlSession.data(from: typo)
+        let (_, response) = try await server.urlSession.data(from: typo)
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 404)
 
         let route = "GET /api/{key}/conditions/q/CA/{city}.json"
         let message = try await StubFixture.hitMismatch(server, route, expected: 1)
-        let report = try await StubdClient(baseURL: server.baseURL).unmatchedReport()
+        let report = try await server.unmatchedReport()
         XCTAssertEqual(report.count, 1)
         XCTAssertEqual(message, StubdError.hitMessage(route: route, expected: 1, actual: 0, unmatched: 1, nearest: report.nearest))
         let text = try XCTUnwrap(message)
@@ -116,12 +115,12 @@ final class WeatherServiceXCTests: XCTestCase {
         // ticking every 20 ms. Each generation lasts four of its ticks.
         let clock = Fixtures.conditionsPath("IL", "Chicago")
         _ = PollingWeatherService(baseURL: server.baseURL, apiKey: Fixtures.apiKey, state: "IL", city: "Chicago",
-                                  session: Fixtures.urlSession)
+                                  session: server.urlSession)
 
         for _ in 1...5 {
             // The scenario: the screen appears and starts its widget (which is never stopped).
             _ = PollingWeatherService(baseURL: server.baseURL, apiKey: Fixtures.apiKey, state: "CA", city: "San_Francisco",
-                                      session: Fixtures.urlSession)
+                                      session: server.urlSession)
             let ticks = try await server.hits(clock)
             _ = try await server.waitForHits(clock, count: ticks + 4, timeout: .seconds(2))
             try await generations.mark()

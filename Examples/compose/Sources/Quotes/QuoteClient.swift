@@ -17,15 +17,18 @@ public struct Quote: Decodable, Equatable, Sendable {
 public struct QuoteClient: Sendable {
     /// Where the API lives: the real one in the app, the stub server's `baseURL` in tests.
     public let baseURL: URL
+    /// What it sends requests through: `.shared` in the app, the stub server's `urlSession` in tests.
+    public let session: URLSession
 
-    /// A client for the API at `baseURL`.
-    public init(baseURL: URL) {
+    /// A client for the API at `baseURL`, through `session`.
+    public init(baseURL: URL, session: URLSession = .shared) {
         self.baseURL = baseURL
+        self.session = session
     }
 
     /// `GET /v1/quotes/ID.json`.
     public func quote(id: Int) async throws -> Quote {
-        let (data, response) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("v1/quotes/\(id).json"))
+        let (data, response) = try await session.data(from: baseURL.appendingPathComponent("v1/quotes/\(id).json"))
         guard let status = (response as? HTTPURLResponse)?.statusCode, status == 200 else {
             throw URLError(.badServerResponse)
         }

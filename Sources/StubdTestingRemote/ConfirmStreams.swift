@@ -1,1 +1,0 @@
-../StubdTesting/ConfirmStreams.swift

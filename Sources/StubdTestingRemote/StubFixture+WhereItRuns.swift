@@ -1,1 +1,0 @@
-../StubdTesting/StubFixture+WhereItRuns.swift

@@ -1,1 +1,0 @@
-../StubdTesting/WithStubServer.swift

@@ -1,1 +1,0 @@
-../StubdXCTest/XCTAssertStreams.swift

@@ -1,1 +1,0 @@
-../StubdXCTest/XCTestCase+StubServer.swift
