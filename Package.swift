@@ -165,7 +165,7 @@ let package = Package(
         .testTarget(name: "StubdTransportTests", dependencies: ["Stubd", "StubdEngine", "StubdCore", "StubdProtocol"], swiftSettings: strict),
 
         // In-process figures for Benchmarks/run.py: the core's cost per request, the fixture's start/stop cycle.
-        .executableTarget(name: "stubd-bench", dependencies: ["Stubd", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Benchmarks/Sources/stubd-bench",
+        .executableTarget(name: "stubd-bench", dependencies: ["Stubd", "StubdInProcess", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Benchmarks/Sources/stubd-bench",
                           swiftSettings: strict),
 
         // The worked example: an app-style weather client and its tests (Examples/WeatherApp).

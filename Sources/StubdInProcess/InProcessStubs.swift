@@ -1,7 +1,7 @@
 public import Foundation
 import StubdCore
 public import StubdClient
-public import StubdProtocol
+import StubdProtocol
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -23,7 +23,7 @@ public import FoundationNetworking
 ///
 /// Its admin calls (`hits`, `advanceClock`, `scenario(_:)` …) go through the same `URLProtocol`
 /// to the engine's admin API, as `StubdClient`'s go over a socket: one API, two ways to reach it.
-public final class InProcessStubs: StubControl, @unchecked Sendable {
+public final class InProcessStubs: AdminBackedControl, @unchecked Sendable {
     /// `http://stubd.invalid/__s/ID` for a session: a request to it answered in this view's session
     /// (a `.invalid` name never resolves, so a request sent to it by another `URLSession` fails at
     /// once instead of reaching anything).
@@ -93,9 +93,12 @@ public final class InProcessStubs: StubControl, @unchecked Sendable {
         InProcessStubs(front: front, session: id, shared: shared)
     }
 
-    /// Every request of every `URLSession` in the process (`URLSession.shared` too) answered by this
-    /// view, until `close()`: for code under test that makes its own sessions. One view at a time can
-    /// hold this: it is one global setting, so tests that use it cannot run in parallel.
+    /// `URLProtocol.registerClass` with this view's class, until `close()`: on Apple platforms every
+    /// `URLSession` without classes of its own (`URLSession.shared` too) is then answered by this view,
+    /// for code under test that cannot be given a session. One view at a time can hold this: it is one
+    /// global setting, so tests that use it cannot run in parallel. On Linux it answers nothing over
+    /// http(s): swift-corelibs-foundation tries a configuration's own classes, its HTTP protocol among
+    /// them, before registered ones (measured with Swift 6.3.1): give the code a session there.
     public func answerEveryURLSession() {
         _ = URLProtocol.registerClass(front.protocolClass(session: sessionID))
         shared.registered(front.protocolClass(session: sessionID))
@@ -105,37 +108,6 @@ public final class InProcessStubs: StubControl, @unchecked Sendable {
     /// `answerEveryURLSession()` is unregistered, and a request still made through one of them fails
     /// saying the stubs are closed. Idempotent.
     public func close() { shared.close() }
-
-    // MARK: StubControl, through the admin API
-
-    /// Hits in this view's session on a route name, a pattern or a concrete path.
-    public func hits(_ route: RouteReference) async throws -> Int { try await adminClient.hits(route) }
-    /// Returns once `route` has `count` hits: the engine holds the call until then, or throws after `timeout`.
-    public func waitForHits(_ route: RouteReference, count: Int, timeout: Duration) async throws -> Int {
-        try await adminClient.waitForHits(route, count: count, timeout: timeout)
-    }
-    /// This view's session back to its start: hits, sequences, quotas, journal, runtime stubs, clock, state.
-    public func reset() async throws { try await adminClient.reset() }
-    /// Adds a route to this view's session; returns its id.
-    public func addStub(_ route: StubRoute) async throws -> String { try await adminClient.addStub(route) }
-    /// Removes a route `addStub(_:)` added.
-    public func removeStub(id: String) async throws { try await adminClient.removeStub(id: id) }
-    /// Pre-fills a quota of this view's session.
-    public func setQuotaUsed(_ quota: String, key: String?, used: [String: Int]) async throws {
-        try await adminClient.setQuotaUsed(quota, key: key, used: used)
-    }
-    /// Moves this view's session clock forward, without sleeping.
-    public func advanceClock(by duration: Duration) async throws { try await adminClient.advanceClock(by: duration) }
-    /// Every route's hits in this view's session.
-    public func allHits() async throws -> [String: Int] { try await adminClient.allHits() }
-    /// How many requests matched nothing, and why the latest ones missed their nearest routes.
-    public func unmatchedReport() async throws -> (count: Int, nearest: [String]) { try await adminClient.unmatchedReport() }
-    /// What this view's session reached of the stubs since its last reset.
-    public func coverage() async throws -> CoverageReport { try await adminClient.coverage() }
-    /// With specs: each request of this session that broke them, or whose answer did.
-    public func contractProblems() async throws -> [String] { try await adminClient.contractProblems() }
-    /// Answers this session's requests as if they sent `Prefer: value` when they send none; nil stops it.
-    public func prefer(_ value: String?) async throws { try await adminClient.prefer(value) }
 }
 
 extension InProcessStubs {

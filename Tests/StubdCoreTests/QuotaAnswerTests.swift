@@ -11,19 +11,8 @@ import StubdProtocol
 /// that fill a quota or move the clock. QuotaServerTests in StubdServerTests keeps what needs one: a
 /// keep-alive connection's reused answers, 64 concurrent clients, the profiles on the wire.
 @Suite struct QuotaAnswerTests {
-    /// The 10/minute + 500/day key of the motivating weather API, on a virtual clock (QuotaServerTests' `quotaStubs`).
-    static let stubs: [String: String] = [
-        "api/{key}/conditions/q/CA/San_Francisco.json": #"{"current_observation": {"temp_f": 76.5}}"#,
-        "open.json": "{}",
-        "stubd.yml": """
-        clock: { virtual: "2016-08-30T00:00:00Z" }
-        quotas:
-          - name: wunderground
-            routes: ["GET /api/{key}/**"]
-            key: { path: key }
-            limits: ["10/minute", "500/day"]
-        """,
-    ]
+    /// The 10/minute + 500/day key of the motivating weather API, on a virtual clock.
+    static let stubs = WeatherQuotaStubs.files
 
     /// The journal says what each request's quota stood at, and how long its answer took (issue 30:
     /// the dashboard's requests view shows both), read without a socket.

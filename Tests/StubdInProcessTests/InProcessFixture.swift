@@ -8,8 +8,7 @@ import FoundationNetworking
 /// The weather API of the project's motivating case, with what each test here reaches: a quota on a
 /// virtual clock, a scenario, faults, a hang, server-sent events, a template that echoes the request.
 enum WeatherStubs {
-    static let files: [String: String] = [
-        "api/{key}/conditions/q/CA/San_Francisco.json": #"{"current_observation": {"temp_f": 76.5}}"#,
+    static let files: [String: String] = WeatherQuotaStubs.files.merging([
         "live/scores.sse": """
         event: goal
         id: 1
@@ -20,14 +19,7 @@ enum WeatherStubs {
         id: 2
         data: {"home": 2}
         """,
-        "stubd.yml": """
-        clock: { virtual: "2016-08-30T00:00:00Z" }
-        quotas:
-          - name: wunderground
-            routes: ["GET /api/{key}/**"]
-            key: { path: key }
-            limits: ["10/minute", "500/day"]
-        routes:
+        "stubd.yml": WeatherQuotaStubs.manifest(routes: """
           - name: reset
             request: { path: /reset }
             response: { fault: connection_reset }
@@ -43,23 +35,16 @@ enum WeatherStubs {
           - name: echo
             request: { method: POST, path: /echo }
             response: { template: true, body: "{{request.body}} via {{request.headers.X-Trace}}" }
-          - name: empty-cart
-            request: { path: /cart }
-            response: { json: { items: [] } }
-            scenario: cart
-            whenState: Started
-          - name: add-item
-            request: { method: POST, path: /cart }
-            response: { status: 201, json: { added: tea } }
-            scenario: cart
-            thenState: has-item
+
+        """ + ScenarioRoutes.cart(added: "{ status: 201, json: { added: tea } }") + """
           - name: full-cart
             request: { path: /cart }
             response: { json: { items: [tea] } }
             scenario: cart
             whenState: has-item
-        """,
-    ]
+
+        """),
+    ]) { _, new in new }
 
     static func load() throws -> InProcessStubs { try InProcessStubs.load(stubs: TempStubs(files).url) }
 }

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Stubd
 import StubdTestSupport
+import StubdClient
 import Testing
 import StubdProtocol
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Stubd
 import StubdProtocol
 import StubdTestSupport
+import StubdClient
 import Testing
 
 /// What a request whose answer is still being made (a forward waiting for the real API, a template

@@ -9,18 +9,7 @@ import Testing
 import StubdProtocol
 
 /// The 10/minute + 500/day key of the motivating weather API, on a virtual clock.
-let quotaStubs: [String: String] = [
-    "api/{key}/conditions/q/CA/San_Francisco.json": #"{"current_observation": {"temp_f": 76.5}}"#,
-    "open.json": "{}",
-    "stubd.yml": """
-    clock: { virtual: "2016-08-30T00:00:00Z" }
-    quotas:
-      - name: wunderground
-        routes: ["GET /api/{key}/**"]
-        key: { path: key }
-        limits: ["10/minute", "500/day"]
-    """,
-]
+let quotaStubs = WeatherQuotaStubs.files
 
 /// Quotas through a real server: what the wire carries of them (a keep-alive connection's reused
 /// answers, concurrent clients, a profile's answer as sent). What a quota decides, with no socket:

@@ -3,6 +3,7 @@ import Stubd
 import StubdProtocol
 import StubdTestSupport
 import Synchronization
+import StubdClient
 import Testing
 
 @Suite struct ReloadTests {

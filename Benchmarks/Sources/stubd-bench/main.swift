@@ -13,6 +13,12 @@ func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
 let stubs = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "Benchmarks/Stubs")
 
+/// STUBD_BENCH_URLPROTOCOL_ONLY=1: only the URLProtocol round trips (issue 60), then exit.
+if ProcessInfo.processInfo.environment["STUBD_BENCH_URLPROTOCOL_ONLY"] != nil {
+    try await URLProtocolRoundTrip.run(stubs: stubs)
+    exit(0)
+}
+
 /// STUBD_BENCH_FIXTURE_ONLY=1: only the fixture cycles (section 2), for profiling them.
 let fixtureOnly = ProcessInfo.processInfo.environment["STUBD_BENCH_FIXTURE_ONLY"] != nil
 
