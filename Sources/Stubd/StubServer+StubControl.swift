@@ -21,6 +21,6 @@ extension StubServer: AdminBackedControl {
     /// Answered by this server's engine in this process, without the socket, in the default session:
     /// the same hits, quotas, clock and state as requests to `baseURL`.
     public var sessionConfiguration: URLSessionConfiguration { inProcess.sessionConfiguration }
-    /// A `URLSession` made with `sessionConfiguration`, once; `stop()` invalidates it.
+    /// A `URLSession` made with `sessionConfiguration`, once; after `stop()` its requests fail, saying so.
     public var urlSession: URLSession { inProcess.urlSession }
 }

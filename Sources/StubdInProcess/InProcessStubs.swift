@@ -69,13 +69,14 @@ public final class InProcessStubs: AdminBackedControl, @unchecked Sendable {
         return configuration
     }
 
-    /// A `URLSession` made with `sessionConfiguration`, once per view; `close()` invalidates it.
+    /// A `URLSession` made with `sessionConfiguration`, once per view. `close()` leaves it valid (code
+    /// under test that outlives its test, a poller, would crash making a task on an invalidated
+    /// session): its requests fail from then on, saying the stubs are closed.
     public var urlSession: URLSession {
         madeSession.withLock { made in
             if let made { return made }
             let session = URLSession(configuration: sessionConfiguration)
             made = session
-            shared.opened(session)
             return session
         }
     }
@@ -104,19 +105,19 @@ public final class InProcessStubs: AdminBackedControl, @unchecked Sendable {
         shared.registered(front.protocolClass(session: sessionID))
     }
 
-    /// Ends every view of this engine: their `URLSession`s are invalidated, a class registered with
-    /// `answerEveryURLSession()` is unregistered, and a request still made through one of them fails
-    /// saying the stubs are closed. Idempotent.
+    /// Ends every view of this engine: a class registered with `answerEveryURLSession()` is
+    /// unregistered, and a request still made through their `URLSession`s fails saying the stubs are
+    /// closed. Idempotent.
     public func close() { shared.close() }
 }
 
 extension InProcessStubs {
-    /// What every view of one engine shares: the admin calls' `URLSession`, the sessions handed
-    /// out, a class registered globally, and whether it is closed.
+    /// What every view of one engine shares: the admin calls' `URLSession`, a class registered
+    /// globally, and whether it is closed.
     final class Shared: @unchecked Sendable {
         let front: InProcessFront
         let adminSession: URLSession
-        private let state = Locked<(sessions: [URLSession], registered: [AnyClass], closed: Bool)>(([], [], false))
+        private let state = Locked<(registered: [AnyClass], closed: Bool)>(([], false))
 
         init(front: InProcessFront) {
             self.front = front
@@ -128,19 +129,16 @@ extension InProcessStubs {
             adminSession = URLSession(configuration: configuration)
         }
 
-        func opened(_ session: URLSession) { state.withLock { $0.sessions.append(session) } }
         func registered(_ protocolClass: AnyClass) { state.withLock { $0.registered.append(protocolClass) } }
 
         func close() {
-            let (sessions, registered) = state.withLock { state -> ([URLSession], [AnyClass]) in
-                guard !state.closed else { return ([], []) }
+            let registered = state.withLock { state -> [AnyClass] in
+                guard !state.closed else { return [] }
                 state.closed = true
-                defer { state.sessions = []; state.registered = [] }
-                return (state.sessions, state.registered)
+                defer { state.registered = [] }
+                return state.registered
             }
             for protocolClass in registered { URLProtocol.unregisterClass(protocolClass) }
-            for session in sessions { session.finishTasksAndInvalidate() }
-            adminSession.finishTasksAndInvalidate()
             front.close()
         }
     }

@@ -119,11 +119,15 @@ import FoundationNetworking
         #expect(try await waited == 1)
     }
 
-    /// A URLSession kept past its fixture fails, saying so, instead of reaching the real host.
+    /// A URLSession kept past its fixture (a poller that outlives its test) fails, saying so, instead
+    /// of reaching the real host, and making a task on it does not crash (an invalidated session would).
     @Test func aClosedFixturesSessionFailsInsteadOfReachingTheNetwork() async throws {
         let stubs = try WeatherStubs.load()
         let configuration = stubs.sessionConfiguration
+        let kept = stubs.urlSession
+        _ = try await kept.get("http://x.example/cart")
         stubs.close()
+        #expect(await failure { _ = try await kept.get("http://x.example/cart") } == .cannotConnectToHost)
         let session = URLSession(configuration: configuration)
         let code = await failure { _ = try await session.get("http://127.0.0.1:9/cart") }
         #expect(code == .cannotConnectToHost)
