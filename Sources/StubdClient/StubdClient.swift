@@ -119,6 +119,11 @@ public struct StubdClient: StubControl {
 
     // MARK: More
 
+    /// The catalog in force (`GET /__stubd/routes`): each route's name, signature, answers, quotas and faults.
+    public func routes() async throws -> RoutesReport {
+        try await get(RoutesReport.self, .routes)
+    }
+
     /// Every route's hits in this session, by route name or signature.
     public func allHits() async throws -> [String: Int] {
         let report = try await get(HitsReport.self, .hits)

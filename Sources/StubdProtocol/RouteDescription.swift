@@ -22,12 +22,21 @@ public struct RouteDescription: Sendable, Equatable, Codable {
     public let times: Int?
     /// True when an answer is a template, rendered per request.
     public let templated: Bool?
+    /// The faults its answers break the connection with (`connection_reset`, `empty_response`,
+    /// `truncated_body`, `hang`), in order and once each; nil when none does.
+    public let faults: [String]?
 
     /// A route's description as given.
     public init(id: String? = nil, name: String?, method: String, pattern: String, signature: String, source: String,
-                priority: Int, responses: Int, quotas: [String]?, times: Int?, templated: Bool? = nil) {
+                priority: Int, responses: Int, quotas: [String]?, times: Int?, templated: Bool? = nil, faults: [String]? = nil) {
         self.id = id; self.name = name; self.method = method; self.pattern = pattern; self.signature = signature
         self.source = source; self.priority = priority; self.responses = responses; self.quotas = quotas; self.times = times
-        self.templated = templated
+        self.templated = templated; self.faults = faults
+    }
+
+    /// True when an answer drops the connection before a whole answer (a reset, an empty or cut
+    /// answer): a client may send the request again by itself.
+    public var dropsConnection: Bool {
+        faults?.contains { ["connection_reset", "empty_response", "truncated_body"].contains($0) } ?? false
     }
 }

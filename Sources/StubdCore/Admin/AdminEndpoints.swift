@@ -283,7 +283,18 @@ package final class AdminEndpoints: Sendable {
                          pattern: route.signature.split(separator: " ", maxSplits: 1).last.map(String.init) ?? "",
                          signature: route.signature, source: route.source.description, priority: route.priority,
                          responses: route.responses.count, quotas: route.quotas.isEmpty ? nil : route.quotas.map(\.name),
-                         times: route.times, templated: route.responses.contains { $0.template != nil } ? true : nil)
+                         times: route.times, templated: route.responses.contains { $0.template != nil } ? true : nil,
+                         faults: Self.faults(of: route))
+    }
+
+    /// The faults a route's answers carry, in order, once each; nil for none. `malformed_json` is a
+    /// body, not a broken connection, and is left out.
+    private static func faults(of route: Route) -> [String]? {
+        var seen: [String] = []
+        for fault in route.responses.compactMap(\.fault) where fault != .malformedJSON && !seen.contains(fault.rawValue) {
+            seen.append(fault.rawValue)
+        }
+        return seen.isEmpty ? nil : seen
     }
 
     /// The health document, with the folder's fingerprint (read once per catalog: a reload makes a
