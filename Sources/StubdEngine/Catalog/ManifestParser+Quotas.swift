@@ -130,13 +130,14 @@ extension ManifestParser {
         case .success(let query):
             switch query.target {
             case .name:
-                return RouteSelector(text: text, method: .any, pattern: nil, routeName: text)
+                return RouteSelector(text: text, method: .any, pattern: nil, routeName: text, line: node.mark?.line, column: node.mark?.column)
             case let .pattern(method, pattern):
-                return RouteSelector(text: text, method: method, pattern: pattern, routeName: nil)
+                return RouteSelector(text: text, method: method, pattern: pattern, routeName: nil, line: node.mark?.line, column: node.mark?.column)
             case let .concrete(method, path):
                 // A concrete path selects as a pattern of literal segments.
                 do {
-                    return RouteSelector(text: text, method: method, pattern: try PathPattern(parsing: path), routeName: nil)
+                    return RouteSelector(text: text, method: method, pattern: try PathPattern(parsing: path), routeName: nil,
+                                         line: node.mark?.line, column: node.mark?.column)
                 } catch {
                     add(node, "bad route pattern '\(text)': \(error.description)")
                     return nil

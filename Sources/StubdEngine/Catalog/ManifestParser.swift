@@ -14,6 +14,9 @@ package struct ManifestParser {
         var defaultDelay: Delay?
         package var routes: [Route] = []
         var quotas: [QuotaDefinition] = []
+        /// The `name:` of each route entry that failed to load (its problems are said already): a
+        /// quota naming one is not reported again as naming a route that does not exist.
+        var failedRouteNames: Set<String> = []
         var clock: ClockSetting = .system
         var queryNamesIgnoreCase = false
         /// `drift: { ignore: [...] }`: places in answers `stubd drift` does not compare.
@@ -83,6 +86,8 @@ package struct ManifestParser {
                     let line = item.mark?.line ?? 0
                     if let route = parseRoute(item, source: .manifest(file: file, line: line), priority: ManifestParser.manifestPriority) {
                         manifest.routes.append(route)
+                    } else if case .mapping(let entry) = item, let name = entry["name"]?.string {
+                        manifest.failedRouteNames.insert(name)
                     }
                 }
             } else {

@@ -170,7 +170,7 @@ public final class StubCatalog: Sendable {
         for p in scanner.problems.items { problems.add(p) }
 
         let routes = manifest.routes + scanner.routes
-        validate(routes: manifest.routes, quotas: manifest.quotas, all: routes, problems: &problems)
+        validate(routes: manifest.routes, quotas: manifest.quotas, all: routes, failedRouteNames: manifest.failedRouteNames, problems: &problems)
         guard problems.isEmpty else { throw CatalogLoadError(root: stubs.path, problems: problems.items) }
         return StubCatalog(root: reader.root, routes: routes, quotas: manifest.quotas, clock: manifest.clock,
                            fileCount: scanner.fileCount, queryNamesIgnoreCase: manifest.queryNamesIgnoreCase,
@@ -208,7 +208,8 @@ public final class StubCatalog: Sendable {
     }
 
     /// Checks that need the whole catalog: routes that can never answer, quotas that cover nothing.
-    private static func validate(routes: [Route], quotas: [QuotaDefinition], all: [Route], problems: inout ProblemList) {
+    private static func validate(routes: [Route], quotas: [QuotaDefinition], all: [Route], failedRouteNames: Set<String>,
+                                 problems: inout ProblemList) {
         // A name is how a test, a quota and the hit counts refer to a route: two routes under one
         // name would share a quota and sum their hits.
         var named: [String: Route] = [:]
@@ -248,14 +249,18 @@ public final class StubCatalog: Sendable {
         for quota in quotas {
             for selector in quota.selectors {
                 let file = quota.source.split(separator: ":").first.map(String.init) ?? "stubd.yml"
-                let line = Int(quota.source.split(separator: ":").last ?? "")
+                let line = selector.line ?? Int(quota.source.split(separator: ":").last ?? "")
                 if let name = selector.routeName {
-                    if !names.contains(name) {
-                        problems.add(file, line: line, "quota '\(quota.name)' names route '\(name)', which does not exist",
-                                     hint: "route names: " + (names.isEmpty ? "none (add name: to a route, or use a pattern like \"GET /api/**\")" : names.sorted().joined(separator: ", ")))
+                    // A route of that name that failed to load has its own problem already: a second one here
+                    // would read as another mistake (issue 62 item 5).
+                    if !names.contains(name), !failedRouteNames.contains(name) {
+                        let near = names.min { editDistance($0, name) < editDistance($1, name) }
+                        let guess = near.flatMap { editDistance($0, name) <= max(2, name.count / 3) ? "did you mean '\($0)'? " : nil } ?? ""
+                        problems.add(file, line: line, column: selector.column, "quota '\(quota.name)' names route '\(name)', which does not exist",
+                                     hint: guess + "route names: " + (names.isEmpty ? "none (add name: to a route, or use a pattern like \"GET /api/**\")" : names.sorted().joined(separator: ", ")))
                     }
                 } else if !all.contains(where: { selector.covers($0) }) {
-                    problems.add(file, line: line, "quota '\(quota.name)': pattern '\(selector.text)' matches no route",
+                    problems.add(file, line: line, column: selector.column, "quota '\(quota.name)': pattern '\(selector.text)' matches no route",
                                  hint: "check it against `stubd routes`")
                 }
             }

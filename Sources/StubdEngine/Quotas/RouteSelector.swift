@@ -5,14 +5,20 @@ package struct RouteSelector: Sendable, CustomStringConvertible {
     /// Nil when the selector is a route name.
     package let pattern: PathPattern?
     package let routeName: String?
+    /// Where the manifest wrote it, for a problem found once every route is known (a name no route
+    /// has): line and column, 1-based; nil for a selector made in code.
+    package let line: Int?
+    package let column: Int?
 
     package var description: String { text }
 
-    package init(text: String, method: MethodMatch, pattern: PathPattern?, routeName: String?) {
+    package init(text: String, method: MethodMatch, pattern: PathPattern?, routeName: String?, line: Int? = nil, column: Int? = nil) {
         self.text = text
         self.method = method
         self.pattern = pattern
         self.routeName = routeName
+        self.line = line
+        self.column = column
     }
 }
 
