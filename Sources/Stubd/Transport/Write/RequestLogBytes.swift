@@ -187,7 +187,7 @@ package struct RequestLogBytes {
 
     /// Text as it is, but control characters escaped (a `%0A` in a path must not start a new
     /// line) and anything past `maxField` bytes cut with a marker.
-    static func appendEscapedText(_ text: [UInt8], to out: inout [UInt8]) {
+    package static func appendEscapedText(_ text: [UInt8], to out: inout [UInt8]) {
         var written = 0
         for byte in text {
             // Cut at the start of a character, never inside one.
