@@ -26,68 +26,71 @@ struct LineFormatter {
         self.masking = masking
     }
 
-    mutating func append(_ record: Record, to out: inout [UInt8]) {
-        switch record {
+    /// Takes the record: its fields are read where they lie, not copied out of the enum.
+    mutating func append(_ record: consuming Record, to out: LogBuffer) {
+        switch consume record {
         case .request(let line, let time):
             if masking.isEmpty {
-                appendRequest(line, time: time, to: &out)
+                appendRequest(line, time: time, to: out)
             } else {
                 var line = line
                 line.path = masking.mask(line.path)
                 line.note = line.note.map(masking.mask)
-                appendRequest(line, time: time, to: &out)
+                appendRequest(line, time: time, to: out)
             }
         case let .message(level, message, metadata, time):
             append(time: time, level: level, message: masking.mask(message),
-                   fields: metadata.map { ($0.key, masking.mask($0.value.description)) }, to: &out)
+                   fields: metadata.map { ($0.key, masking.mask($0.value.description)) }, to: out)
+        case .taken:
+            break
         }
     }
 
-    private mutating func appendRequest(_ line: RequestLogLine, time: Date, to out: inout [UInt8]) {
-        if json { bytes.appendJSON(line, time: time.timeIntervalSince1970, to: &out) } else {
-            bytes.appendText(line, time: time.timeIntervalSince1970, to: &out)
+    private mutating func appendRequest(_ line: RequestLogLine, time: Date, to out: LogBuffer) {
+        if json { bytes.appendJSON(line, time: time.timeIntervalSince1970, to: out) } else {
+            bytes.appendText(line, time: time.timeIntervalSince1970, to: out)
         }
     }
 
     typealias Record = LogWriter.Record
 
     private mutating func append(time: Date, level: Logger.Level, message: String, fields: [(String, String)],
-                                 to out: inout [UInt8]) {
+                                 to out: LogBuffer) {
         if json {
             var object = fields + [("time", ""), ("level", level.rawValue), ("message", message)]
             object.sort { $0.0 < $1.0 }
             out.append(UInt8(ascii: "{"))
             for (i, (key, value)) in object.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                Self.appendJSONString(key, to: &out)
+                Self.appendJSONString(key, to: out)
                 out.append(UInt8(ascii: ":"))
                 if key == "time" {
                     out.append(UInt8(ascii: "\""))
-                    bytes.appendTimestamp(time.timeIntervalSince1970, to: &out)
+                    bytes.appendTimestamp(time.timeIntervalSince1970, to: out)
                     out.append(UInt8(ascii: "\""))
                 } else {
-                    Self.appendJSONString(value, to: &out)
+                    Self.appendJSONString(value, to: out)
                 }
             }
-            out.append(contentsOf: "}\n".utf8)
+            out.append("}\n")
         } else {
-            bytes.appendTimestamp(time.timeIntervalSince1970, to: &out)
+            bytes.appendTimestamp(time.timeIntervalSince1970, to: out)
             out.append(UInt8(ascii: " "))
-            out.append(contentsOf: level.rawValue.utf8)
+            out.append(level.rawValue)
             out.append(UInt8(ascii: " "))
-            Self.appendText(message, to: &out)
+            Self.appendText(message, to: out)
             out.append(UInt8(ascii: "\n"))
         }
     }
 
     /// Text as it is, but control characters escaped (a `%0A` in a path must not start a new
     /// line) and anything past `maxField` bytes cut with a marker.
-    static func appendText(_ text: String, to out: inout [UInt8]) {
-        RequestLogBytes.appendEscapedText(Array(text.utf8), to: &out)
+    static func appendText(_ text: String, to out: LogBuffer) {
+        RequestLogBytes.appendEscapedText(Array(text.utf8), to: out)
     }
 
     /// A JSON string literal of `text` (cut past `maxField` bytes, with the marker inside the string).
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        RequestLogBytes.appendJSONStringSlowly(text, to: &out)
+    static func appendJSONString(_ text: String, to out: LogBuffer) {
+        RequestLogBytes.appendJSONStringSlowly(text, to: out)
     }
 }

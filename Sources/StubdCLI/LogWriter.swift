@@ -23,6 +23,8 @@ final class LogWriter: Sendable {
     enum Record: Sendable {
         case request(RequestLogLine, time: Date)
         case message(Logger.Level, String, Logger.Metadata, time: Date)
+        /// A slot of the writer's batch whose record it has taken (moved out, not copied).
+        case taken
     }
 
     private struct Queue {
@@ -69,7 +71,7 @@ final class LogWriter: Sendable {
 
     private func run() {
         var formatter = LineFormatter(json: json, masking: masking)
-        var buffer: [UInt8] = []
+        let buffer = LogBuffer()
         // Swapped with the queue's records under the lock: the writer formats one array while the
         // workers fill the other, and neither is copied or made anew once both have grown.
         var batch: [Record] = []
@@ -83,28 +85,32 @@ final class LogWriter: Sendable {
                     return q.dropped
                 }
                 if batch.isEmpty && dropped == 0 { break }
-                buffer.removeAll(keepingCapacity: true)
-                batch.withUnsafeBufferPointer { records in
-                    for i in records.indices { formatter.append(records[i], to: &buffer) }
+                buffer.removeAll()
+                batch.withUnsafeMutableBufferPointer { records in
+                    guard let first = records.baseAddress else { return }
+                    for i in records.indices {
+                        // Moved out and its slot left `.taken`: the record is neither copied nor destroyed twice.
+                        let record = (first + i).move()
+                        (first + i).initialize(to: .taken)
+                        formatter.append(record, to: buffer)
+                    }
                 }
                 batch.removeAll(keepingCapacity: true)
                 if dropped > 0 {
                     formatter.append(.message(.warning, "dropped \(dropped) log lines while output was blocked", [:], time: Date()),
-                                     to: &buffer)
+                                     to: buffer)
                 }
-                writeAll(buffer)
+                writeAll(buffer.bytes)
                 queue.withLock { $0.writing = 0 }
             }
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+    private func writeAll(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
     }
 }

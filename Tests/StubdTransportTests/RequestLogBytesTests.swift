@@ -153,16 +153,16 @@ import Testing
     @Test(arguments: [false, true])
     func everyLineIsTheBytesTheStringBuiltOneWas(json: Bool) {
         var bytes = RequestLogBytes()
-        var out: [UInt8] = []
+        let out = LogBuffer(capacity: 64)
         // One builder for all, as the writer thread keeps one: its cached second and milliseconds must not leak between lines.
         for time in Self.times + Self.times.reversed() {
             for line in Self.lines {
-                out.removeAll(keepingCapacity: true)
-                if json { bytes.appendJSON(line, time: time.timeIntervalSince1970, to: &out) } else {
-                    bytes.appendText(line, time: time.timeIntervalSince1970, to: &out)
+                out.removeAll()
+                if json { bytes.appendJSON(line, time: time.timeIntervalSince1970, to: out) } else {
+                    bytes.appendText(line, time: time.timeIntervalSince1970, to: out)
                 }
                 let expected = Reference.line(line, time: time, json: json)
-                #expect(out == expected, "\(String(decoding: out, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
+                #expect(out.array == expected, "\(String(decoding: out.array, as: UTF8.self)) != \(String(decoding: expected, as: UTF8.self))")
             }
         }
     }
@@ -173,9 +173,9 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20_000 { micros.append(Int.random(in: 0..<1_000_000_000_000_000, using: &generator)) }
         for micro in micros {
-            var out: [UInt8] = []
-            RequestLogBytes.appendMilliseconds(micro, to: &out)
-            #expect(String(decoding: out, as: UTF8.self) == String(Double(micro) / 1000), "\(micro)")
+            let out = LogBuffer(capacity: 16)
+            RequestLogBytes.appendMilliseconds(micro, to: out)
+            #expect(String(decoding: out.array, as: UTF8.self) == String(Double(micro) / 1000), "\(micro)")
         }
     }
 }
