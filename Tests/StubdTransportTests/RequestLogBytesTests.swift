@@ -178,4 +178,22 @@ import Testing
             #expect(String(decoding: out.array, as: UTF8.self) == String(Double(micro) / 1000), "\(micro)")
         }
     }
+
+    /// The eight-bytes-a-step scan finds every byte a line must escape, wherever it lies.
+    @Test func theWordScanFindsWhatTheByteScanFinds() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x41, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xA2, 0xDC, 0xFF]
+        for _ in 0..<20_000 {
+            let count = Int.random(in: 0...40, using: &generator)
+            var bytes = [UInt8](repeating: 0x61, count: count)
+            // Mostly plain text with a byte or two from the edges of each range.
+            for _ in 0..<Int.random(in: 0...2, using: &generator) where count > 0 {
+                bytes[Int.random(in: 0..<count, using: &generator)] = alphabet.randomElement(using: &generator)!
+            }
+            for json in [false, true] {
+                let naive = bytes.contains { $0 < 0x20 || $0 == 0x5C || $0 == 0x7F || (json && $0 == 0x22) }
+                #expect(bytes.withUnsafeBytes { RequestLogBytes.needsEscape($0, json: json) } == naive, "\(bytes) json \(json)")
+            }
+        }
+    }
 }

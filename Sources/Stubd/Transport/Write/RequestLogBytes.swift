@@ -170,8 +170,26 @@ package struct RequestLogBytes {
 
     /// Whether `bytes[start...]` holds a byte a line must escape: a control character or a
     /// backslash (and in JSON a quote).
+    /// Eight bytes a step (a byte below 0x20, or equal to one of three, found with the word tricks
+    /// of "Bit Twiddling Hacks", never missed; a false alarm would only take the slow path): a byte
+    /// at a time cost ~13 instructions a byte.
     static func needsEscape(_ bytes: UnsafeRawBufferPointer, json: Bool) -> Bool {
-        for b in bytes where b < 0x20 || b == 0x5C || b == 0x7F || (json && b == 0x22) { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = (json ? 0x22 : 0x5C) &* ones
+        var i = 0
+        while i + 8 <= bytes.count {
+            let w = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let control = (w &- 0x20 &* ones) & ~w & highs
+            let backslash = w ^ (0x5C &* ones), delete = w ^ (0x7F &* ones), quoted = w ^ quote
+            let equal = ((backslash &- ones) & ~backslash | (delete &- ones) & ~delete | (quoted &- ones) & ~quoted) & highs
+            if control | equal != 0 { return true }
+            i += 8
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x20 || b == 0x5C || b == 0x7F || (json && b == 0x22) { return true }
+            i += 1
+        }
         return false
     }
 
