@@ -10,6 +10,7 @@
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 1
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 128   # 128 open connections, used in turn
 #   STUBS=/tmp/quota REQUEST_PATH=/api/K/x.json Benchmarks/instructions.sh …   # another folder and route
+#   SERVE_ARGS="--log-format json" Benchmarks/instructions.sh …   # more `serve` options
 #
 # Valgrind 3.19 cannot read Swift's DWARF 5 (the binary is copied without debug info) and crashes on
 # libdispatch's sigsuspend with a mask in read-only memory (a preloaded sigsuspend copies it).
@@ -23,7 +24,7 @@ objcopy --strip-debug "$BIN" "$W/stubd"
 printf '#define _GNU_SOURCE\n#include <signal.h>\n#include <unistd.h>\n#include <sys/syscall.h>\nint sigsuspend(const sigset_t *m){ sigset_t c=*m; return syscall(SYS_rt_sigsuspend,&c,8); }\n' > "$W/fix.c"
 gcc -shared -fPIC -O2 -o "$W/fix.so" "$W/fix.c"
 LD_PRELOAD="$W/fix.so" valgrind --tool=callgrind --callgrind-out-file="$W/cg.%p" --dump-instr=no \
-    "$W/stubd" serve --stubs "$STUBS" --port 0 --no-watch --log-level info >"$W/out" 2>"$W/err" &
+    "$W/stubd" serve --stubs "$STUBS" --port 0 --no-watch --log-level info ${SERVE_ARGS:-} >"$W/out" 2>"$W/err" &
 VP=$!
 for _ in $(seq 1 600); do grep -q 'listening on' "$W/out" 2>/dev/null && break; sleep 0.1; done
 PORT=$(grep -o 'http://127.0.0.1:[0-9]*' "$W/out" | head -1 | sed 's/.*://')

@@ -11,8 +11,9 @@ import StubdEngine
 import StubdProtocol
 
 /// Writes the log off the worker threads. A worker hands over a compact record (a request line is
-/// the transport's struct plus the time) and goes on; one writer thread formats records and writes
-/// them to standard output in batches.
+/// the transport's struct plus the time) and goes on; one writer thread builds the batch's lines
+/// into one reused byte buffer (`LineFormatter`, `RequestLogBytes`) and writes them to standard
+/// output with one `write` a batch.
 ///
 /// When output blocks (a pipe nobody reads, a stalled collector, a paused terminal), the writer
 /// blocks and the workers do not: records past `capacity` are dropped and counted, and once output
@@ -22,6 +23,8 @@ final class LogWriter: Sendable {
     enum Record: Sendable {
         case request(RequestLogLine, time: Date)
         case message(Logger.Level, String, Logger.Metadata, time: Date)
+        /// A slot of the writer's batch whose record it has taken (moved out, not copied).
+        case taken
     }
 
     private struct Queue {
@@ -68,35 +71,46 @@ final class LogWriter: Sendable {
 
     private func run() {
         var formatter = LineFormatter(json: json, masking: masking)
-        var buffer: [UInt8] = []
+        let buffer = LogBuffer()
+        // Swapped with the queue's records under the lock: the writer formats one array while the
+        // workers fill the other, and neither is copied or made anew once both have grown.
+        var batch: [Record] = []
         while true {
             wake.wait()
             while true {
-                let (batch, dropped) = queue.withLock { q -> ([Record], Int) in
-                    defer { q.records.removeAll(keepingCapacity: true); q.dropped = 0 }
-                    q.writing = q.records.count
-                    return (q.records, q.dropped)
+                let dropped = queue.withLock { q -> Int in
+                    swap(&q.records, &batch)
+                    q.writing = batch.count
+                    defer { q.dropped = 0 }
+                    return q.dropped
                 }
                 if batch.isEmpty && dropped == 0 { break }
-                buffer.removeAll(keepingCapacity: true)
-                for record in batch { formatter.append(record, to: &buffer) }
+                buffer.removeAll()
+                batch.withUnsafeMutableBufferPointer { records in
+                    guard let first = records.baseAddress else { return }
+                    for i in records.indices {
+                        // Moved out and its slot left `.taken`: the record is neither copied nor destroyed twice.
+                        let record = (first + i).move()
+                        (first + i).initialize(to: .taken)
+                        formatter.append(record, to: buffer)
+                    }
+                }
+                batch.removeAll(keepingCapacity: true)
                 if dropped > 0 {
                     formatter.append(.message(.warning, "dropped \(dropped) log lines while output was blocked", [:], time: Date()),
-                                     to: &buffer)
+                                     to: buffer)
                 }
-                writeAll(buffer)
+                writeAll(buffer.bytes)
                 queue.withLock { $0.writing = 0 }
             }
         }
     }
 
-    private func writeAll(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = write(output, raw.baseAddress! + offset, raw.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
+    private func writeAll(_ raw: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < raw.count {
+            let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+            if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
         }
     }
 }
