@@ -37,13 +37,14 @@ struct Record: ParsableCommand {
         options.forwarding = try recording.forwarding(target: try RecordingOptions.target(target), scope: .everything,
                                                       record: stubs.url, logger: logger)
         let server: StubServer
+        let shutdown = ShutdownSignals()
         do { server = try StubServer(stubs: stubs.url, host: host, port: port, options: options) } catch {
             printError("stubd: cannot record: \(error)")
             throw ExitCode(1)
         }
         print("stubd recording on \(server.baseURL.absoluteString): forwarding to \(target), writing into \(stubs.stubs) (mode \(recording.mode.rawValue))")
         fflush(nil)
-        ShutdownSignals.wait()
+        shutdown.wait()
         server.stopSynchronously()
         logger.notice("stopped")
         writer.flush(within: 0.3)

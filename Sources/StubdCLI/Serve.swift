@@ -185,6 +185,8 @@ struct Serve: ParsableCommand {
             options.forwarding = try recording.forwarding(target: try RecordingOptions.target(proxy), scope: .misses,
                                                           record: recordMissing ? stubs.url : nil, logger: logger)
         }
+        // Caught from before the first line: a SIGTERM right after it is not lost.
+        let shutdown = ShutdownSignals()
         let server: StubServer
         do {
             server = try StubServer(stubs: stubs.url, host: host, port: port, options: options)
@@ -221,7 +223,7 @@ struct Serve: ParsableCommand {
                 : "admin calls need the admin token"
             logger.warning("listening on \(host): reachable from other machines; \(admin)")
         }
-        ShutdownSignals.wait()
+        shutdown.wait()
         // Stopped first: requests in flight finish, so the report holds what the last ones counted.
         server.stopSynchronously()
         var coverageLost = false
