@@ -169,7 +169,7 @@ public final class StubServer: Sendable {
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
-        let catalog = try StubServer.load(stubs, contracts: options.contracts)
+        let catalog = try StubCatalog.load(stubs: stubs, heldTo: options.contracts)
         contracts = options.contracts
         stubsDirectory = stubs
         let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
@@ -297,19 +297,9 @@ public final class StubServer: Sendable {
         try StubServer.reload(stubsDirectory, contracts, router)
     }
 
-    /// A catalog, held to the contract when there is one: its violations are load problems.
-    private static func load(_ stubs: URL, contracts: ContractSet?) throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try StubCatalog.load(stubs: stubs)
-        if let contracts {
-            let check = StubContractCheck(catalog: catalog, contracts: contracts)
-            if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.path, problems: check.problems) }
-        }
-        return catalog
-    }
-
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
     private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ router: RequestRouter) throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try load(stubs, contracts: contracts)
+        let catalog = try StubCatalog.load(stubs: stubs, heldTo: contracts)
         router.install(catalog)
         return catalog
     }

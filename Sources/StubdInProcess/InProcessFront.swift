@@ -35,11 +35,7 @@ package final class InProcessFront: Sendable {
     /// Loads `stubs` as `stubd serve` does (every problem at once, as `CatalogLoadError`), each
     /// stub held to `contracts` when there are specs.
     package static func load(stubs: URL, contracts: ContractSet? = nil, strict: Bool = false) throws -> InProcessFront {
-        let catalog = try StubCatalog.load(stubs: stubs)
-        if let contracts {
-            let check = StubContractCheck(catalog: catalog, contracts: contracts)
-            if !check.problems.isEmpty { throw CatalogLoadError(root: stubs.path, problems: check.problems) }
-        }
+        let catalog = try StubCatalog.load(stubs: stubs, heldTo: contracts)
         let engine = StubEngine(catalog: catalog, specs: contracts, contractRequests: strict ? "strict" : "report")
         return InProcessFront(engine: engine, admin: AdminEndpoints(engine: engine, contracts: contracts), contracts: contracts,
                               refusesBrokenRequests: strict)

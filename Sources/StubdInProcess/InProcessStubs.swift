@@ -116,17 +116,25 @@ extension InProcessStubs {
     /// globally, and whether it is closed.
     final class Shared: @unchecked Sendable {
         let front: InProcessFront
-        let adminSession: URLSession
         private let state = Locked<(registered: [AnyClass], closed: Bool)>(([], false))
+        /// Made on the first admin call: every `StubServer` (so every `stubd serve`) has an
+        /// `InProcessStubs`, and a daemon never makes one.
+        private let madeAdminSession = Locked<URLSession?>(nil)
 
-        init(front: InProcessFront) {
-            self.front = front
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.protocolClasses = [front.protocolClass(session: "")]
-            // Long-polls (`hits/wait`) are held; each needs its own place.
-            configuration.httpMaximumConnectionsPerHost = 64
-            configuration.timeoutIntervalForRequest = 3600
-            adminSession = URLSession(configuration: configuration)
+        init(front: InProcessFront) { self.front = front }
+
+        var adminSession: URLSession {
+            madeAdminSession.withLock { made in
+                if let made { return made }
+                let configuration = URLSessionConfiguration.ephemeral
+                configuration.protocolClasses = [front.protocolClass(session: "")]
+                // Long-polls (`hits/wait`) are held; each needs its own place.
+                configuration.httpMaximumConnectionsPerHost = 64
+                configuration.timeoutIntervalForRequest = 3600
+                let session = URLSession(configuration: configuration)
+                made = session
+                return session
+            }
         }
 
         func registered(_ protocolClass: AnyClass) { state.withLock { $0.registered.append(protocolClass) } }

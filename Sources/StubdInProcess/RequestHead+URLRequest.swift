@@ -32,7 +32,7 @@ extension RequestHead {
         if fields[hostField] == nil, let host = url.host {
             fields[hostField] = url.port.map { "\(host):\($0)" } ?? host
         }
-        let path = components.percentEncodedPath.isEmpty ? "/" : (components.path.isEmpty ? "/" : components.path)
+        let path = components.path.isEmpty ? "/" : components.path
         let query = (components.queryItems ?? []).map { QueryItem(name: $0.name, value: $0.value) }
         self.init(method: method, path: path, query: query, headers: fields, body: try Self.body(of: request))
     }
