@@ -6,7 +6,7 @@ public import Testing
 /// Runs `body` with stubs of its own: when `STUBD_URL` is set, a fresh session on that daemon; else an
 /// in-process `StubServer` on 127.0.0.1 where Stubd is linked (Linux and macOS, the `InProcessServer`
 /// trait); else the engine answering without a socket. They are torn down after `body`, also when it
-/// throws. A failure to start is recorded at `sourceLocation` and rethrown. Give the code under test
+/// throws. A failure to start is recorded once, at `sourceLocation`, and ends the test (rethrown before Swift 6.3). Give the code under test
 /// the control's `urlSession`: it reaches the stubs each way.
 ///
 /// ```swift
@@ -25,7 +25,13 @@ public func withStubServer<R>(stubs: URL, sourceLocation: SourceLocation = #_sou
         fixture = try await StubFixture.startWhereItRuns(stubs: stubs)
     } catch {
         Issue.record(error, "withStubServer(stubs: \(stubs.path)) failed", sourceLocation: sourceLocation)
+        #if compiler(>=6.3)
+        // Rethrown, the error was a second issue saying the same at the test's line (a broken folder
+        // reported twice); a cancellation ends the test with the one issue above (Swift 6.3.1).
+        try Test.cancel("the stubs did not start: the issue above says why", sourceLocation: sourceLocation)
+        #else
         throw error
+        #endif
     }
     return try await fixture.run(body)
 }
