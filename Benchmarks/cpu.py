@@ -20,7 +20,7 @@ and what stubd's log line costs: (default log - quiet) / default log, of the tot
 Then the peers' throughput at PEER_CONNECTIONS (64) in the same run: `wrk -t2 -c64 -d4s` on stubd
 and nginx, log on and quiet, alternating, the medians and the median of the per-round ratios.
 
-Environment: STUBD_BIN, ROUNDS (5), CONNECTIONS (32), PEER_CONNECTIONS (64), PEER_ROUNDS (ROUNDS;
+Environment: STUBD_BIN, ROUNDS (5; 0 skips the CPU rounds), CONNECTIONS (32), PEER_CONNECTIONS (64), PEER_ROUNDS (ROUNDS;
 0 skips them). Clock-tick resolution (10 ms over ~4 s of CPU) is well under the differences.
 Loopback only; every process it starts is stopped, and the logs removed, before it exits.
 """
@@ -59,6 +59,9 @@ def measure(url, pids, connections=CONNECTIONS):
     out = subprocess.run(["wrk", "-t2", f"-c{connections}", "-d4s", url + run.PAYLOAD], capture_output=True, text=True, check=True).stdout
     u1, s1 = cpu(pids)
     n = int(re.search(r"(\d+) requests in", out).group(1))
+    if n == 0:
+        raise SystemExit(f"wrk got no answer from {url} in 4 s (-c{connections}): is the machine out of memory or CPU? "
+                         f"(load {os.getloadavg()[0]:.0f}); wrk said:\n{out}")
     return n / 4, (u1 - u0) / n * 1e6, (s1 - s0) / n * 1e6
 
 
@@ -88,12 +91,26 @@ def main():
                    ("C twin", twin.url, [twin.proc.pid])]
         for name, url, _ in targets:
             subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", "-d1s", url + run.PAYLOAD], capture_output=True)
-        rows = rounds(targets, ROUNDS, CONNECTIONS)
+        rows = rounds(targets, ROUNDS, CONNECTIONS) if ROUNDS else None
         peers = rounds(targets[:4], PEER_ROUNDS, PEER_CONNECTIONS) if PEER_ROUNDS else None
         logged = [os.path.getsize(stubd.log.name), os.path.getsize(nginx_log.access_log)]
     finally:
         for server in servers:
             server.stop()
+    if rows:
+        cpu_table(rows, logged)
+    if peers:
+        print(f"\nthroughput at {PEER_CONNECTIONS} connections, medians of {PEER_ROUNDS} alternating rounds (wrk -t2 -c{PEER_CONNECTIONS} -d4s):\n")
+        for name in peers:
+            print(f"  {name:12} {statistics.median(r[0] for r in peers[name]):>9,.0f} req/s")
+        for a, b in (("stubd log", "nginx log"), ("stubd quiet", "nginx quiet")):
+            ratio = statistics.median(x[0] for x in peers[a]) / statistics.median(x[0] for x in peers[b])
+            per_round = statistics.median(x[0] / y[0] for x, y in zip(peers[a], peers[b]))
+            print(f"  {a} / {b}: {ratio:.2f} (medians); {per_round:.2f} (per-round)")
+
+
+def cpu_table(rows, logged):
+    """The medians of the CPU rounds, the fair pairs' ratios and each server's log line's share."""
     med = {name: tuple(statistics.median(x[i] for x in rows[name]) for i in range(3)) for name in rows}
     print(f"\nserver CPU per request, medians of {ROUNDS} rounds (wrk -t2 -c{CONNECTIONS} -d4s, 1 KB body; "
           f"logs written: stubd {logged[0] / 1e6:.0f} MB, nginx {logged[1] / 1e6:.0f} MB):\n")
@@ -108,14 +125,6 @@ def main():
     for name in ("stubd", "nginx"):
         on, off = sum(med[name + " log"][1:]), sum(med[name + " quiet"][1:])
         print(f"{name}'s log line: {on - off:+.2f} µs a request, {(on - off) / on:.0%} of its CPU with the log on")
-    if peers:
-        print(f"\nthroughput at {PEER_CONNECTIONS} connections, medians of {PEER_ROUNDS} alternating rounds (wrk -t2 -c{PEER_CONNECTIONS} -d4s):\n")
-        for name in peers:
-            print(f"  {name:12} {statistics.median(r[0] for r in peers[name]):>9,.0f} req/s")
-        for a, b in (("stubd log", "nginx log"), ("stubd quiet", "nginx quiet")):
-            ratio = statistics.median(x[0] for x in peers[a]) / statistics.median(x[0] for x in peers[b])
-            per_round = statistics.median(x[0] / y[0] for x, y in zip(peers[a], peers[b]))
-            print(f"  {a} / {b}: {ratio:.2f} (medians); {per_round:.2f} (per-round)")
 
 
 if __name__ == "__main__":
