@@ -11,6 +11,8 @@
 #   Benchmarks/instructions.sh /work/bin/stubd-66bd6c6 3000 128   # 128 open connections, used in turn
 #   STUBS=/tmp/quota REQUEST_PATH=/api/K/x.json Benchmarks/instructions.sh …   # another folder and route
 #   SERVE_ARGS="--log-format json" Benchmarks/instructions.sh …   # more `serve` options
+#   KEEP=/tmp/cg.out Benchmarks/instructions.sh …   # keep the callgrind file, to read with
+#       callgrind_annotate --inclusive=yes /tmp/cg.out (or without --inclusive for each function's own)
 #
 # Valgrind 3.19 cannot read Swift's DWARF 5 (the binary is copied without debug info) and crashes on
 # libdispatch's sigsuspend with a mask in read-only memory (a preloaded sigsuspend copies it).
@@ -49,6 +51,7 @@ client "$N"
 callgrind_control -d $VP >/dev/null 2>&1
 sleep 0.5
 kill $VP; wait $VP 2>/dev/null || true
+[ -n "${KEEP:-}" ] && cp "$(ls "$W"/cg.*.1 | head -1)" "$KEEP"
 callgrind_annotate --inclusive=yes --threshold=100 "$(ls "$W"/cg.*.1 | head -1)" 2>/dev/null | python3 -c "
 import re, sys
 want = {'handler': 'DaemonCallbacksO13accessHandler', 'reused response': 'ConnectionStateC7variant', 'completed': 'DaemonCallbacksO16requestCompleted',

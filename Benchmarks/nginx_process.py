@@ -2,6 +2,9 @@
 
 Its config is Benchmarks/nginx.conf.template (2 workers, sendfile, open_file_cache, access_log off,
 keep-alive without a request limit); everything it writes lives in a temporary folder.
+`access_log=True` turns nginx's access log on, as a user would to compare with stubd's default log
+line: the `combined` format into access.log in that folder, buffered (64 KiB, flushed each second),
+nginx's usual setting for a busy server.
 """
 import os, shutil, signal, socket, subprocess, tempfile, time, urllib.request
 
@@ -9,15 +12,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class NginxProcess:
-    def __init__(self, root, probe_path):
+    def __init__(self, root, probe_path, access_log=False):
         self.prefix = tempfile.mkdtemp(prefix="stubd-bench-nginx-")
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         with open(os.path.join(HERE, "nginx.conf.template")) as f:
             conf = f.read()
-        for name, value in {"USER_DIRECTIVE": "user root root;" if os.geteuid() == 0 else "", "PREFIX": self.prefix,
-                            "PORT": str(self.port), "ROOT": os.path.abspath(root)}.items():
+        self.access_log = os.path.join(self.prefix, "access.log") if access_log else None
+        for name, value in {"USER_DIRECTIVE": "user root root;" if os.geteuid() == 0 else "",
+                            "ACCESS_LOG": f"{self.access_log} combined buffer=64k flush=1s" if access_log else "off",
+                            "PREFIX": self.prefix, "PORT": str(self.port), "ROOT": os.path.abspath(root)}.items():
             conf = conf.replace(f"@{name}@", value)
         with open(os.path.join(self.prefix, "nginx.conf"), "w") as f:
             f.write(conf)
