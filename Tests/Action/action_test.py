@@ -216,6 +216,7 @@ def main():
                         help="swift build arguments for the from-source install (the build scripts/test has made)")
     args = parser.parse_args()
     stubd, version = os.path.abspath(args.stubd), source_version()
+    args.script = os.path.abspath(args.script)
     started = time.monotonic()
     try:
         declared = check_action_file()
