@@ -309,12 +309,12 @@ package final class StubsRecorder: Sendable {
         guard let base = RecordedNames.routeName(wanted) else { return nil }
         let files = Set(((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("__files").path)) ?? [])
             .map { $0.lowercased() })
-        func free(_ name: String) -> Bool {
+        func isFree(_ name: String) -> Bool {
             let lowered = name.lowercased()
             return !taken.contains(lowered) && !files.contains(where: { $0.hasPrefix(lowered + ".") || $0.hasPrefix(lowered + "~") })
         }
-        if free(base) { return base }
-        return (2...).lazy.map { "\(base)-\($0)" }.first(where: free)
+        if isFree(base) { return base }
+        return (2...).lazy.map { "\(base)-\($0)" }.first(where: isFree)
     }
 
     /// The body files a block being replaced named that are safe to remove (relative to the folder):
