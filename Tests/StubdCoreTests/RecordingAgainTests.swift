@@ -47,7 +47,7 @@ import StubdCoreTestSupport
         #expect(Self.files(stubs.url) == before.subtracting([bodies[1]]), "\(Self.files(stubs.url).sorted())")
         let manifest = try String(contentsOf: stubs.url.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
         #expect(manifest.contains("response: { status: 200") && !manifest.contains("401"), "\(manifest)")
-        let catalog = try #require(try StubCatalog.load(stubs: stubs.url))
+        let catalog = try StubCatalog.load(stubs: stubs.url)
         guard case .matched(let route, _) = catalog.match(RequestHead(method: .get, path: "/me", query: [QueryItem(name: "fields", value: "all")])) else {
             Issue.record("the folder does not answer GET /me"); return
         }
