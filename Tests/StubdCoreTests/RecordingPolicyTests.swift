@@ -57,6 +57,26 @@ import StubdCoreTestSupport
         #expect(keeps.contains("recorded as ") && !keeps.contains("WARNING"), "\(keeps)")
     }
 
+    /// Issue 62 item 4: one unauthenticated call while recording turned a 200 stub into
+    /// `responses: [200, 401]` with no word in the log. The note now warns, naming the route, the
+    /// statuses and `--only`; a sequence that ends well (a 503, then a 200) is what tests want, unwarned.
+    @Test func aRouteThatAnswered200BecomingASequenceEndingIn401IsWarnedNamingOnly() throws {
+        let stubs = try TempStubs([:])
+        let recorder = try StubsRecorder(root: stubs.url, rules: RecordingRules(), mode: .new)
+        let policy = RecordingPolicy(recorder: recorder, maxBodyBytes: 1 << 20, target: "https://api.example.com")
+        let first = policy.answered(exchange()).note
+        #expect(first.contains("recorded as ") && !first.contains("WARNING"), "\(first)")
+        let stray = policy.answered(exchange(body: #"{"error": "unauthorized"}"#).with(status: 401)).note
+        #expect(stray.contains("; WARNING: rec-"), "\(stray)")
+        #expect(stray.contains(" (GET /users/1) answered 200 and is now a sequence ending in 401 (responses: [200, 401]), so a replay answers 401 from call 2 on"),
+                "\(stray)")
+        #expect(stray.contains("record again with --only 2xx,3xx --mode all"), "\(stray)")
+
+        let unavailable = policy.answered(exchange(body: "{}").with(path: "/flaky").with(status: 503)).note
+        let recovered = policy.answered(exchange().with(path: "/flaky")).note
+        #expect(recovered.contains("recorded as ") && !unavailable.contains("WARNING") && !recovered.contains("WARNING"), "\(recovered)")
+    }
+
     @Test func theOtherEndsSayWhatHappened() {
         let policy = RecordingPolicy(recorder: nil, maxBodyBytes: 100, target: "http://127.0.0.1:9")
         #expect(policy.streamed(bytes: 300, cut: nil) == "proxied to http://127.0.0.1:9; streamed 300 bytes, not recorded: over --max-body (100)")
@@ -72,6 +92,12 @@ private extension RecordedExchange {
     func with(path: String) -> RecordedExchange {
         var copy = self
         copy.path = path
+        return copy
+    }
+
+    func with(status: Int) -> RecordedExchange {
+        var copy = self
+        copy.status = HTTPResponse.Status(code: status)
         return copy
     }
 }

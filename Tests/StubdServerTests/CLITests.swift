@@ -23,6 +23,25 @@ import Testing
         #expect(r.output.contains("wunderground"))
     }
 
+    /// Issue 62 item 7: an `.sse` route is the path clients call, in `stubd check` and in `stubd
+    /// hits` against a running server (it was `POST /v1/chat/completions.sse`).
+    @Test func checkAndHitsShowAnEventStreamAsThePathClientsCall() throws {
+        let stubs = try TempStubs(["v1/chat/completions.POST.sse": "data: {\"delta\": \"hi\"}\n\ndata: [DONE]\n", "weather.json": "{}"])
+        let check = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
+        #expect(check.status == 0, "\(check.error)")
+        #expect(check.output.split(separator: "\n").contains { $0.hasPrefix("POST /v1/chat/completions ") && $0.hasSuffix("v1/chat/completions.POST.sse") },
+                "\(check.output)")
+        #expect(check.output.contains("GET /weather.json "), "a .json may be the URL's own: \(check.output)")
+        #expect(!check.output.contains("completions.sse "), "\(check.output)")
+
+        let serve = try ServeProcess(["--stubs", stubs.url.path])
+        let stream = try curl(["-s", "-N", "-X", "POST", serve.baseURL.absoluteString + "/v1/chat/completions"]).output
+        #expect(stream.contains("data: [DONE]"), "\(stream)")
+        let hits = try run(stubdBinary.path, ["hits", "--url", serve.baseURL.absoluteString])
+        #expect(hits.output.split(separator: "\n").contains { $0.wholeMatch(of: /POST \/v1\/chat\/completions +1/) != nil }, "\(hits.output)")
+        #expect(!hits.output.contains(".sse"), "\(hits.output)")
+    }
+
     @Test func checkListsEveryProblemAndExits1() throws {
         let stubs = try TempStubs(["bad.json": "{\n  \"a\": 1,\n}\n", "stubd.yml": "routes:\n  - { request: { path: /x }, respose: {} }\n"])
         let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])

@@ -219,6 +219,32 @@ import Testing
         #expect(try Self.request("POST", base + "/pay").status == 404)
     }
 
+    /// Issue 62 item 7: a mapping's `name` names its route, not `rec-<hash>`: mappings a team wrote
+    /// for WireMock (Fixtures/WireMock/named, provenance in the README), whose names hold spaces.
+    @Test func aMappingsNameNamesItsRouteAndItsBody() throws {
+        let dir = try Self.freshFolder()
+        let imported = try Self.importMappings(Self.fixtures.appendingPathComponent("named"), dir)
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        let name = "OP-mock0100000005-Personal-David-Martin"
+        #expect(imported.output.contains("\(name) in stubd.recorded.yml"), "\(imported.output)")
+        #expect(!imported.output.contains("rec-"), "\(imported.output)")
+        let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
+        #expect(manifest.contains("  - name: \"\(name)\"\n") && manifest.contains("file: \"\(name).json\""), "\(manifest)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("__files/\(name).json").path))
+
+        let serve = try ServeProcess(["--stubs", dir.path])
+        let base = serve.baseURL.absoluteString
+        let answer = try Self.request("POST", base + "/cop/v1/online-provisioning/account-info",
+                                      headers: ["Authorization: Bearer t", "x-fapi-interaction-id: 1", "x-fapi-financial-id: bank"], body: "{}")
+        #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+        let hits = try run(stubdBinary.path, ["hits", "--url", base])
+        #expect(hits.output.split(separator: "\n").contains { $0.wholeMatch(of: /OP-mock0100000005-Personal-David-Martin +1/) != nil }, "\(hits.output)")
+        // Importing again changes no file.
+        let before = try HARImportTests.contents(dir)
+        #expect(try Self.importMappings(Self.fixtures.appendingPathComponent("named"), dir).status == 0)
+        #expect(try HARImportTests.contents(dir) == before)
+    }
+
     @Test func badMappingsWriteNothingAndNameEveryProblem() throws {
         let dir = try Self.freshFolder()
         // A bodyFileName reaching out of __files/ and a base64Body that is not: both named, nothing written.

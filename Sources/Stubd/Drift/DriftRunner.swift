@@ -131,7 +131,7 @@ package struct DriftRunner: Sendable {
                                                     requestBody: request.body, status: live.status, responseHeaders: live.headers,
                                                     responseBody: live.body)
                     switch recorder.record(exchange) {
-                    case .written(let files, _, _): written.formUnion(files)
+                    case .written(let files, _, _, _): written.formUnion(files)
                     case .skipped(let why), .failed(let why):
                         report.routes[report.routes.count - 1].problem = "not written to --write: \(why)"
                     }

@@ -77,9 +77,10 @@ package final class StubsImport {
     /// The table's words for an outcome: where it came over, or why not.
     static func describe(_ outcome: StubsRecorder.Outcome) -> (kind: ImportRow.Kind, result: String, route: String?, files: [String]) {
         switch outcome {
-        case let .written(files, route, _):
+        case let .written(files, route, _, _):
             let routeName = route.components(separatedBy: " (").first ?? route
-            let place = routeName.hasPrefix("rec-") ? "\(routeName) in \(StubsRecorder.manifestName)" : files.first ?? route
+            // A manifest route (`rec-<hash>`, or the name a WireMock mapping or Postman example gave it).
+            let place = files.contains(StubsRecorder.manifestName) ? "\(routeName) in \(StubsRecorder.manifestName)" : files.first ?? route
             return (.imported, place, routeName, files)
         case .skipped(let why) where why.hasPrefix("already answered"):
             return (.alreadyThere, why, nil, [])

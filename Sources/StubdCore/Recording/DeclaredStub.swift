@@ -33,6 +33,9 @@ package struct DeclaredStub: Sendable {
     /// The route's `scenario:`, `whenState:` and `thenState:` (WireMock's scenarioName,
     /// requiredScenarioState, newScenarioState).
     package var scenario: ScenarioStep?
+    /// The name the tool gave it (a WireMock mapping's `name`, a Postman example's), as written
+    /// there: the route is named after it (made safe as a file name, and unique), not `rec-<hash>`.
+    package var name: String?
     /// A request the route must answer: the written route is checked against it, and the import's
     /// last step checks the whole folder answers it.
     package var sample: RequestHead

@@ -11,8 +11,8 @@ enum RecordedManifest {
     static let marker = "  # stubd record: "
 
     /// One request's block: its `# stubd record:` line, the request, and its answer or sequence.
-    static func routeBlock(_ s: ScrubbedExchange, key: String, answers: [RecordedAnswer]) -> String {
-        var lines = [marker + key, "  - name: \(quoted("rec-\(key)"))", "    request:",
+    static func routeBlock(_ s: ScrubbedExchange, key: String, name: String, answers: [RecordedAnswer]) -> String {
+        var lines = [marker + key, "  - name: \(quoted(name))", "    request:",
                      "      method: \(quoted(s.method.rawValue))", "      path: \(quoted(s.path))"]
         if !s.query.isEmpty {
             lines.append("      query: { " + s.query.map { "\(quoted($0.name)): \(quoted($0.value ?? ""))" }.joined(separator: ", ") + " }")
@@ -70,6 +70,18 @@ enum RecordedManifest {
             out[name] = Set(((states as? [Any]) ?? []).map { "\($0)" })
         }
         return out
+    }
+
+    /// A block's route name and the files its answers name (`file:`, `websocket:`), as written
+    /// there (relative to `__files/`); none when the block, edited by hand, no longer parses.
+    static func routeNameAndFiles(of block: String) -> (name: String?, files: [String]) {
+        guard let top = (try? Yams.load(yaml: "routes:\n" + block)) as? [String: Any],
+              let route = (top["routes"] as? [Any])?.first as? [String: Any] else { return (nil, []) }
+        var answers: [[String: Any]] = []
+        if let one = route["response"] as? [String: Any] { answers.append(one) }
+        if let many = route["responses"] as? [Any] { answers += many.compactMap { $0 as? [String: Any] } }
+        let files = answers.flatMap { answer in ["file", "websocket"].compactMap { answer[$0] as? String } }
+        return (route["name"] as? String, files)
     }
 
     static func blocks(of text: String) -> [(key: String, text: String)] {

@@ -61,6 +61,51 @@ enum RecordedNames {
         return "\(base)-\(method.lowercased())-\(key)-\(index).\(ext)"
     }
 
+    /// A route name another tool gave (a WireMock mapping's `name`, a Postman example's) as stubd
+    /// writes it, also the stem of its body's file under `__files/`: ASCII letters, digits and `_`
+    /// kept, any run of anything else one `-` (`Basic valid payments token` →
+    /// `Basic-valid-payments-token`), so it holds no `/`, `\\`, `..` or leading dot and means the
+    /// same on every file system (no Unicode a Mac would normalise otherwise); past 64 bytes, its
+    /// first 32 and a hash of the whole. Nil when nothing is left (`"---"`, `"日本"`).
+    static func routeName(_ text: String) -> String? {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let kept = scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+            if kept { out.unicodeScalars.append(scalar) } else if !out.isEmpty, !out.hasSuffix("-") { out += "-" }
+        }
+        while out.hasSuffix("-") { out.removeLast() }
+        guard !out.isEmpty else { return nil }
+        guard out.utf8.count > maxBodySegmentBytes else { return out }
+        var head = String(out.prefix(maxBodySegmentBytes / 2))
+        while head.hasSuffix("-") { head.removeLast() }
+        return head + "-" + hash(text)
+    }
+
+    /// `__files/` name for the body of a route another tool named: `Basic-valid-payments-token.json`,
+    /// `…~2.json` for a second answer (`~` is never part of a name, so no two of them meet).
+    static func namedBodyFile(_ name: String, index: Int, ext: String) -> String {
+        index == 1 ? "\(name).\(ext)" : "\(name)~\(index).\(ext)"
+    }
+
+    /// Whether `file` (relative to `__files/`) is a name this recorder gives a body of the block
+    /// keyed `key` (`bodyFile`: `…-<method>-<key>-<n>.<ext>`) or of the route it named
+    /// `routeName` (`namedBodyFile`), with no `..`, `.` or empty segment and no leading `/`.
+    static func isRecorderBody(_ file: String, key: String, routeName: String?) -> Bool {
+        let segments = file.split(separator: "/", omittingEmptySubsequences: false)
+        guard let last = segments.last, !file.hasPrefix("/"), !segments.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+              let dot = last.lastIndex(of: "."), last[last.index(after: dot)...].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        else { return false }
+        let stem = last[..<dot]
+        func index(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+        if let range = stem.range(of: "-\(key)-", options: .backwards), index(stem[range.upperBound...]),
+           stem[..<range.lowerBound].split(separator: "-").last?.allSatisfy({ $0.isASCII && $0.isLowercase }) == true {
+            return true
+        }
+        guard let routeName, segments.count == 1 else { return false }
+        if stem == routeName { return true }
+        return stem.hasPrefix(routeName + "~") && index(stem.dropFirst(routeName.count + 1))
+    }
+
     /// A segment as it is, or its first bytes and a hash of the whole: the same segment always
     /// gets the same name, two long ones that start alike get two.
     static func shortened(_ segment: String) -> String {

@@ -29,9 +29,9 @@ package struct RecordingPolicy: Sendable {
         var note = "proxied to \(target)"
         guard let recorder else { return (note, nil) }
         switch recorder.record(exchange) {
-        case let .written(files, route, serving):
-            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))" + contractWarning(exchange, files)
-                    + notFoundHint(exchange, recorder), serving)
+        case let .written(files, route, serving, removed):
+            return (note + "; recorded as \(route) in \(files.joined(separator: ", "))" + removedNote(removed) + contractWarning(exchange, files)
+                    + notFoundHint(exchange, recorder) + turnedBadWarning(route, serving), serving)
         case .skipped(let why): note += "; not recorded: \(why)"
         case .failed(let why): note += "; RECORDING FAILED: \(why)"
         }
@@ -54,6 +54,26 @@ package struct RecordingPolicy: Sendable {
         guard let first = problems.first else { return "" }
         return "; WARNING: \(files.first ?? "the recording") breaks \(contract.specName): \(first.message)"
             + (problems.count > 1 ? " (and \(problems.count - 1) more; `stubd check --spec` lists them)" : "")
+    }
+
+    /// `; removed __files/…-2.json (no stub names it any longer)`: a re-recording rewrote the route, and
+    /// a file leaving the folder is said, never done quietly.
+    func removedNote(_ removed: [String]) -> String {
+        removed.isEmpty ? "" : "; removed \(removed.joined(separator: ", ")) (no stub names \(removed.count == 1 ? "it" : "them") any longer)"
+    }
+
+    /// A route that answered 2xx, become a sequence ending in 4xx or 5xx: replayed, every call after
+    /// the first gets the error. One unauthenticated call while recording turned a 200 stub into
+    /// `responses: [200, 401]` without a word; now the note says so and how to keep it out.
+    func turnedBadWarning(_ route: String, _ serving: Route) -> String {
+        let statuses = serving.responses.map(\.status.code)
+        guard statuses.count > 1, let last = statuses.last, last >= 400,
+              statuses.dropLast().contains(where: { (200..<300).contains($0) }) else { return "" }
+        let shown = statuses.count <= 8 ? statuses.map(String.init).joined(separator: ", ")
+            : statuses.prefix(7).map(String.init).joined(separator: ", ") + ", … \(last)"
+        return "; WARNING: \(route) answered \(statuses.first { (200..<300).contains($0) }!) and is now a sequence ending in \(last)"
+            + " (responses: [\(shown)]), so a replay answers \(last) from call \(statuses.count) on. If that \(last) came from a stray call"
+            + " (no credentials, a mistyped body), record again with --only 2xx,3xx --mode all, which keeps such answers out and rewrites the route"
     }
 
     /// A recorded 404 is most often a mistyped URL: say how to keep such answers out, once per note.

@@ -32,6 +32,8 @@ struct ScrubbedExchange {
     var scenario: ScenarioStep? = nil
     /// A declared stub's fault (`response: { fault: … }`); nil for a recording, which saw an answer.
     var fault: Fault? = nil
+    /// A declared stub's own name (`DeclaredStub.name`), as the tool wrote it; not part of `key`.
+    var declaredName: String? = nil
     /// A WebSocket: `responseBody` is its `.ws` script, written as a `.ws` file or `websocket:`.
     var isWebSocket = false
 

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 package import Foundation
 import HTTPTypes
 import StubdProtocol
@@ -17,8 +22,9 @@ package final class StubsRecorder: Sendable {
 
     package enum Outcome: Sendable, Equatable {
         /// Files written (relative to the folder) and the route that now answers, as `serving`: the
-        /// route as the folder will load it, which `serve --proxy` puts in force at once.
-        case written(files: [String], route: String, serving: Route)
+        /// route as the folder will load it, which `serve --proxy` puts in force at once. `removed`:
+        /// body files the recorder wrote for this route before that no stub names any longer.
+        case written(files: [String], route: String, serving: Route, removed: [String] = [])
         /// Nothing written, and why.
         case skipped(String)
         /// Written, but something is wrong (the folder does not load, or does not answer the request).
@@ -26,7 +32,7 @@ package final class StubsRecorder: Sendable {
 
         package static func == (a: Outcome, b: Outcome) -> Bool {
             switch (a, b) {
-            case let (.written(f1, r1, _), .written(f2, r2, _)): return f1 == f2 && r1 == r2
+            case let (.written(f1, r1, _, x1), .written(f2, r2, _, x2)): return f1 == f2 && r1 == r2 && x1 == x2
             case let (.skipped(x), .skipped(y)), let (.failed(x), .failed(y)): return x == y
             default: return false
             }
@@ -59,6 +65,11 @@ package final class StubsRecorder: Sendable {
         var identityOf: [String: RouteIdentity] = [:]
         /// `scenarios:` of `stubd.recorded.yml`: states an import declares (`declare(scenario:states:)`).
         var declaredScenarios: [String: Set<String>] = [:]
+        /// The route name given to a request key's block when a tool named its stub (`DeclaredStub.name`).
+        var names: [String: String] = [:]
+        /// Every route name of the folder and of this run, lower-cased: a name another tool gave is
+        /// made unique ignoring case, as its body's file name must be on a Mac.
+        var usedNames: Set<String> = []
 
         /// Records that `owner`'s route takes `identity`'s requests, or throws naming who takes them already.
         mutating func claim(_ identity: RouteIdentity, by owner: String) throws(RecorderError) {
@@ -79,7 +90,8 @@ package final class StubsRecorder: Sendable {
     static func owner(of route: Route) -> String {
         switch route.source {
         case .convention(let file): return "file:" + file
-        case let .manifest(file, _) where file == manifestName && route.name?.hasPrefix("rec-") == true: return route.name ?? ""
+        // `rec-<hash>`, or the name an import gave it: names are unique in a folder, so a route's name is its owner.
+        case let .manifest(file, _) where file == manifestName && route.name != nil: return route.name ?? ""
         default: return route.source.description
         }
     }
@@ -116,6 +128,7 @@ package final class StubsRecorder: Sendable {
         state.withLock { state in
             state.blocks = RecordedManifest.blocks(of: existing)
             state.declaredScenarios = RecordedManifest.declaredScenarios(of: existing)
+            state.usedNames = Set(routes.compactMap { $0.name?.lowercased() })
             for route in routes where state.takenBy[RouteIdentity(route)] == nil {
                 try? state.claim(RouteIdentity(route), by: StubsRecorder.owner(of: route))
             }
@@ -176,6 +189,7 @@ package final class StubsRecorder: Sendable {
         scrubbed.priority = stub.priority
         scrubbed.scenario = stub.scenario
         scrubbed.fault = stub.fault
+        scrubbed.declaredName = stub.name
         return write(scrubbed, answering: stub.sample, secretNames: stub.parameterNames)
     }
 
@@ -189,7 +203,7 @@ package final class StubsRecorder: Sendable {
                 return .skipped("already answered by \(route.source)")
             }
             var answers = state.answers[key] ?? []
-            let answer = self.answer(scrubbed, key: key, index: answers.count + 1)
+            let answer = self.answer(scrubbed, key: key, index: answers.count + 1, name: state.names[key])
             if answers.last == answer { return .skipped("same answer as before") }
             answers.append(answer)
             let saved = state
@@ -221,6 +235,17 @@ package final class StubsRecorder: Sendable {
                     transaction.remove(file)
                     state.release("file:" + file)
                 }
+                // A stub another tool named keeps its name (made safe and unique), and its body is named so too.
+                if state.names[key] == nil, let wanted = scrubbed.declaredName,
+                   let name = uniqueName(wanted, taken: state.usedNames) {
+                    state.names[key] = name
+                    state.usedNames.insert(name.lowercased())
+                    for i in answers.indices {
+                        answers[i].file = answers[i].file.map { RecordedNames.namedBodyFile(name, index: i + 1, ext: ($0 as NSString).pathExtension) }
+                    }
+                    state.answers[key] = answers.map { var kept = $0; kept.body = nil; return kept }
+                }
+                let routeName = state.names[key] ?? "rec-\(key)"
                 for (i, a) in answers.enumerated() where a.file != nil {
                     // Bodies of earlier answers are on disk already, unless the first went into a convention file.
                     let body = i == answers.count - 1 ? a.body : (i == 0 ? firstBody : nil)
@@ -228,16 +253,26 @@ package final class StubsRecorder: Sendable {
                     try transaction.write(body, to: "__files/" + a.file!)
                     files.append("__files/" + a.file!)
                 }
-                let block = RecordedManifest.routeBlock(scrubbed, key: key, answers: answers)
-                if let i = state.blocks.firstIndex(where: { $0.key == key }) { state.blocks[i].text = block }
-                else { state.blocks.append((key, block)) }
+                let block = RecordedManifest.routeBlock(scrubbed, key: key, name: routeName, answers: answers)
+                var removed: [String] = []
+                if let i = state.blocks.firstIndex(where: { $0.key == key }) {
+                    // Recording again (`--mode all`) rewrites the block: bodies of answers it no longer
+                    // has would be left in `__files/` for nothing (a `[200, 401]` recorded again as
+                    // `200` left the 401's body behind).
+                    let old = state.blocks[i].text
+                    state.blocks[i].text = block
+                    removed = orphans(of: old, key: key, keeping: Set(answers.compactMap(\.file)), blocks: state.blocks)
+                    for file in removed { transaction.remove(file) }
+                } else {
+                    state.blocks.append((key, block))
+                }
                 if !defersManifest { try transaction.write(RecordedManifest.text(state.blocks, scenarios: state.declaredScenarios), to: StubsRecorder.manifestName) }
                 files.append(StubsRecorder.manifestName)
                 let route = try checkedBlock(block, answering: request)
                 // Routes of one request in several scenario states take the same requests on purpose
                 // (each steps aside outside its state), which the folder's load accepts.
-                if scrubbed.scenario == nil { try state.claim(RouteIdentity(route), by: "rec-\(key)") }
-                return .written(files: files, route: "rec-\(key) (\(scrubbed.method) \(scrubbed.path))", serving: route)
+                if scrubbed.scenario == nil { try state.claim(RouteIdentity(route), by: routeName) }
+                return .written(files: files, route: "\(routeName) (\(scrubbed.method) \(scrubbed.path))", serving: route, removed: removed)
             } catch {
                 transaction.rollback()
                 state = saved
@@ -261,6 +296,54 @@ package final class StubsRecorder: Sendable {
     package func declare(scenario: String, states: Set<String>) {
         guard !states.isEmpty else { return }
         state.withLock { $0.declaredScenarios[scenario, default: []].formUnion(states) }
+    }
+
+    // MARK: Names and orphans
+
+    /// `wanted` as a route name (`RecordedNames.routeName`), unique ignoring case among the folder's
+    /// route names and this run's, and free as a body file in `__files/` (a file of the user's there
+    /// is never overwritten): `name`, then `name-2`, `name-3`… in the order stubs are written, so
+    /// importing the same input into the same folder gives the same names. Nil when nothing of
+    /// `wanted` is left once made safe.
+    private func uniqueName(_ wanted: String, taken: Set<String>) -> String? {
+        guard let base = RecordedNames.routeName(wanted) else { return nil }
+        let files = Set(((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("__files").path)) ?? [])
+            .map { $0.lowercased() })
+        func isFree(_ name: String) -> Bool {
+            let lowered = name.lowercased()
+            return !taken.contains(lowered) && !files.contains(where: { $0.hasPrefix(lowered + ".") || $0.hasPrefix(lowered + "~") })
+        }
+        if isFree(base) { return base }
+        return (2...).lazy.map { "\(base)-\($0)" }.first(where: isFree)
+    }
+
+    /// The body files a block being replaced named that are safe to remove (relative to the folder):
+    /// only files the recorder itself names for that block (`…-get-<key>-<n>.json`, or its route
+    /// name's `<name>.json`, `<name>~<n>.json`), under `__files/`, that no stub names any longer (the
+    /// blocks as they will be written, `stubd.yml` / `stubd.json`: a file a user's route also uses
+    /// stays), that are regular files (not a symbolic link) and whose folder is inside the Stubs folder.
+    /// A file the user put there, or one an edited block points at, never matches and is never removed.
+    private func orphans(of old: String, key: String, keeping kept: Set<String>, blocks: [(key: String, text: String)]) -> [String] {
+        let (oldName, oldFiles) = RecordedManifest.routeNameAndFiles(of: old)
+        guard !oldFiles.isEmpty else { return [] }
+        var texts = blocks.map(\.text)
+        for manifest in ConventionScanner.manifestNames where manifest != StubsRecorder.manifestName {
+            if let text = try? String(contentsOf: root.appendingPathComponent(manifest), encoding: .utf8) { texts.append(text) }
+        }
+        let realRoot = root.resolvingSymlinksInPath().path
+        var out: [String] = []
+        for file in Set(oldFiles).sorted() where !kept.contains(file) && RecordedNames.isRecorderBody(file, key: key, routeName: oldName) {
+            // Named anywhere, as written or as a YAML string spells it, it stays.
+            let last = (file as NSString).lastPathComponent
+            let spelt = String(RecordedManifest.quoted(last).dropFirst().dropLast())
+            guard !texts.contains(where: { $0.contains(last) || $0.contains(spelt) }) else { continue }
+            let url = root.appendingPathComponent("__files/" + file)
+            var info = stat()
+            guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+                  url.deletingLastPathComponent().resolvingSymlinksInPath().path.hasPrefix(realRoot + "/") else { continue }
+            out.append("__files/" + file)
+        }
+        return out
     }
 
     // MARK: Checks
@@ -329,13 +412,14 @@ package final class StubsRecorder: Sendable {
 
     /// The answer as a manifest response, its body (if any) named under `__files/` (written only
     /// if the answer goes into the manifest).
-    private func answer(_ s: ScrubbedExchange, key: String, index: Int) -> RecordedAnswer {
+    private func answer(_ s: ScrubbedExchange, key: String, index: Int, name: String?) -> RecordedAnswer {
         var file: String?
         if !s.responseBody.isEmpty {
             var ext = s.isWebSocket ? "ws" : StubsRecorder.fileExtension(for: s.mediaType) ?? "bin"
             // A .json file must parse to load; the route's own Content-Type still says JSON.
             if ext == "json", (try? JSONParser.parse(s.responseBody)) == nil { ext = "bin" }
-            file = RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
+            file = name.map { RecordedNames.namedBodyFile($0, index: index, ext: ext) }
+                ?? RecordedNames.bodyFile(method: s.method.rawValue, path: s.path, key: key, index: index, ext: ext)
         }
         let headers = s.responseHeaders.map { "\(RecordedManifest.quoted($0.name.rawName)): \(RecordedManifest.quoted($0.value))" }
         return RecordedAnswer(status: s.status.code, headers: headers, file: file, body: s.responseBody, bodyDigest: RecordedAnswer.BodyDigest(s.responseBody),

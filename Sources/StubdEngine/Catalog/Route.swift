@@ -50,8 +50,7 @@ public final class Route: Sendable, CustomStringConvertible {
         self.priority = priority
         self.source = source
         self.index = index
-        let shown = pattern.optionalExtension.map { pattern.text + $0 } ?? pattern.text
-        signature = "\(method) \(shown)"
+        signature = "\(method) \(Route.shownPath(pattern))"
         key = name ?? signature
         quotaPlans = quotas.map { QuotaPlan($0, routeName: name, pattern: pattern) }
     }
@@ -63,6 +62,18 @@ public final class Route: Sendable, CustomStringConvertible {
               times: times, priority: priority, source: source, index: index, quotas: quotas,
               resource: resource, scenario: scenario)
     }
+
+    /// The path as the route table, hit counts and messages show it: what clients call. A convention
+    /// file's `.json` may be part of the URL (`/weather.json` is what Wunderground's clients ask
+    /// for), so it is shown; `.sse` and `.ws` only say what the file holds, and no client calls
+    /// `/v1/chat/completions.sse`, so `POST /v1/chat/completions` is shown (issue 62).
+    static func shownPath(_ pattern: PathPattern) -> String {
+        guard let ext = pattern.optionalExtension else { return pattern.text }
+        return streamFormatExtensions.contains(ext.lowercased()) ? pattern.text : pattern.text + ext
+    }
+
+    /// Extensions that name a stub's format (an event stream, a WebSocket's script), never a URL's.
+    static let streamFormatExtensions: Set<String> = [".sse", ".ws"]
 
     /// The quotas whose selectors cover this route.
     package var quotas: [QuotaDefinition] { quotaPlans.map(\.quota) }

@@ -99,8 +99,10 @@ struct PostmanExample {
         let samplePath = routePath.split(separator: "/", omittingEmptySubsequences: false).map { $0.hasPrefix("{") ? "x" : String($0) }.joined(separator: "/")
         let sample = RequestHead(method: method, path: samplePath.isEmpty ? "/" : samplePath,
                                  query: query.map { QueryItem(name: $0.name, value: $0.value == "*" ? "x" : $0.value) })
-        let stub = DeclaredStub(method: method, path: routePath, parameterNames: names, query: query, status: HTTPResponse.Status(code: status),
+        var stub = DeclaredStub(method: method, path: routePath, parameterNames: names, query: query, status: HTTPResponse.Status(code: status),
                                 responseHeaders: headers, responseBody: body, sample: sample)
+        // The example's name ("Found", "Not found") names the route, as Postman names the example.
+        if case .string(let name)? = json["name"] { stub.name = name }
         candidate.stub = stub
         candidate.identity = ImportCandidate.identity(of: stub)
         return candidate

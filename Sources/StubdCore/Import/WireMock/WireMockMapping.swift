@@ -297,6 +297,8 @@ struct WireMockMapping {
                                         responseHeaders: responseHeaders, responseBody: body, delay: delay, priority: priority, sample: sample)
         translation.stub?.scenario = scenario
         translation.stub?.fault = fault
+        // The mapping's `name` (WireMock's recorder and its users give one) names the route, not `rec-<hash>`.
+        if case .string(let name)? = json["name"] { translation.stub?.name = name }
         translation.identity = ImportCandidate.identity(of: translation.stub!)
         return translation
     }
