@@ -9,51 +9,8 @@ import Testing
 
 /// `stubd check --spec` and `stubd serve --spec`: stubs held to an OpenAPI contract, run as a user would.
 @Suite struct ContractCheckTests {
-    /// A 3.0 spec whose answer schema is in a second file and refers to itself.
-    static let spec30 = [
-        "openapi.yaml": """
-            openapi: 3.0.3
-            info: { title: Weather, version: "1" }
-            paths:
-              /data/2.5/weather:
-                get:
-                  parameters:
-                    - { name: q, in: query, required: true, schema: { type: string } }
-                    - { name: units, in: query, schema: { type: string, enum: [standard, metric, imperial] } }
-                    - { name: cnt, in: query, schema: { type: integer, minimum: 1 } }
-                  responses:
-                    "200":
-                      description: the weather
-                      content:
-                        application/json:
-                          schema: { $ref: "schemas/weather.yaml#/Weather" }
-                    "429":
-                      description: slow down
-                      headers:
-                        Retry-After: { required: true, schema: { type: integer } }
-              /data/2.5/forecast:
-                get:
-                  responses:
-                    "200": { description: a forecast, content: { application/json: { schema: { type: object } } } }
-            """,
-        "schemas/weather.yaml": """
-            Weather:
-              type: object
-              additionalProperties: false
-              required: [name, main]
-              properties:
-                name: { type: string }
-                dt: { type: string, format: date-time }
-                main:
-                  type: object
-                  required: [temp]
-                  properties:
-                    temp: { type: number }
-                    humidity: { type: integer }
-                    kind: { type: string, enum: [rain, sun, clouds] }
-                next: { $ref: "#/Weather" }
-            """,
-    ]
+    /// A 3.0 spec whose answer schema is in a second file and refers to itself (WeatherContract).
+    static let spec30 = WeatherContract.files
 
     /// Server options holding stubs (and, by `validation`, requests) to `spec30`, written to a folder of its own.
     static func servingSpec30(_ validation: RequestValidationMode = .report) throws -> StubServer.Options {
@@ -64,7 +21,7 @@ import Testing
         return options
     }
 
-    static let goodAnswer = #"{"name": "London", "dt": "2024-05-01T12:00:00Z", "main": {"temp": 11.5, "kind": "rain"}, "next": {"name": "Paris", "main": {"temp": 14}}}"#
+    static let goodAnswer = WeatherContract.goodAnswer
 
     @Test func eachOfTheFiveViolationsIsALoadErrorAtItsPlaceInTheStub() throws {
         let spec = try TempStubs(Self.spec30)
@@ -159,22 +116,6 @@ import Testing
         #expect(r.error.contains("data/2.5/weather.json:1:37: GET /data/2.5/weather 200: /main/temp: expected a number"), "\(r.error)")
     }
 
-    /// A served folder edited into breaking the contract keeps serving what it served, as a broken stub would.
-    @Test func aReloadThatBreaksTheContractKeepsThePreviousAnswers() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        let options = try Self.servingSpec30()
-        let server = try StubServer(stubs: stubs.url, options: options)
-        defer { server.stopSynchronously() }
-        try stubs.write("data/2.5/weather.json", #"{"name": "London", "main": {"temp": 1}, "wind": 3}"#)
-        #expect(throws: CatalogLoadError.self) { try server.reload() }
-        do { try server.reload() } catch {
-            #expect(error.description.contains("data/2.5/weather.json:1:49: GET /data/2.5/weather 200: /wind: the property 'wind' is not allowed here"), "\(error)")
-        }
-        let answer = try await get(server.baseURL, "/data/2.5/weather")
-        #expect(answer.status == 200)
-        #expect(answer.text.contains("\"Paris\""))
-    }
-
     /// The example app's stubs against the contract of the API it calls (Examples/WeatherApp/openapi.yaml):
     /// a stub that drifts from it fails here, so CI catches it.
     @Test func theExampleStubsKeepToTheExampleAppsContract() throws {
@@ -192,44 +133,6 @@ import Testing
         let bad = try run(stubdBinary.path, ["check", "--stubs", drifted.url.path, "--spec", spec])
         #expect(bad.status == 1)
         #expect(bad.error.contains("api/{key}/conditions/q/CA/San_Francisco.json:30:15: GET /api/{key}/conditions/q/{state}/{city}.json 200: /current_observation/temp_f: expected a number"), "\(bad.error)")
-    }
-
-    @Test func healthSaysWhichSpecIsLoaded() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        let options = try Self.servingSpec30()
-        let held = try StubServer(stubs: stubs.url, options: options)
-        defer { held.stopSynchronously() }
-        let report = try await get(held.baseURL, "/__stubd/health").json
-        let described = report["spec"] as? [String: Any]
-        #expect(described?["file"] as? String == "openapi.yaml", "\(report)")
-        #expect(described?["openapi"] as? String == "3.0.3", "\(report)")
-        #expect(described?["operations"] as? Int == 2, "\(report)")
-
-        let plain = try StubServer(stubs: stubs.url)
-        defer { plain.stopSynchronously() }
-        #expect(try await get(plain.baseURL, "/__stubd/health").json["spec"] == nil)
-    }
-
-    /// `--validate requests=strict`: a request the spec refuses is answered 422, each error named; one it takes gets the stub.
-    @Test func aStrictServerAnswers422NamingEachWayTheRequestBreaksTheSpec() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        let options = try Self.servingSpec30(.strict)
-        let server = try StubServer(stubs: stubs.url, options: options)
-        defer { server.stopSynchronously() }
-
-        let bad = try await get(server.baseURL, "/data/2.5/weather?units=celsius&cnt=two")
-        #expect(bad.status == 422)
-        #expect(bad.header("Content-Type") == "application/problem+json")
-        let errors = (bad.json["validation"] as? [[String: Any]]) ?? []
-        let shown = errors.map { "\($0["location"] ?? "") \($0["code"] ?? ""): \($0["message"] ?? "")" }
-        #expect(shown.count == 3, "\(shown)")
-        #expect(shown.contains("query.q required: the query parameter 'q' is required"), "\(shown)")
-        #expect(shown.contains { $0.hasPrefix("query.units enum: expected one of \"standard\", \"metric\", or \"imperial\"") }, "\(shown)")
-        #expect(shown.contains { $0.hasPrefix("query.cnt type: expected an integer") }, "\(shown)")
-
-        let good = try await get(server.baseURL, "/data/2.5/weather?q=London&units=metric&cnt=3")
-        #expect(good.status == 200)
-        #expect(good.text.contains("Paris"))
     }
 
     @Test func validateWithoutASpecIsRefused() throws {
@@ -271,47 +174,5 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         while !serve.log.contains("breaks the spec: query.units"), Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(serve.log.contains("breaks the spec: query.units"), "\(serve.log)")
-    }
-
-    /// `GET /__stubd/contract`: the spec in force and its notices on the catalog; 404 saying how to load one without.
-    @Test func theAdminAPISaysWhichSpecAndWhatItNoticed() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer, "extra.json": "{}"])
-        let options = try Self.servingSpec30()
-        try await withServer(stubs.url, options: options) { server in
-            let report = try await StubdClient(baseURL: server.baseURL).contract()
-            #expect(report.file == "openapi.yaml" && report.openapi == "3.0.3" && report.requests == "report")
-            #expect(report.operations == ["GET /data/2.5/forecast", "GET /data/2.5/weather"], "\(report.operations)")
-            #expect(report.notices.contains { $0.hasPrefix("GET /extra") && $0.contains("matches no operation") }, "\(report.notices)")
-            #expect(report.notices.contains { $0.hasPrefix("GET /data/2.5/forecast") && $0.contains("has no stub") }, "\(report.notices)")
-        }
-        try await withServer(stubs.url) { server in
-            let r = try await get(server.baseURL, "/__stubd/contract")
-            #expect(r.status == 404 && r.text.contains("stubd serve --spec FILE"), "\(r.text)")
-        }
-    }
-
-    /// `requests=off`: nothing is held to the spec on the request side.
-    @Test func validateOffChecksNoRequest() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.json": Self.goodAnswer])
-        let options = try Self.servingSpec30(.off)
-        try await withServer(stubs.url, options: options) { server in
-            let r = try await get(server.baseURL, "/data/2.5/weather?units=celsius")
-            #expect(r.status == 200 && r.header("X-Stubd-Contract") == nil)
-        }
-    }
-
-    /// A template's answer can only be held to the spec once rendered: a rendered body that breaks
-    /// the schema is reported as the request's problems are.
-    @Test func aRenderedTemplateThatBreaksTheSpecIsReported() async throws {
-        let stubs = try TempStubs(["data/2.5/weather.tmpl.json": #"{"name": "{{request.query.q}}", "main": {"temp": "{{request.query.t}}"}}"#])
-        let options = try Self.servingSpec30()
-        try await withServer(stubs.url, options: options) { server in
-            let r = try await get(server.baseURL, "/data/2.5/weather?q=Oslo&t=cold")
-            #expect(r.status == 200)
-            let header = r.header("X-Stubd-Contract") ?? ""
-            #expect(header.hasPrefix("1 problem: answer: /main/temp"), "\(header)")
-            let journal = try await server.requests()
-            #expect(journal.requests.first?.contract?.first?.hasPrefix("answer: /main/temp") == true, "\(journal.requests)")
-        }
     }
 }

@@ -8,7 +8,8 @@ import Synchronization
 import Testing
 
 /// The catalog is immutable and shared; what changes at run time belongs to sessions; a replaced
-/// catalog is freed. Through the real server, over real sockets.
+/// catalog is freed. Through the real server, over real sockets (how sessions count across a reload,
+/// with no socket: SessionHitsAcrossReloadTests in StubdCoreTests).
 @Suite struct EngineStateTests {
     /// Runtime stubs are added and removed while eight clients keep requesting: every answer is
     /// whole, either the file's or the runtime stub's, and no request fails.
@@ -61,21 +62,6 @@ import Testing
                 #expect(try await get(server.baseURL, "/a.json").json["v"] as? Int == v)
             }
             #expect(first == nil, "the first catalog is still held after three reloads")
-        }
-    }
-
-    /// Hit counts of the default session and of a named one are kept the same way, and both survive a reload.
-    @Test func theDefaultSessionCountsLikeAnyOther() async throws {
-        let stubs = try TempStubs(["a.json": "{}", "b.json": "{}"])
-        try await withServer(stubs.url) { server in
-            let named = server.session("named")
-            for _ in 0..<3 { _ = try await get(server.baseURL, "/a.json") }
-            for _ in 0..<2 { _ = try await get(named.baseURL, "/a.json") }
-            try stubs.write("b.json", #"{"changed": true}"#)
-            try server.reload()
-            _ = try await get(server.baseURL, "/a.json")
-            #expect(try await server.hits("GET /a.json") == 4)
-            #expect(try await named.hits("GET /a.json") == 2)
         }
     }
 }

@@ -14,23 +14,54 @@ import Testing
 /// journal. What the wire carries (framing, delays in real time, streams, faults, TLS) stays in
 /// StubdServerTests, through a real server.
 struct EngineHarness {
+    /// `--validate requests=MODE`: what a request that breaks the spec gets (`RequestValidationMode`,
+    /// which is the server's target's, spelled again here).
+    enum Validation: String { case strict, report, off }
+
     let engine: StubEngine
     /// The admin API on the same engine, as the server puts it under `/__stubd/`: a moved test moves
     /// the clock, fills a quota or reads the journal through the call it made over the socket.
     let endpoints: AdminEndpoints
+    /// `serve --spec`: the specs requests are held to, as `StubResponder` holds them (`ContractedAnswer`).
+    let contracts: ContractSet?
+    let validation: Validation
+    /// The folder answered, read again by `reload()`.
+    let folder: URL
 
-    /// `maxRenderedBytes`, `maxSessions` and `notice` are the engine's, as `StubServer.Options` sets them.
-    init(_ stubs: TempStubs, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000,
-         notice: (@Sendable (String) -> Void)? = nil) throws {
-        try self.init(folder: stubs.url, maxRenderedBytes: maxRenderedBytes, maxSessions: maxSessions, notice: notice)
+    /// `maxRenderedBytes`, `maxSessions`, `journalCapacity` and `notice` are the engine's, as `StubServer.Options` sets them.
+    init(_ stubs: TempStubs, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
+         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report) throws {
+        try self.init(folder: stubs.url, maxRenderedBytes: maxRenderedBytes, maxSessions: maxSessions, journalCapacity: journalCapacity,
+                      notice: notice, contracts: contracts, validation: validation)
     }
 
     /// A folder of the repository's (`plainStubs`, `exampleStubs`) rather than a temporary one.
-    init(folder: URL, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000,
-         notice: (@Sendable (String) -> Void)? = nil) throws {
-        engine = StubEngine(catalog: try StubCatalog.load(stubs: folder), maxSessions: maxSessions, maxRenderedBytes: maxRenderedBytes,
-                            notice: notice)
-        endpoints = AdminEndpoints(engine: engine)
+    /// With `contracts`, each stub is held to them as `StubServer` loads a folder (every problem
+    /// at once, as `CatalogLoadError`), and each request as `validation` says.
+    init(folder: URL, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
+         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report) throws {
+        let catalog = try Self.load(folder, contracts: contracts)
+        engine = StubEngine(catalog: catalog, journalCapacity: journalCapacity, maxSessions: maxSessions, maxRenderedBytes: maxRenderedBytes, notice: notice,
+                            specs: contracts, contractRequests: validation.rawValue)
+        endpoints = AdminEndpoints(engine: engine, contracts: contracts)
+        self.contracts = contracts
+        self.validation = validation
+        self.folder = folder
+    }
+
+    /// `folder` loaded as `StubServer` loads it: with `contracts`, each stub held to them, every problem at once.
+    private static func load(_ folder: URL, contracts: ContractSet?) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try StubCatalog.load(stubs: folder)
+        if let contracts {
+            let check = StubContractCheck(catalog: catalog, contracts: contracts)
+            if !check.problems.isEmpty { throw CatalogLoadError(root: folder.path, problems: check.problems) }
+        }
+        return catalog
+    }
+
+    /// The folder read again and swapped in, as `StubServer.reload()` (and its watcher) does.
+    func reload() throws(CatalogLoadError) {
+        engine.install(try Self.load(folder, contracts: contracts))
     }
 
     /// `target` is a path with an optional `?query`; a query's values are taken as written (no `%` decoding).
@@ -39,8 +70,18 @@ struct EngineHarness {
         let mark = target.firstIndex(of: "?")
         let path = String(target[..<(mark ?? target.endIndex)])
         let query = mark.map { queryItems(parsing: target[target.index(after: $0)...]) } ?? []
-        var outcome = engine.answer(RequestHead(method: method, path: path, query: query, headers: fields(headers), body: Data(body.utf8)),
-                                    session: session)!
+        return answer(RequestHead(method: method, path: path, query: query, headers: fields(headers), body: Data(body.utf8)), session: session)
+    }
+
+    /// `head` through the specs (`ContractedAnswer`, as the libmicrohttpd front's `StubResponder` asks) and the engine.
+    func answer(_ head: RequestHead, session: String) -> EngineAnswer {
+        var outcome: Outcome
+        switch ContractedAnswer.answer(head, session: session, engine: engine, contracts: contracts, checked: validation != .off,
+                                       strict: validation == .strict) {
+        case .answer(let answered): outcome = answered
+        case .refused(let refusal): return EngineAnswer(status: refusal.status.code, headers: refusal.headers, body: refusal.body)
+        case .passed: return EngineAnswer(status: 404, headers: [:], body: Data())
+        }
         if let job = outcome.deferred { outcome = engine.render(job) }
         switch outcome.answer {
         case let .canned(canned, extra):
@@ -59,13 +100,18 @@ struct EngineHarness {
         let mark = call.firstIndex(of: "?")
         let name = String(call[..<(mark ?? call.endIndex)])
         let query = mark.map { queryItems(parsing: call[call.index(after: $0)...]) } ?? []
+        return admin(method, call: name, query: query, body: Data(body.utf8), session: session)
+    }
+
+    /// An admin call with its query already read.
+    func admin(_ method: HTTPRequest.Method, call name: String, query: [QueryItem], body: Data, session: String) -> EngineAnswer {
         let reply: AdminReply = if let endpoint = AdminEndpoint(method: method, call: name) {
-            endpoints.answer(endpoint, query: query, body: Data(body.utf8), session: engine.session(session))
+            endpoints.answer(endpoint, query: query, body: body, session: engine.session(session))
         } else {
             .response(AdminEndpoints.noSuchCall(method: method, call: name))
         }
         guard case .response(let generated) = reply else {
-            Issue.record("\(method) /__stubd/\(call) holds the connection: a server's to answer, not the harness's")
+            Issue.record("\(method) /__stubd/\(name) holds the connection: a server's to answer, not the harness's")
             return EngineAnswer(status: 0, headers: [:], body: Data())
         }
         return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)

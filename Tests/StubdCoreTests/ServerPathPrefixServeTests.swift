@@ -1,11 +1,15 @@
 import Foundation
-import StubdTestSupport
+import HTTPTypes
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
+import StubdProtocol
 import Testing
 
-/// Issue 58 item 3, on the wire: `serve --spec` with `servers: [{url: …/v1}]` answers the generated
+/// Issue 58 item 3, through the engine: `serve --spec` with `servers: [{url: …/v1}]` answers the generated
 /// client's `/v1/pets/7` and a hand's `/pets/7` with the one route written as the spec's path.
 @Suite struct ServerPathPrefixServeTests {
-    @Test func serveSpecAnswersAPathWithAndWithoutTheServersPrefix() async throws {
+    @Test func serveSpecAnswersAPathWithAndWithoutTheServersPrefix() throws {
         let spec = try TempStubs(["openapi.yaml": """
             openapi: 3.0.3
             info: {title: pets, version: "1"}
@@ -20,12 +24,13 @@ import Testing
                       content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}
             """])
         let stubs = try TempStubs(["pets/{id}.json": #"{"name": "Rex"}"#])
-        let serve = try ServeProcess(["--stubs", stubs.url.path, "--spec", spec.url.appendingPathComponent("openapi.yaml").path])
+        let contracts = ContractSet(try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml")))
+        let serve = try EngineHarness(stubs, contracts: contracts)
         for path in ["/v1/pets/7", "/pets/7"] {
-            let r = try await get(serve.baseURL, path)
+            let r = serve.get(path)
             #expect(r.status == 200, "\(path): \(r.text)")
             #expect(r.json["name"] as? String == "Rex", "\(path): \(r.text)")
         }
-        #expect(try await get(serve.baseURL, "/v2/pets/7").status == 404)
+        #expect(serve.get("/v2/pets/7").status == 404)
     }
 }

@@ -1,14 +1,15 @@
 import Foundation
-import Stubd
-import StubdCore
-import StubdEngine
-import StubdTestSupport
+import HTTPTypes
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
+import StubdProtocol
 import Testing
 
 /// Specs and manifests are read as YAML 1.2 (issue 39 item 7), OpenAPI's YAML: `NO` is Norway,
 /// `no` a word, `010` ten; under YAML 1.1 the first two were `false` and the spec was refused.
 @Suite struct YAMLCoreSchemaTests {
-    @Test func norwayAndTheWordNoStayStringsInASpec() async throws {
+    @Test func norwayAndTheWordNoStayStringsInASpec() throws {
         let spec = """
             openapi: 3.0.3
             info: { title: Countries, version: "1", description: no }
@@ -22,14 +23,14 @@ import Testing
                   responses:
                     "200": { description: yes, content: { application/json: { schema: { type: object } } } }
             """
-        try await withStrictServer(spec: spec, stubs: ["countries.json": #"{"names": []}"#]) { server in
+        try withStrictEngine(spec: spec, stubs: ["countries.json": #"{"names": []}"#]) { server in
             for code in ["NO", "SE", "yes", "off"] {
-                let r = try await get(server.baseURL, "/countries?code=\(code)")
+                let r = server.get("/countries?code=\(code)")
                 #expect(r.status == 200, "\(code)")
             }
-            let ten = try await get(server.baseURL, "/countries?code=SE&n=10")
+            let ten = server.get("/countries?code=SE&n=10")
             #expect(ten.status == 200)
-            let bad = try await get(server.baseURL, "/countries?code=false&n=11")
+            let bad = server.get("/countries?code=false&n=11")
             #expect(bad.status == 422)
             let shown = ((bad.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
             #expect(shown.sorted() == ["query.code enum", "query.n maximum"], "\(shown)")
@@ -37,15 +38,15 @@ import Testing
     }
 
     /// The manifest had the same reading: a `json:` body's `NO` was served as `false`.
-    @Test func aManifestBodyServesNorwayAsWritten() async throws {
+    @Test func aManifestBodyServesNorwayAsWritten() throws {
         let stubs = try TempStubs(["stubd.yml": """
             routes:
               - request: { method: GET, path: /country }
                 responses:
                   - { status: 200, json: { code: NO, active: true, answer: no, count: 010, hex: 0x1F } }
             """])
-        try await withServer(stubs.url) { server in
-            let r = try await get(server.baseURL, "/country")
+        try withEngine(stubs.url) { server in
+            let r = server.get("/country")
             #expect(r.status == 200)
             let body = r.json
             #expect(body["code"] as? String == "NO" && body["answer"] as? String == "no", "\(r.text)")

@@ -1,10 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import Stubd
-import StubdClient
-import StubdTestSupport
+import HTTPTypes
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
+import StubdProtocol
 import Testing
 
 @Suite struct DuplicateNameTests {
@@ -26,14 +25,14 @@ import Testing
         }
     }
 
-    @Test func aRuntimeStubCannotTakeAUsedName() async throws {
-        try await withServer(exampleStubs) { server in
-            let add = URL(string: server.baseURL.absoluteString + "/__stubd/stubs")!
-            let r = try await http(add, method: "POST", body: #"{"name": "london", "request": {"path": "/x"}, "response": {"status": 200}}"#)
+    @Test func aRuntimeStubCannotTakeAUsedName() throws {
+        try withEngine(exampleStubs) { server in
+            let add = "/__stubd/stubs"
+            let r = server.http(add, method: "POST", body: #"{"name": "london", "request": {"path": "/x"}, "response": {"status": 200}}"#)
             #expect(r.status == 400)
             #expect(r.text.contains("route name 'london' is already used by stubd.yml:"), "\(r.text)")
-            #expect(try await http(add, method: "POST", body: #"{"name": "mine", "request": {"path": "/x"}, "response": {"status": 200}}"#).status == 201)
-            #expect(try await http(add, method: "POST", body: #"{"name": "mine", "request": {"path": "/y"}, "response": {"status": 200}}"#).status == 400)
+            #expect(server.http(add, method: "POST", body: #"{"name": "mine", "request": {"path": "/x"}, "response": {"status": 200}}"#).status == 201)
+            #expect(server.http(add, method: "POST", body: #"{"name": "mine", "request": {"path": "/y"}, "response": {"status": 200}}"#).status == 400)
         }
     }
 }

@@ -1,12 +1,14 @@
 import Foundation
 import HTTPTypes
-import Stubd
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
 import StubdProtocol
-import StubdTestSupport
 import Testing
 
 /// The admin API's calls are one typed list (`AdminEndpoint`, StubdProtocol) that the server routes on
-/// and StubdClient builds its requests from; over a real socket here.
+/// and StubdClient builds its requests from; answered by the engine's admin API here, as the server
+/// routes them (`EngineHarness`).
 @Suite struct AdminEndpointTests {
     static let stubs: [String: String] = ["ok.json": #"{"ok": true}"#]
 
@@ -26,23 +28,23 @@ import Testing
 
     /// A call that exists but not with this method is a 405 naming the methods it takes (it was a 404
     /// saying the call did not exist).
-    @Test func aKnownCallWithAnotherMethodIsA405NamingTheMethodsItTakes() async throws {
-        try await withServer(try TempStubs(AdminEndpointTests.stubs).url) { server in
+    @Test func aKnownCallWithAnotherMethodIsA405NamingTheMethodsItTakes() throws {
+        try withEngine(try TempStubs(AdminEndpointTests.stubs).url) { server in
             for (method, call, allow) in [("DELETE", "hits", "GET"), ("POST", "prefer", "GET, PUT, DELETE"), ("GET", "reset", "POST"),
                                           ("PUT", "stubs", "GET, POST"), ("GET", "clock/advance", "POST")] {
-                let r = try await http(server.baseURL.appendingPathComponent("__stubd/" + call), method: method)
+                let r = server.http("/__stubd/" + call, method: method)
                 #expect(r.status == 405, "\(method) \(call): \(r.status) \(r.text)")
                 #expect(r.header("Allow") == allow, "\(method) \(call): \(r.headers)")
                 #expect(r.json["detail"] as? String == "/__stubd/\(call) takes \(allow), not \(method)", "\(r.text)")
             }
-            #expect(try await http(server.baseURL.appendingPathComponent("__stubd/health"), method: "HEAD").status == 200)
+            #expect(server.http("/__stubd/health", method: "HEAD").status == 200)
         }
     }
 
     /// A call that does not exist is a 404 listing every call there is, those with a name or id in them too.
-    @Test func anUnknownCallIsA404ListingEveryCall() async throws {
-        try await withServer(try TempStubs(AdminEndpointTests.stubs).url) { server in
-            let r = try await http(server.baseURL.appendingPathComponent("__stubd/hitz"))
+    @Test func anUnknownCallIsA404ListingEveryCall() throws {
+        try withEngine(try TempStubs(AdminEndpointTests.stubs).url) { server in
+            let r = server.http("/__stubd/hitz")
             #expect(r.status == 404)
             let detail = r.json["detail"] as? String ?? ""
             #expect(detail.hasPrefix("GET /__stubd/hitz is not an admin call; calls: health, routes, "), "\(detail)")
