@@ -39,7 +39,7 @@ struct FleetReplicas: ParsableArguments {
     /// A replica's failure worded for the command line.
     static func explain(_ error: any Error) -> String {
         if case StubdError.unreachable(_, let reason)? = error as? StubdError {
-            return "no stubd answers (\(reason)); is the replica running, and is this its own address rather than the balancer's?"
+            return "no stubd answers (\(reason)); start the replica, or give the address it listens on"
         }
         return "\(error)"
     }

@@ -19,7 +19,8 @@ struct FleetReset: AsyncParsableCommand {
             }
         }
         if failed > 0 {
-            printError("stubd fleet reset: \(failed) of \(replicas.urls.count) replicas not reset; the others were")
+            let others = failed < replicas.urls.count ? "; the others were" : ""
+            printError("stubd fleet reset: \(failed) of \(replicas.urls.count) replicas not reset\(others)")
             throw ExitCode(1)
         }
     }
