@@ -13,7 +13,7 @@ struct StubdCommand: AsyncParsableCommand {
         abstract: "Serve canned HTTP answers from a Stubs folder, count hits, and simulate API quotas.",
         // One version for `stubd --version`, /__stubd/health and the release tarballs' names.
         version: StubEngine.version,
-        subcommands: [Serve.self, Record.self, Drift.self, Check.self, OpenAPICommand.self, ImportCommand.self, ExportCommand.self, Routes.self, Hits.self, Coverage.self, Reset.self, CA.self],
+        subcommands: [Serve.self, Record.self, Drift.self, Check.self, OpenAPICommand.self, ImportCommand.self, ExportCommand.self, Routes.self, Hits.self, Coverage.self, Reset.self, Fleet.self, CA.self],
         defaultSubcommand: Serve.self)
 }
 
