@@ -46,7 +46,7 @@ import Testing
                 assert status == 200 and listing["session"] == "a", listing
                 chat = [w for w in listing["webSockets"] if w["route"] == "chat"][0]
                 assert chat["open"] == 2 and chat["signature"] == "GET /chat", chat
-                assert [w["route"] for w in listing["webSockets"]] == ["chat", "GET /rooms/lobby.ws"], listing
+                assert [w["route"] for w in listing["webSockets"]] == ["chat", "GET /rooms/lobby"], listing
                 status, pushed = await call("POST", "/__s/a/__stubd/websockets/chat/messages", {"text": "to a"})
                 assert status == 200 and pushed == {"route": "chat", "session": "a", "sockets": 2}, (status, pushed)
                 assert await a1.recv() == "to a" and await a2.recv() == "to a"
@@ -82,7 +82,7 @@ import Testing
                 status, refused = await call("POST", "/__s/a/__stubd/websockets/chat/messages", {"text": "anyone?"})
                 assert status == 409 and "no WebSocket of 'chat' is open" in refused["detail"] and "/__s/a/chat" in refused["detail"], refused
                 status, refused = await call("POST", "/__stubd/websockets/chta/messages", {"text": "x"})
-                assert status == 404 and "WebSocket routes: chat, GET /rooms/lobby.ws" in refused["detail"], refused
+                assert status == 404 and "WebSocket routes: chat, GET /rooms/lobby" in refused["detail"], refused
                 status, refused = await call("POST", "/__stubd/websockets/chat/messages", {"txt": "x"})
                 assert status == 400, refused
                 print("ok")
