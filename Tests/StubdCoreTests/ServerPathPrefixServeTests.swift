@@ -10,19 +10,7 @@ import Testing
 /// client's `/v1/pets/7` and a hand's `/pets/7` with the one route written as the spec's path.
 @Suite struct ServerPathPrefixServeTests {
     @Test func serveSpecAnswersAPathWithAndWithoutTheServersPrefix() throws {
-        let spec = try TempStubs(["openapi.yaml": """
-            openapi: 3.0.3
-            info: {title: pets, version: "1"}
-            servers: [{url: "https://api.example.com/v1"}]
-            paths:
-              /pets/{id}:
-                get:
-                  parameters: [{name: id, in: path, required: true, schema: {type: integer}}]
-                  responses:
-                    "200":
-                      description: a pet
-                      content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}
-            """])
+        let spec = try TempStubs(["openapi.yaml": ServerPathPrefixTests.spec(servers: #"servers: [{url: "https://api.example.com/v1"}]"#)])
         let stubs = try TempStubs(["pets/{id}.json": #"{"name": "Rex"}"#])
         let contracts = ContractSet(try APIContract.load(spec: spec.url.appendingPathComponent("openapi.yaml")))
         let serve = try EngineHarness(stubs, contracts: contracts)

@@ -6,8 +6,8 @@ import Testing
 import StubdCoreTestSupport
 
 /// `PUT /__stubd/prefer` (`StubControl.prefer`) refusing what it cannot take, driven with no socket
-/// (`EngineHarness`; this ran through a real server before issue 59). SessionPreferTests in
-/// StubdServerTests keeps the preference choosing the answer: the transport applies it.
+/// (`EngineHarness`; this ran through a real server before issue 59). SessionPreferTests has the
+/// preference choosing the answer, through the engine too.
 @Suite struct SessionPreferAdminTests {
     static let stubs = [
         "stubd.yml": """

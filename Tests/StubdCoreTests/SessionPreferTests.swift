@@ -11,16 +11,8 @@ import Testing
 /// Through the engine, which puts the session's preference on its requests (`StubEngine.answer`), as
 /// the admin calls StubdClient makes set it. The call's refusals: SessionPreferAdminTests.
 @Suite struct SessionPreferTests {
-    static let stubs = [
-        "stubd.yml": """
-        routes:
-          - request: { method: GET, path: "/weather/{city}" }
-            response: { status: 200, json: { temp: 21.5 } }
-          - request: { method: GET, path: "/weather/{city}", headers: { Prefer: "code=429" } }
-            response: { status: 429, headers: { Retry-After: "30" }, json: { message: slow down } }
-
-        """,
-    ]
+    /// The same two routes as the refusals' suite: one answer, and Prism's `Prefer: code=429` one.
+    static let stubs = SessionPreferAdminTests.stubs
 
     @Test func aSessionsPreferenceChoosesTheAnswerForItsRequestsOnly() throws {
         try withEngine(try TempStubs(Self.stubs).url) { server in
