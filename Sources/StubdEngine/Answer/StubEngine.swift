@@ -179,8 +179,15 @@ package final class StubEngine: Sendable {
             let runtime = session.runtimeMatch(request)
             if case .matched = runtime { return runtime }
         }
-        // The matcher hands the request back: a closure capturing it copied the whole head twice a request.
-        return catalog.match(request, isAvailable: session.isAvailable)
+        // One way: the catalog matches, the session says whether the route still answers (a used-up
+        // `times`, a scenario in another state), and a used-up route is matched past. Routes with
+        // neither (most) are available without a lock.
+        var excluded: Set<Int> = []
+        while true {
+            let found = catalog.match(request, excluding: excluded)
+            guard case .matched(let route, _) = found, !session.isAvailable(route, request) else { return found }
+            excluded.insert(route.index)
+        }
     }
 
     /// The route's next answer with the hit counted and its quotas charged, its template filled (or

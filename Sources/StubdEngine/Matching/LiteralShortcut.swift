@@ -36,10 +36,10 @@ package struct LiteralShortcut: Sendable {
 
     /// The route that answers the request when the shortcut can tell; nil means the tree decides
     /// (no literal route here, a pattern might answer, or none of them accepts the request).
-    func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool) -> MatchResult? {
+    func match(_ request: RequestHead, excluding excluded: Set<Int>) -> MatchResult? {
         guard let routes = byPath[request.normalizedPath] else { return nil }
         for route in routes where route.method.accepts(request.method)
-            && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route, request) {
+            && RouteMatcher.conditionsHold(route.conditions, request) && (excluded.isEmpty || !excluded.contains(route.index)) {
             return .matched(route, parameters: [:])
         }
         return nil
