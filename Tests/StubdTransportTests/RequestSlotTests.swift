@@ -21,6 +21,17 @@ import Testing
         RequestSlot.release(nil)
     }
 
+    @Test func aLoggedPlainRequestKeepsWhenItArrivedAndNoObject() {
+        // The log on, the hot path still allocates nothing of ours: the head's time is the pointer's bits.
+        let since: UInt64 = 1_234_567_890_123
+        let raw = RequestSlot.plainLogged(since: since).raw
+        guard case .plainLogged(let back) = RequestSlot(raw) else { Issue.record("plainLogged came back as something else"); return }
+        #expect(back == since)
+        #expect(RequestSlot(raw).loggedSince == since && RequestSlot.plain.loggedSince == nil)
+        #expect(raw.map { UInt(bitPattern: $0) & 0xF } == 0x7, "odd: never an object's address")
+        RequestSlot.release(raw)
+    }
+
     @Test func aTrackedContextIsTheSameObjectAndLivesUntilReleased() {
         weak var weakContext: RequestContext?
         var raw: UnsafeMutableRawPointer?

@@ -16,7 +16,8 @@ final class RequestContext: @unchecked Sendable {
     /// Read and written only with the gate taken (so the runtime's exclusivity check is not needed).
     @exclusivity(unchecked) private var life: Lifecycle
 
-    let started = DispatchTime.now().uptimeNanoseconds
+    /// When the request's head arrived (`DispatchTime`'s uptime nanoseconds), for its log line's latency.
+    let started: UInt64
     /// Kept from the first pass for the request log line written after a delay.
     var logLine: RequestLogLine?
     /// Its connection while suspended, for the resume.
@@ -27,8 +28,10 @@ final class RequestContext: @unchecked Sendable {
     /// `state` is where the request is when the context is made: its head read (the usual, with the
     /// body so far when a plain request's first piece of body arrives), the whole request in (a
     /// delay, a CONNECT, a refusal), or a stream pausing (`StreamPause`).
-    init(_ state: Lifecycle.State = .readingBody(Data())) {
+    /// `started`: when the head arrived, if before now (a logged plain request's slot kept it).
+    init(_ state: Lifecycle.State = .readingBody(Data()), started: UInt64? = nil) {
         life = Lifecycle(state)
+        self.started = started ?? DispatchTime.now().uptimeNanoseconds
     }
 
     /// Moves by `event` atomically and returns the action for the state it moved from.

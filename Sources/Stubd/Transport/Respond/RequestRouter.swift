@@ -107,7 +107,7 @@ final class RequestRouter: @unchecked Sendable {
             return refuseTarget(store.slot, connection, url, method, store)
         case .empty:
             (existing, action) = (nil, life.handle(event))
-        case .plain:
+        case .plain, .plainLogged:
             life = RequestContext.Lifecycle(.readingBody(Data()))
             (existing, action) = (nil, life.handle(event))
         case .tracked(let tracked):
@@ -122,13 +122,14 @@ final class RequestRouter: @unchecked Sendable {
         case .keepBody, .discardBody:
             // A plain request's first piece of body: its lifecycle, with the piece kept (or the body
             // found too large), moves into a context for the calls that follow.
-            if existing == nil { store.keep(.tracked(RequestContext(life.state))) }
+            if existing == nil { store.keep(.tracked(RequestContext(life.state, started: store.slot.loggedSince))) }
             uploadSize.pointee = 0
             return .carryOn
         case .refuse(let status):
             return send(.generated(.problem(HTTPResponse.Status(code: status), title: "Body too large",
                 detail: "request bodies are limited to \(maxBodyBytes) bytes")), existing, connection,
-                line: RequestLogLine(method: String(cString: method), path: String(cString: url), status: status, session: "", latencyMicroseconds: 0, isAdmin: false))
+                line: RequestLogLine(method: String(cString: method), path: String(cString: url), status: status, session: "", latencyMicroseconds: 0, isAdmin: false),
+                since: store.slot.loggedSince)
         case .finishPending(let work):
             // Only a context's lifecycle is ever held.
             guard let existing else { return .close }
@@ -204,7 +205,7 @@ final class RequestRouter: @unchecked Sendable {
             context.handle(.bodyOverLimit)
             store.keep(.tracked(context))
         } else {
-            store.keep(!log.isOn ? .plain : .tracked(RequestContext(.readingBody(Data()))))
+            store.keep(!log.isOn ? .plain : .plainLogged(since: DispatchTime.now().uptimeNanoseconds))
         }
         return .carryOn
     }
@@ -212,7 +213,7 @@ final class RequestRouter: @unchecked Sendable {
     /// The request's context, created now if the request had none (a delay or long-poll needs one).
     func context(_ existing: RequestContext?, _ store: RequestSlotStore) -> RequestContext {
         if let existing { return existing }
-        let context = RequestContext(.answering)
+        let context = RequestContext(.answering, started: store.slot.loggedSince)
         store.keep(.tracked(context))
         return context
     }
@@ -241,9 +242,12 @@ final class RequestRouter: @unchecked Sendable {
         switch IncomingRequest.read(connection, method: method, rawPath: rawPath, body: body,
                                     answers: preparedAnswers.value, hosts: hosts) {
         case .success(let read): request = read
-        case .failure(.refused(let problem, let line)): return send(.generated(problem), existing, connection, line: line)
+        case .failure(.refused(let problem, let line)):
+            return send(.generated(problem), existing, connection, line: line, since: store.slot.loggedSince)
         case .failure(.unknownHost(let authority, let head, let session, let line)):
-            guard passUnknownHosts else { return send(.generated(AbsoluteForm.notServed(authority)), existing, connection, line: line) }
+            guard passUnknownHosts else {
+                return send(.generated(AbsoluteForm.notServed(authority)), existing, connection, line: line, since: store.slot.loggedSince)
+            }
             return passThrough(head, to: authority, session: session, context(existing, store), connection, line: line)
         }
         let reply = chain.respond(to: &request)
@@ -259,7 +263,13 @@ final class RequestRouter: @unchecked Sendable {
                      _ store: RequestSlotStore, _ connection: borrowing Connection) -> CallResult {
         switch consume reply {
         case .now(let response):
-            return send(response, existing, connection, line: request.logLine)
+            switch response {
+            case .stream where existing == nil && log.isOn, .upgrade where existing == nil && log.isOn:
+                // Its lifecycle (the stream's pause, the upgrade's hand-off) lives in a context, kept in the slot.
+                return send(response, context(existing, store), connection, line: request.logLine)
+            default:
+                return send(response, existing, connection, line: request.logLine, since: store.slot.loggedSince)
+            }
         case .hold(let hold):
             let context = context(existing, store)
             context.logLine = request.logLine
@@ -285,11 +295,12 @@ final class RequestRouter: @unchecked Sendable {
             // One switch, the parts moved into the response: the plain route copies no `Outcome`.
             switch outcome.answer {
             case let .canned(canned, extra) where canned.isStatic:
-                return send(.canned(canned, extra), existing, connection, line: request.logLine, answers: request.answers)
+                return send(.canned(canned, extra), existing, connection, line: request.logLine, answers: request.answers,
+                            since: store.slot.loggedSince)
             case .canned:
                 return deliverStub(outcome.answer, context(existing, store), connection, line: request.logLine)
             case .generated(let generated):
-                return send(.generated(generated), existing, connection, line: request.logLine)
+                return send(.generated(generated), existing, connection, line: request.logLine, since: store.slot.loggedSince)
             }
         }
     }
@@ -297,13 +308,18 @@ final class RequestRouter: @unchecked Sendable {
     // MARK: Sending
 
     /// Writes a response as it is (no behaviour applies here), then the log line (a request
-    /// without a context has none: the log is off). `note`: what happened to it (a fault, a throttle).
-    /// `answers`: the request's catalog's prepared answers, when the caller has them at hand (the
-    /// plain route's path); otherwise the writer reads the ones in force.
+    /// without a context has one only when it arrived `since` a time: a logged plain request; else
+    /// the log is off). `note`: what happened to it (a fault, a throttle). `answers`: the request's
+    /// catalog's prepared answers, when the caller has them at hand (the plain route's path);
+    /// otherwise the writer reads the ones in force.
     func send(_ response: Response, _ context: RequestContext?, _ connection: borrowing Connection,
-              line: RequestLogLine, note: String? = nil, answers: PreparedAnswers? = nil) -> CallResult {
+              line: RequestLogLine, note: String? = nil, answers: PreparedAnswers? = nil, since: UInt64? = nil) -> CallResult {
         let writer = ResponseWriter(suspensions: suspensions, inForce: preparedAnswers, answers: answers)
-        guard let context else { return writer.write(response, on: connection) }
+        guard let context else {
+            guard let since else { return writer.write(response, on: connection) }
+            // A stream or an upgrade is given a context by `put` first (`context(_:_:)`), kept in the slot.
+            return writer.write(response, on: connection, finishing: line, note: note, started: since, log: log)
+        }
         switch response {
         case .stream: context.handle(.streamQueued)
         case .upgrade: context.handle(.upgradeQueued)
