@@ -11,7 +11,7 @@ import StubdProtocol
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.
 /// What the engine decides of a flow and what a template reads of it, with no socket:
-/// ScenarioAnswerTests in StubdCoreTests.
+/// ScenarioAnswerTests in StubdCoreTests; each session's own state and its resets: ScenarioSessionAnswerTests.
 @Suite struct ScenarioServerTests {
     static let manifest = ScenarioManifests.cartFlow
 
@@ -24,23 +24,6 @@ import StubdProtocol
 
     private func items(_ base: URL, _ prefix: String = "") async throws -> [String]? {
         try await Self.call(base, prefix + "/cart").json["items"] as? [String]
-    }
-
-    @Test func eachSessionHasItsOwnStateAndResetsBringBackStarted() async throws {
-        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
-        let base = server.baseURL
-        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
-        #expect(try await items(base, "/__s/a") == ["tea"])
-        #expect(try await items(base, "/__s/b") == [], "b's cart stays empty")
-        #expect(try await items(base) == [], "so does the default session's")
-
-        let reset = try await Self.call(base, "/__s/a/__stubd/scenarios/reset", "POST", "{}")
-        #expect(reset.status == 200 && reset.text.contains("Started"), "\(reset.text)")
-        #expect(try await items(base, "/__s/a") == [], "scenarios/reset: Started again")
-
-        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
-        #expect(try await Self.call(base, "/__stubd/reset?session=a", "POST", "{}").status == 200)
-        #expect(try await items(base, "/__s/a") == [], "a session reset resets its scenarios")
     }
 
     @Test func anAdminCallOrTheSwiftClientPutsAScenarioInAState() async throws {
