@@ -65,5 +65,4 @@ import StubdProtocol
         #expect(text.contains("warning"), "\(text)")
         #expect(text.contains("admin API is closed until you give --admin-token"), "\(text)")
     }
-
 }
