@@ -10,6 +10,7 @@ import Testing
 /// over its socket, as a client of a CRUD API sees it.
 /// An item's life, lists, filters, pages, limits and default headers, with no socket: ResourceAnswerTests
 /// in StubdCoreTests; sessions' own items and resets: ResourceSessionAnswerTests.
+/// A seed file's problems under `check`, with no server: ResourceSeedCheckTests.
 @Suite struct ResourceServerTests {
     static let manifest = ResourceStubs.manifest
 
@@ -47,19 +48,6 @@ import Testing
         #expect(Set(list.compactMap { $0["id"] as? Int }).count == 25 + 64, "every create its own id")
         let one = try await call(server, "/__s/c/todos/1")
         #expect((0..<64).allSatisfy { one.json["f\($0)"] as? Bool == true }, "every patch kept: \(one.text)")
-    }
-
-    @Test func aSeedFilesProblemsAreReportedAtTheirPlace() throws {
-        let stubs = try TempStubs(["stubd.yml": "resources:\n  - path: /todos\n",
-                                   "__files/resources/todos.json": "[\n  {\"id\": 1},\n  {\"title\": \"no id\"},\n  {\"id\": 1}\n]"])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
-        #expect(r.status != 0)
-        let text = r.output + r.error
-        #expect(text.contains("__files/resources/todos.json:3:3"), "the item without an id, where it starts: \(text)")
-        #expect(text.contains("__files/resources/todos.json:4:3") && text.contains("given twice"), "\(text)")
-        let broken = try TempStubs(["stubd.yml": "resources:\n  - path: /todos\n    seed: t.json\n", "__files/t.json": "[\n {\"id\": 1,}\n]"])
-        let b = try run(stubdBinary.path, ["check", "--stubs", broken.url.path])
-        #expect((b.output + b.error).contains("__files/t.json:2:"), "\(b.output) \(b.error)")
     }
 
     struct Todo: Codable, Equatable {
