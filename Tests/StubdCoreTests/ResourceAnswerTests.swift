@@ -7,9 +7,9 @@ import StubdCoreTestSupport
 
 /// Resources (issue 42): a collection declared in stubd.yml, answered by the engine with no socket
 /// (`EngineHarness`; these ran through `stubd serve` before issue 59): its items' life, lists,
-/// filters, pages, limits and default headers. ResourceServerTests in StubdServerTests keeps
-/// sessions and resets through the /__s/ prefix, concurrent writes on 8 threads, `stubd check`'s
-/// seed problems, StubdClient and Python's requests.
+/// filters, pages, limits and default headers. Sessions and resets through the /__s/ prefix:
+/// ResourceSessionAnswerTests. ResourceServerTests in StubdServerTests keeps concurrent writes on 8
+/// threads, StubdClient and Python's requests; ResourceSeedCheckTests `stubd check`'s seed problems.
 @Suite struct ResourceAnswerTests {
     /// ResourceServerTests' manifest and seed.
     static let manifest = ResourceStubs.manifest

@@ -7,8 +7,9 @@ import StubdCoreTestSupport
 
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, answered by the engine with no socket (`EngineHarness`; these ran through `stubd serve`
-/// before issue 59). ScenarioServerTests in StubdServerTests keeps sessions named by the URL's
-/// `/__s/` prefix, StubdClient's scenario calls, racing clients and the `stubd` commands.
+/// before issue 59). Sessions named by the URL's `/__s/` prefix: ScenarioSessionAnswerTests.
+/// ScenarioServerTests in StubdServerTests keeps StubdClient's scenario calls and racing clients;
+/// ScenarioCheckCommandTests the `stubd` commands.
 @Suite struct ScenarioAnswerTests {
     /// ScenarioServerTests' manifest: a cart that fills and is paid, and a status route whose
     /// template reads the cart's state and the notes resource.

@@ -4,6 +4,7 @@ import Testing
 
 /// `contains`/`minContains`/`maxContains`, and a discriminator over inline `oneOf` branches, through
 /// `stubd openapi import`, `check --spec` and a served answer.
+/// `check` alone, which starts no server: ContainsAndDiscriminatorCheckTests.
 @Suite struct ContainsAndDiscriminatorTests {
     static let spec = OpenAPISpec.document(
         OpenAPISpec.get("/tags", OpenAPISpec.json(schema: """
@@ -41,23 +42,6 @@ import Testing
         let pet = try await get(serve.baseURL, "/pets/1")
         #expect(pet.status == 200)
         #expect(["cat", "dog"].contains(pet.json["kind"] as? String ?? ""), "\(pet.text)")
-    }
-
-    @Test func checkNamesTheBoundAStubBreaksAndTakesAnInlineBranch() throws {
-        let folder = try TempStubs(["spec.yaml": Self.spec])
-        let spec = folder.url.appendingPathComponent("spec.yaml")
-        let stubs = try TempStubs([
-            "tags.json": #"["urgent", "urgent", "urgent", "urgent"]"#,
-            "untagged.json": "[1, 2]",
-            "pets/1.json": #"{"kind": "dog", "barks": true}"#,
-        ])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.path])
-        #expect(r.status == 1)
-        #expect(r.error.contains("2 problems"), "\(r.error)")
-        #expect(r.error.contains("tags.json:1:1: GET /tags 200: the body: expected at most 3 items matching the schema at #/paths/~1tags/get/responses/200/content/application~1json/schema/contains, got 4"),
-                "\(r.error)")
-        #expect(r.error.contains("untagged.json:1:1: GET /untagged 200: the body: expected at least one item matching the schema"), "\(r.error)")
-        #expect(!r.error.contains("pets/1.json"), "an inline branch is taken: \(r.error)")
     }
 
     /// Issue 39 item 11 (the sampler's half): the items drawn besides the `contains` ones could match

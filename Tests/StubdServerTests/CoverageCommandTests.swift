@@ -14,6 +14,7 @@ import StubdTestSupport
 import Testing
 
 /// `stubd coverage`, `stubd coverage merge` and `serve --coverage-out`, run as a user would.
+/// Merging report files, which starts no server: CoverageMergeCommandTests.
 @Suite struct CoverageCommandTests {
     /// SIGTERM (what `docker compose stop` sends) writes the report, with what the last request counted.
     @Test func serveWritesTheReportWhenStoppedBySIGTERM() async throws {
@@ -103,39 +104,6 @@ import Testing
                "items": [{"kind": "answer", "id": "answer 1", "title": "answer 1 (200)", "hits": \(hits), "hint": "send GET /a"}]}]}
             """.utf8).write(to: url)
         return url
-    }
-
-    /// Before: `arithmetic overflow`, SIGILL (exit 132). Counts stop at the largest Int instead.
-    @Test func mergingHugeCountsSaturatesInsteadOfCrashing() throws {
-        let big = try Self.shard(hits: "9223372036854775807"), one = try Self.shard(hits: "1")
-        let r = try run(stubdBinary.path, ["coverage", "merge", big.path, big.path, one.path])
-        #expect(r.status == 0, "\(r.error)")
-        let merged = try JSONDecoder().decode(CoverageReport.self, from: Data(r.output.utf8))
-        #expect(merged.routes.first?.hits == Int.max)
-        #expect(merged.routes.first?.items.first?.hits == Int.max)
-    }
-
-    /// Before: accepted, and `-5` took 3 real hits to `-2`.
-    @Test func aNegativeHitCountIsRefusedNamingTheFileAndThePlace() throws {
-        let real = try Self.shard(hits: "3"), negative = try Self.shard(hits: "-5")
-        let r = try run(stubdBinary.path, ["coverage", "merge", real.path, negative.path])
-        #expect(r.status == 1)
-        #expect(r.error.contains("stubd coverage: \(negative.path): routes[0].hits (GET /a) is -5; a hit count is a whole number from 0 to 9223372036854775807"), "\(r.error)")
-        #expect(r.output.isEmpty)
-    }
-
-    /// `1e300` is valid JSON; before, the file was called "not valid JSON". A real syntax error is placed.
-    @Test func aCountNoIntHoldsIsNamedAndASyntaxErrorIsPlaced() throws {
-        let huge = try Self.shard(hits: "1e300")
-        let r = try run(stubdBinary.path, ["coverage", "merge", huge.path])
-        #expect(r.status == 1)
-        #expect(r.error.contains("\(huge.path): routes[0].hits is 1e+300; a hit count is a whole number from 0 to 9223372036854775807"), "\(r.error)")
-        #expect(!r.error.contains("not valid JSON"), "\(r.error)")
-        let broken = try Self.shard(hits: "1,,")
-        let b = try run(stubdBinary.path, ["coverage", "show", "--from", broken.path])
-        #expect(b.status == 1)
-        #expect(b.error.contains("\(broken.path): line 2, column"), "\(b.error)")
-        #expect(b.error.contains("not valid JSON: unexpected"), "\(b.error)")
     }
 
     /// JUnit: one testcase per answer or quota state, in a suite per route; uncovered ones fail (or are skipped).

@@ -5,6 +5,7 @@ import Testing
 /// `stubd import har`, on HARs mitmproxy wrote of curl's traffic to a local API
 /// (Fixtures/HAR/make-hars.sh regenerates them; mitmproxy is not needed to run these tests): the
 /// folder it writes, served by `stubd serve`, gives the same client the same answers.
+/// What the import refuses or needs told, with no server: HARImportFolderTests.
 @Suite struct HARImportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/HAR")
     static let forward = fixtures.appendingPathComponent("mitmproxy-forward.har")
@@ -165,19 +166,6 @@ import Testing
         #expect(proxied.output == #"{"name": "London", "main": {"temp": 11.5}}"#, "the host's folder answers it through proxy mode")
     }
 
-    @Test func aHARWithSeveralHostsNeedsHostAndHostPicksOne() throws {
-        let dir = try Self.freshFolder()
-        let refused = try Self.importHAR(Self.twoHosts, dir)
-        #expect(refused.status == 1)
-        #expect(refused.error.contains("holds requests to 2 hosts: api.weather.test (2), cdn.assets.test (1)"), "\(refused.error)")
-        #expect(!FileManager.default.fileExists(atPath: dir.path), "nothing written")
-
-        let one = try Self.importHAR(Self.twoHosts, dir, ["--host", "cdn.assets.test"])
-        #expect(one.status == 0, "\(one.error)")
-        #expect(try Self.contents(dir).keys.sorted() == ["logo.png"])
-        #expect(one.output.contains("not imported: 2 requests to other hosts (api.weather.test 2)"), "\(one.output)")
-    }
-
     @Test func keepTimingMakesTheSlowAnswerSlow() throws {
         let dir = try Self.freshFolder()
         let imported = try Self.importHAR(Self.forward, dir, ["--keep-timing"])
@@ -189,37 +177,5 @@ import Testing
         let started = Date()
         #expect(try curl([serve.baseURL.absoluteString + "/slow"]).output == #"{"slow":true}"#)
         #expect(Date().timeIntervalSince(started) >= 0.29)
-    }
-
-    /// A file that does not read stops the import before a byte is written, naming where and why.
-    @Test(arguments: [
-        ("truncated", "not JSON: the JSON ends inside /log/entries/"),
-        ("base64", "/log/entries/5/response/content/text: says encoding base64 but is not base64"),
-        ("dots", "/log/entries/2/request/url: the path of 'http://127.0.0.1:"),
-        ("encodedDots", "holds a '..' segment"),
-        ("large", "/log/entries/5 is over the 1 MiB --max-size"),
-    ])
-    func aBrokenHARWritesNothing(_ kind: String, _ message: String) throws {
-        var text = try String(contentsOf: Self.forward, encoding: .utf8)
-        var extra: [String] = []
-        switch kind {
-        case "truncated": text = String(text.prefix(text.count / 2))
-        case "base64": text = text.replacingOccurrences(of: #""text": "iVBOR"#, with: #""text": "not base64! iVBOR"#)
-        case "dots": text = text.replacingOccurrences(of: "/api/items.json", with: "/api/../../../etc/passwd")
-        case "encodedDots": text = text.replacingOccurrences(of: "/api/items.json", with: "/api/%2e%2e/%2E%2E/etc/passwd")
-        default:
-            // One entry over the cap: a HAR is read an entry at a time, so --max-size caps an entry.
-            text = text.replacingOccurrences(of: #""text": "iVBOR"#, with: #""text": ""# + String(repeating: "A", count: 1 << 20) + "iVBOR")
-            extra = ["--max-size", "1"]
-        }
-        let folder = try TempStubs(["hello.json": #"{"hello":"world"}"#])
-        let har = folder.url.appendingPathComponent(".broken.har")
-        try Data(text.utf8).write(to: har)
-        let before = try Self.contents(folder.url)
-        let result = try Self.importHAR(har, folder.url, extra)
-        #expect(result.status == 1)
-        #expect(result.error.contains(message), "\(result.error)")
-        #expect(result.error.contains("nothing written"), "\(result.error)")
-        #expect(try Self.contents(folder.url) == before, "the folder changed")
     }
 }

@@ -7,6 +7,9 @@ import StubdClient
 import StubdTestSupport
 import Testing
 
+/// `hits/wait`: a long-poll the server holds until the count is reached or the time is up, and the
+/// client's failure that follows. What a session keeps apart and what the hit table counts, with no
+/// socket: HitsAndSessionAnswerTests in StubdCoreTests.
 @Suite struct HitsAndSessionTests {
     @Test func waitForHitsAnswersTheMomentTheCountIsReached() async throws {
         try await withServer(plainStubs) { server in
@@ -37,34 +40,6 @@ import Testing
             } catch let error as StubdError {
                 #expect(error.description.hasPrefix("Expected 2 hits on GET /plain/payload.json, but was 1 (1 unmatched request; nearest: GET /plain/payloads.json vs GET /plain/payload.json"))
             }
-        }
-    }
-
-    @Test func sessionsSeeOnlyTheirOwnHitsSequencesAndQuotas() async throws {
-        try await withServer(try TempStubs(quotaStubs).url) { server in
-            let a = server.session("a"), b = server.session("b")
-            #expect(a.baseURL.absoluteString.hasSuffix("/__s/a"))
-            let path = "/api/KEY/conditions/q/CA/San_Francisco.json"
-            for _ in 0..<10 { #expect(try await get(a.baseURL, path).status == 200) }
-            #expect(try await get(a.baseURL, path).status == 429)
-            #expect(try await get(b.baseURL, path).status == 200)
-            #expect(try await get(server.baseURL, path, headers: ["X-Stubd-Session": "c"]).status == 200)
-            #expect(try await a.hits("GET \(path)") == 11)
-            #expect(try await b.hits("GET \(path)") == 1)
-            #expect(try await server.session("c").hits("GET \(path)") == 1)
-            #expect(try await server.hits("GET \(path)") == 0)
-            try await a.reset()
-            #expect(try await a.hits("GET \(path)") == 0)
-            #expect(try await get(a.baseURL, path).status == 200)
-        }
-    }
-
-    @Test func adminCallsAreNeverHits() async throws {
-        try await withServer(exampleStubs) { server in
-            for _ in 0..<3 { _ = try await get(server.baseURL, "/__stubd/health") }
-            let hits = try await get(server.baseURL, "/__stubd/hits").json
-            #expect((hits["paths"] as? [String: Any])?.isEmpty == true)
-            #expect((hits["unmatched"] as? NSNumber)?.intValue == 0)
         }
     }
 }

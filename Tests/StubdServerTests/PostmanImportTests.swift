@@ -5,6 +5,7 @@ import Testing
 /// `stubd import postman` on Wise's public payouts collection and a small one written for the
 /// cases it lacks (Fixtures/Postman/README.md): each saved example served by `stubd serve` gives
 /// its status and body; a request without an example is listed; bad input writes nothing.
+/// Bad collections, refused with no server: PostmanImportRefusalTests.
 @Suite struct PostmanImportTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Postman")
 
@@ -67,30 +68,5 @@ import Testing
         let again = try Self.importCollection("orders.postman_collection.json", dir)
         #expect(again.status == 0 && again.output.contains("4 already answered"), "\(again.output)\(again.error)")
         #expect(try HARImportTests.contents(dir) == before)
-    }
-
-    @Test func badCollectionsWriteNothingAndNameEveryProblem() throws {
-        let dir = try WireMockImportTests.freshFolder()
-        let traversal = try Self.importCollection("traversal.postman_collection.json", dir)
-        #expect(traversal.status == 1)
-        #expect(traversal.error.contains("/item/0/item/0/response/0/originalRequest/url: the path segment '..' is '..', '.' or holds '/'"), "\(traversal.error)")
-        #expect(traversal.error.contains("/item/1/response/0/code: not an HTTP status"), "\(traversal.error)")
-        #expect(traversal.error.contains("nothing written"))
-        #expect(try WireMockImportTests.nothingIn(dir))
-
-        // A WireMock mapping is not a collection; a truncated collection; one over --max-size.
-        let mapping = try run(stubdBinary.path, ["import", "postman", WireMockImportTests.fixtures.appendingPathComponent("docker-hello/stubs/mappings/hello.json").path,
-                                                 "--stubs", dir.path])
-        #expect(mapping.status == 1 && mapping.error.contains("hello.json: not a Postman collection"), "\(mapping.error)")
-        let scratch = try TempStubs([:]).url
-        let truncated = scratch.appendingPathComponent("cut.json")
-        try Data(try Data(contentsOf: Self.fixtures.appendingPathComponent("wise-payouts.postman_collection.json")).prefix(5000)).write(to: truncated)
-        let cut = try run(stubdBinary.path, ["import", "postman", truncated.path, "--stubs", dir.path])
-        #expect(cut.status == 1 && cut.error.contains("cut.json:") && cut.error.contains("is the file truncated?"), "\(cut.error)")
-        let big = scratch.appendingPathComponent("big.json")
-        try Data(("{\"info\": {}, \"item\": [], \"pad\": \"" + String(repeating: "x", count: 1_100_000) + "\"}").utf8).write(to: big)
-        let oversize = try run(stubdBinary.path, ["import", "postman", big.path, "--stubs", dir.path, "--max-size", "1"])
-        #expect(oversize.status == 1 && oversize.error.contains("big.json is 1 MiB, over the 1 MiB --max-size"), "\(oversize.error)")
-        #expect(try WireMockImportTests.nothingIn(dir))
     }
 }

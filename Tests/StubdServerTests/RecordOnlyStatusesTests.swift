@@ -6,6 +6,7 @@ import Testing
 
 /// Issue 45 item 4: `stubd record --only` keeps a typo'd URL's 404 out of the folder, and
 /// `record --help` lists the names the recorder redacts, in paragraphs that wrap cleanly.
+/// The help and the docs, which start no server: RecordHelpTests.
 @Suite struct RecordOnlyStatusesTests {
     /// `stubd record` as a child process; its first line names where it listens.
     func recording(_ arguments: [String], requests paths: [String]) throws -> (statuses: [String], log: String) {
@@ -116,27 +117,5 @@ import Testing
         // serve without --record-missing writes nothing: --only would change nothing, so it is refused.
         let serve = try run(stubdBinary.path, ["serve", "--stubs", folder.path, "--proxy", "http://127.0.0.1:9", "--only", "2xx"])
         #expect(serve.status != 0 && serve.error.contains("--only applies to recording"), "\(serve.error)")
-    }
-
-    @Test func recordHelpListsEveryRedactedNameAndWrapsWholeParagraphs() throws {
-        let help = try run(stubdBinary.path, ["record", "--help"]).output
-        for name in SecretNames.headerNames + SecretNames.parameterNames + ["Set-Cookie", "--only"] {
-            #expect(help.contains(name), "record --help does not name \(name):\n\(help)")
-        }
-        // The discussion, between OVERVIEW and USAGE: a line cut short mid-paragraph means a hard
-        // line break in the source, which argument-parser keeps after wrapping.
-        let discussion = help.components(separatedBy: "USAGE:")[0].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for (line, next) in zip(discussion, discussion.dropFirst()) where !line.isEmpty && !next.isEmpty {
-            #expect(line.count > 55, "a ragged line in record --help: '\(line)' then '\(next)'")
-        }
-    }
-
-    /// docs/recording-and-drift.md lists the same names the recorder redacts.
-    @Test func theRecordingDocsNameEveryRedactedHeaderAndParameter() throws {
-        let docs = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/recording-and-drift.md"), encoding: .utf8)
-        let paragraph = docs.components(separatedBy: "**Secrets never reach the folder.**")[1].components(separatedBy: "\n\n")[0]
-        for name in SecretNames.headerNames + SecretNames.parameterNames {
-            #expect(paragraph.contains("`\(name)`"), "docs/recording-and-drift.md does not name `\(name)`")
-        }
     }
 }

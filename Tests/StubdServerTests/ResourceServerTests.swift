@@ -9,7 +9,8 @@ import Testing
 /// Resources (issue 42): a collection declared in stubd.yml, answered per session by `stubd serve`
 /// over its socket, as a client of a CRUD API sees it.
 /// An item's life, lists, filters, pages, limits and default headers, with no socket: ResourceAnswerTests
-/// in StubdCoreTests.
+/// in StubdCoreTests; sessions' own items and resets: ResourceSessionAnswerTests.
+/// A seed file's problems under `check`, with no server: ResourceSeedCheckTests.
 @Suite struct ResourceServerTests {
     static let manifest = ResourceStubs.manifest
 
@@ -31,35 +32,6 @@ import Testing
         (try? JSONSerialization.jsonObject(with: r.body)) as? [[String: Any]] ?? []
     }
 
-    @Test func twoSessionsSeeOnlyTheirOwnItemsAndAResetRestoresTheSeed() async throws {
-        let stubs = try Self.stubs()
-        let server = try ServeProcess(["--stubs", stubs.url.path])
-        _ = try await call(server, "/__s/a/todos", "POST", #"{"title": "a's"}"#)
-        #expect(try await call(server, "/__s/b/todos/5", "DELETE").status == 204)
-        #expect(try await call(server, "/__s/a/todos").header("X-Total-Count") == "26")
-        #expect(try await call(server, "/__s/b/todos").header("X-Total-Count") == "24")
-        #expect(try await call(server, "/__s/b/todos/26").status == 404, "a's item is not b's")
-        #expect(try await call(server, "/__s/a/todos/5").status == 200, "b's delete is not a's")
-        #expect(try await call(server, "/__stubd/reset?session=a", "POST", "{}").status == 200)
-        #expect(try await call(server, "/__s/a/todos").header("X-Total-Count") == "25", "reset: the seed again")
-
-        // Nested: each parent its own items, stamped with the parent's id.
-        let two = try await call(server, "/users/2/todos")
-        #expect(array(two).map { $0["title"] as? String } == ["two's"], "\(two.text)")
-        let made = try await call(server, "/users/2/todos", "POST", #"{"title": "more"}"#)
-        #expect(made.status == 201 && made.json["userId"] as? Int == 2 && made.header("Location") == "/users/2/todos/2", "\(made.text)")
-        #expect(try await call(server, "/users/1/todos/2").status == 404)
-
-        // Hits and the journal count resource operations as routes.
-        let hits = try await call(server, "/__stubd/hits?route=userTodos.create")
-        #expect(hits.json["hits"] as? Int == 1, "\(hits.text)")
-        let journal = try await call(server, "/__stubd/requests?limit=10")
-        #expect(journal.text.contains(#""route":"userTodos.create""#) || journal.text.contains(#""route" : "userTodos.create""#), "\(journal.text)")
-        let coverage = try await call(server, "/__stubd/coverage")
-        let routes = coverage.json["routes"] as? [[String: Any]] ?? []
-        #expect(routes.first { $0["route"] as? String == "todos.create" }?["hits"] as? Int == 1, "a's create, counted server-wide: \(coverage.text.prefix(400))")
-    }
-
     @Test func concurrentWritesToOneSessionLoseNothing() async throws {
         let stubs = try Self.stubs()
         let server = try ServeProcess(["--stubs", stubs.url.path, "--threads", "8"])
@@ -76,19 +48,6 @@ import Testing
         #expect(Set(list.compactMap { $0["id"] as? Int }).count == 25 + 64, "every create its own id")
         let one = try await call(server, "/__s/c/todos/1")
         #expect((0..<64).allSatisfy { one.json["f\($0)"] as? Bool == true }, "every patch kept: \(one.text)")
-    }
-
-    @Test func aSeedFilesProblemsAreReportedAtTheirPlace() throws {
-        let stubs = try TempStubs(["stubd.yml": "resources:\n  - path: /todos\n",
-                                   "__files/resources/todos.json": "[\n  {\"id\": 1},\n  {\"title\": \"no id\"},\n  {\"id\": 1}\n]"])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
-        #expect(r.status != 0)
-        let text = r.output + r.error
-        #expect(text.contains("__files/resources/todos.json:3:3"), "the item without an id, where it starts: \(text)")
-        #expect(text.contains("__files/resources/todos.json:4:3") && text.contains("given twice"), "\(text)")
-        let broken = try TempStubs(["stubd.yml": "resources:\n  - path: /todos\n    seed: t.json\n", "__files/t.json": "[\n {\"id\": 1,}\n]"])
-        let b = try run(stubdBinary.path, ["check", "--stubs", broken.url.path])
-        #expect((b.output + b.error).contains("__files/t.json:2:"), "\(b.output) \(b.error)")
     }
 
     struct Todo: Codable, Equatable {

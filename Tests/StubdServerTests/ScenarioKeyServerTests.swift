@@ -9,6 +9,7 @@ import Testing
 /// Scenarios keyed by a request value (issue 42): one state per order id, read from a path
 /// parameter, a query value, a header or a JSON body field, driven through `stubd serve`.
 /// The `maxKeys` cap, with no socket: ScenarioKeyAnswerTests in StubdCoreTests.
+/// `check` naming a bad key, with no server: ScenarioKeyCheckCommandTests.
 @Suite struct ScenarioKeyServerTests {
     static let manifest = ScenarioManifests.keyedOrders
 
@@ -82,39 +83,5 @@ import Testing
         }
         let hits = try await Self.call(base, "/__stubd/hits?route=pay")
         #expect(hits.json["hits"] as? Int == 6, "\(hits.text)")
-    }
-
-    @Test func checkNamesABadKeyWhereItIsWritten() throws {
-        let stubs = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "orderId") + """
-              - request: { path: "/orders/{id}" }
-                response: { status: 200 }
-                scenario: order
-                whenState: paid
-              - request: { path: /track }
-                response: { status: 200 }
-                scenario: parcel
-                scenarioKey: { qurey: order }
-              - request: { path: /refund }
-                response: { status: 200 }
-                scenario: refund
-                scenarioKey: { jsonPath: orderId }
-            """])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
-        let text = r.output + r.error
-        #expect(r.status != 0, "\(text)")
-        #expect(text.contains("stubd.yml:5:26: scenarioKey { path: orderId }: the route's path has no {orderId} segment")
-                && text.contains("{ path: id }"), "\(text)")
-        #expect(text.contains("stubd.yml:14:20: unknown scenarioKey 'qurey'") && text.contains("did you mean 'query'?"), "\(text)")
-        #expect(text.contains("stubd.yml:18:30: scenarioKey { jsonPath: orderId } is not a JSONPath"), "\(text)")
-        let unkeyed = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "id") + """
-              - request: { path: /orders }
-                response: { status: 200 }
-                scenario: order
-                whenState: paid
-            """])
-        let u = try run(stubdBinary.path, ["check", "--stubs", unkeyed.url.path])
-        let said = u.output + u.error
-        #expect(u.status != 0 && said.contains("stubd.yml:9:15: scenario 'order' keeps a state per key (scenarioKey at line 5), but this route gives no scenarioKey"),
-                "\(said)")
     }
 }

@@ -11,7 +11,8 @@ import StubdProtocol
 /// Scenarios (issue 42): routes that answer in a state of a named state machine and move it, per
 /// session, driven through `stubd serve` over its socket as an app and a test would.
 /// What the engine decides of a flow and what a template reads of it, with no socket:
-/// ScenarioAnswerTests in StubdCoreTests.
+/// ScenarioAnswerTests in StubdCoreTests; each session's own state and its resets: ScenarioSessionAnswerTests.
+/// `routes` and `check`, which start no server: ScenarioCheckCommandTests.
 @Suite struct ScenarioServerTests {
     static let manifest = ScenarioManifests.cartFlow
 
@@ -24,23 +25,6 @@ import StubdProtocol
 
     private func items(_ base: URL, _ prefix: String = "") async throws -> [String]? {
         try await Self.call(base, prefix + "/cart").json["items"] as? [String]
-    }
-
-    @Test func eachSessionHasItsOwnStateAndResetsBringBackStarted() async throws {
-        let server = try ServeProcess(["--stubs", try Self.stubs().url.path])
-        let base = server.baseURL
-        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
-        #expect(try await items(base, "/__s/a") == ["tea"])
-        #expect(try await items(base, "/__s/b") == [], "b's cart stays empty")
-        #expect(try await items(base) == [], "so does the default session's")
-
-        let reset = try await Self.call(base, "/__s/a/__stubd/scenarios/reset", "POST", "{}")
-        #expect(reset.status == 200 && reset.text.contains("Started"), "\(reset.text)")
-        #expect(try await items(base, "/__s/a") == [], "scenarios/reset: Started again")
-
-        #expect(try await Self.call(base, "/__s/a/cart", "POST", "{}").status == 201)
-        #expect(try await Self.call(base, "/__stubd/reset?session=a", "POST", "{}").status == 200)
-        #expect(try await items(base, "/__s/a") == [], "a session reset resets its scenarios")
     }
 
     @Test func anAdminCallOrTheSwiftClientPutsAScenarioInAState() async throws {
@@ -133,44 +117,5 @@ import StubdProtocol
         let text = r.output + r.error
         #expect(r.status != 0 && text.contains("stubd.yml:2:3: scenarios names 'ordr', but no route gives scenario: ordr"), "\(text)")
         #expect(text.contains("scenarios: { order: [shipped] }"), "the hint says how to declare it: \(text)")
-    }
-
-    /// `stubd routes` shows each route's scenario: its state before and after (`*`: any state).
-    @Test func stubdRoutesShowsEachRoutesScenario() throws {
-        let r = try run(stubdBinary.path, ["routes", "--stubs", try Self.stubs().url.path])
-        #expect(r.status == 0, "\(r.error)")
-        let lines = r.output.split(separator: "\n").map(String.init)
-        #expect(lines.first?.contains("SCENARIO") == true, "\(r.output)")
-        #expect(lines.contains { $0.contains("empty-cart") && $0.contains("cart: Started ") }, "\(r.output)")
-        #expect(lines.contains { $0.contains("add-item") && $0.contains("cart: * -> has-item") }, "\(r.output)")
-        #expect(lines.contains { $0.contains("pay ") && $0.contains("cart: has-item -> paid") }, "\(r.output)")
-        let keyed = try TempStubs(["stubd.yml": "routes:\n" + ScenarioRoutes.anyOrderPay(key: "id")])
-        let k = try run(stubdBinary.path, ["routes", "--stubs", keyed.url.path])
-        #expect(k.output.contains("order[path id]: * -> paid"), "\(k.output)")
-    }
-
-    @Test func checkNamesAStateNoRouteEntersAndAStateWithoutAScenario() throws {
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: /cart }
-                response: { status: 201 }
-                scenario: cart
-                thenState: has-item
-              - request: { path: /cart }
-                response: { json: { items: [tea] } }
-                scenario: cart
-                whenState: has_item
-              - request: { path: /orders }
-                response: { status: 200 }
-                thenState: paid
-            """])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
-        #expect(r.status != 0)
-        let text = r.output + r.error
-        #expect(text.contains("stubd.yml:9:16: scenario 'cart' never enters state 'has_item'") && text.contains("did you mean 'has-item'?"),
-                "the misspelt state, where it is written: \(text)")
-        #expect(text.contains("stubd.yml:5:16: scenario 'cart' moves into state 'has-item', which no route answers in"), "\(text)")
-        #expect(text.contains("stubd.yml:12:16: 'thenState' needs a 'scenario'"), "\(text)")
-        #expect(!text.contains("can never match"), "a route answering in a state leaves the others with the same request their turn: \(text)")
     }
 }

@@ -11,6 +11,7 @@ import Testing
 /// virtual clock instead of sleeping.
 /// A runtime stub joining a declared scenario, and a move on the system clock, with no socket:
 /// ScenarioTimedMoveTests in StubdCoreTests.
+/// What `check` refuses, with no server: ScenarioTimedMoveCheckTests.
 @Suite struct ScenarioTimedMoveServerTests {
     static let manifest = ScenarioManifests.timedMoves
 
@@ -53,27 +54,5 @@ import Testing
         try await b.scenario("order").set("paid", forKey: "9")
         try await b.advanceClock(by: .seconds(30))
         #expect(try await b.scenario("order").state(forKey: "9") == "shipped")
-    }
-
-    @Test func checkRefusesAMoveFromStartedAndOneAfterNoTime() throws {
-        let stubs = try TempStubs(["stubd.yml": """
-            scenarios:
-              door:
-                moves:
-                  - { from: Started, after: 10s, to: open }
-                  - { from: open, after: 0s, to: closed }
-                  - { from: closed, aftr: 1s, to: open }
-            routes:
-              - request: { method: POST, path: /door }
-                response: { status: 204 }
-                scenario: door
-                thenState: open
-            """])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path])
-        let text = r.output + r.error
-        #expect(r.status != 0, "\(text)")
-        #expect(text.contains("stubd.yml:4:17: a timed move cannot start from Started"), "\(text)")
-        #expect(text.contains("stubd.yml:5:30: a timed move's 'after' must be more than 0"), "\(text)")
-        #expect(text.contains("unknown key 'aftr' in a timed move") && text.contains("did you mean 'after'?"), "\(text)")
     }
 }

@@ -4,6 +4,7 @@ import Testing
 
 /// A folder holding several specs' imports (vendors ship one spec per service): a second spec is
 /// taken in only when asked (`--add` or `--replace`), and each route is checked against its own spec.
+/// `check` and `--replace` alone, which start no server: SeveralSpecsImportCheckTests.
 @Suite struct SeveralSpecsImportTests {
     static func spec(_ path: String, _ id: String, _ field: String) -> String {
         """
@@ -66,30 +67,5 @@ import Testing
         #expect(again.status == 0, "\(again.error)")
         #expect(again.output.contains("0 files written"), "\(again.output)")
         #expect(try String(contentsOf: dir.appendingPathComponent("stubd.yml"), encoding: .utf8).contains("/v1/Services"))
-    }
-
-    /// A route held to the wrong spec's operation would be refused: each is checked against the spec that has it.
-    @Test func eachRouteIsCheckedAgainstTheSpecThatHasItsOperation() throws {
-        let folder = try TempStubs(Self.specs)
-        let stubs = try TempStubs(["v2/Services.json": #"{"verify": 1}"#, "v1/Services.json": #"{"messaging": "ok"}"#])
-        let r = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path,
-                                           "--spec", folder.url.appendingPathComponent("verify.yaml").path,
-                                           "--spec", folder.url.appendingPathComponent("messaging.yaml").path])
-        #expect(r.status == 1)
-        #expect(r.error.contains("1 problem"), "\(r.error)")
-        #expect(r.error.contains("v2/Services.json:1:12: GET /v2/Services 200: /verify: expected a string"), "\(r.error)")
-    }
-
-    @Test func replaceRemovesTheFirstSpecsRoutesAndFiles() throws {
-        let folder = try TempStubs(Self.specs)
-        let dir = try OpenAPIImportTests.freshFolder()
-        #expect(try OpenAPIImportTests.importInto(folder.url.appendingPathComponent("verify.yaml"), dir).status == 0)
-        let replaced = try OpenAPIImportTests.importInto(folder.url.appendingPathComponent("other.yaml"), dir, ["--replace"])
-        #expect(replaced.status == 0, "\(replaced.error)")
-        #expect(replaced.output.contains("1 removed (verify.yaml)"), "\(replaced.output)")
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("__files/ListService/200.json").path))
-        let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.yml"), encoding: .utf8)
-        #expect(manifest.contains("/v3/Things") && !manifest.contains("/v2/Services"), "\(manifest)")
-        #expect(try run(stubdBinary.path, ["check", "--stubs", dir.path]).status == 0)
     }
 }

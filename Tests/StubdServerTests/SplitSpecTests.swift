@@ -7,6 +7,7 @@ import Testing
 /// discriminator whose `mapping` points into another file. `openapi import`, `check --spec` and
 /// `serve --spec` all read it, and every message names the user's own file, line and pointer
 /// (issue 39, item 5).
+/// Import and check alone, which start no server: SplitSpecImportCheckTests.
 @Suite struct SplitSpecTests {
     static let files = [
         "openapi.yaml": OpenAPISpec.document(version: "3.0.3", title: "split", """
@@ -74,25 +75,6 @@ import Testing
             """,
     ]
 
-    /// Before: import warned "the schema cannot be read, so bodies are not checked" and `check --spec`
-    /// refused the spec ("Found neither a $ref nor a PathItem … `responses` key … is missing").
-    @Test func aSplitSpecImportsAndTheImportPassesCheckAgainstIt() throws {
-        let spec = try TempStubs(Self.files).url.appendingPathComponent("openapi.yaml")
-        let dir = try TempStubs([:]).url.appendingPathComponent("Stubs")
-        let imported = try run(stubdBinary.path, ["openapi", "import", spec.path, "--stubs", dir.path])
-        #expect(imported.status == 0, "\(imported.error)")
-        #expect(imported.error.isEmpty, "no warnings: \(imported.error)")
-        #expect(imported.output.contains("/Stubs: 8 routes, "), "\(imported.output)")
-        let manifest = try String(contentsOf: dir.appendingPathComponent("stubd.yml"), encoding: .utf8)
-        for route in ["method: GET, path: \"/things\"", "method: POST, path: \"/things\"", "method: GET, path: \"/pets/{id}\"",
-                      "method: GET, path: \"/animals\""] {
-            #expect(manifest.contains(route), "\(route) in \(manifest)")
-        }
-        let check = try run(stubdBinary.path, ["check", "--stubs", dir.path, "--spec", spec.path])
-        #expect(check.status == 0, "\(check.error)")
-        #expect(check.output.contains("every answer keeps to openapi.yaml (OpenAPI 3.0.3, 4 operations)"), "\(check.output)")
-    }
-
     /// Schemas reached through a path item's file, a response's file, a body's file and a
     /// discriminator mapping are all held to, and named where they are written.
     @Test func answersAreHeldToSchemasInEveryFile() async throws {
@@ -120,25 +102,5 @@ import Testing
         #expect(tooMany.text.contains("limit"), "\(tooMany.text)")
         let fine = try await get(serve.baseURL, "/things?limit=3")
         #expect(fine.status == 200, "\(fine.text)")
-    }
-
-    /// Before: "Found neither a $ref nor a PathItem in Document.paths[…]", naming a different path on
-    /// each run when two were wrong. Now each `$ref` that names nothing is named where it is written.
-    @Test func aReferenceThatNamesNothingIsNamedAtItsFileAndLineTheSameOnEveryRun() throws {
-        var files = Self.files
-        files["paths/things.yaml"] = files["paths/things.yaml"]!.replacingOccurrences(of: "responses.yaml#/ThingList", with: "responses.yaml#/Nope")
-        files["openapi.yaml"] = files["openapi.yaml"]!.replacingOccurrences(of: "$ref: paths/pet-get.yaml", with: "$ref: paths/pet-get.yaml#/missing")
-        let spec = try TempStubs(files).url.appendingPathComponent("openapi.yaml")
-        var outputs: Set<String> = []
-        for r in try SpecInputHardeningTests.everyReader(of: spec) + SpecInputHardeningTests.everyReader(of: spec) {
-            #expect(r.status == 1, "\(r.command): \(r.error)")
-            #expect(r.command == "openapi import" || r.error.contains("2 problems"), "\(r.command): \(r.error)")
-            #expect(r.error.contains("openapi.yaml:8:7: #/paths/~1pets~1{id}/get: $ref names nothing: there is no paths/pet-get.yaml#/missing"),
-                    "\(r.command): \(r.error)")
-            #expect(r.error.contains("paths/things.yaml:6:7: #/get/responses/200: $ref names nothing: there is no components/responses.yaml#/Nope"),
-                    "\(r.command): \(r.error)")
-            outputs.insert(r.command + r.error.replacingOccurrences(of: spec.deletingLastPathComponent().path, with: ""))
-        }
-        #expect(outputs.count == 3, "one message per command on both runs: \(outputs)")
     }
 }

@@ -5,6 +5,7 @@ import Testing
 /// Swagger 2.0 documents, read by converting them to OpenAPI 3.0 on load: `openapi import`,
 /// `check --spec` and `serve --spec` take them, and messages name the 2.0 file's own lines and
 /// pointers (issue 39, item 8). Before, all three refused them ("convert it to OpenAPI 3 first").
+/// What `check` and import name, with no server: SwaggerTwoCheckTests.
 @Suite struct SwaggerTwoTests {
     static let petstore = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/Swagger2/petstore-expanded.yaml")
 
@@ -74,22 +75,6 @@ import Testing
               status: {type: string, x-nullable: true}
         """
 
-    /// A stub's answer is held to a 2.0 response `schema` through `definitions`, and the message names
-    /// the 2.0 file's definition, not a converted place.
-    @Test func answersAreHeldToDefinitionsAndNamedAtTheTwoPointZeroPlace() throws {
-        let spec = try TempStubs(["swagger.yaml": Self.formSpec]).url.appendingPathComponent("swagger.yaml")
-        let stubs = try TempStubs(["stubd.yml": """
-            routes:
-              - request: { method: POST, path: /pets/1 }
-                response: { status: 200, json: { id: "one", status: null } }
-            """])
-        let check = try run(stubdBinary.path, ["check", "--stubs", stubs.url.path, "--spec", spec.path])
-        #expect(check.status == 1, "\(check.output)")
-        #expect(check.error.contains("POST /pets/{petId} 200: /id: expected an integer"), "\(check.error)")
-        #expect(check.error.contains("swagger.yaml#/definitions/Pet/properties/id/type"), "\(check.error)")
-        #expect(!check.error.contains("status"), "x-nullable is nullable: \(check.error)")
-    }
-
     /// `formData` parameters are a form body whose fields the schema holds.
     @Test func formDataParametersAreAFormBody() async throws {
         let spec = try TempStubs(["swagger.yaml": Self.formSpec]).url.appendingPathComponent("swagger.yaml")
@@ -102,16 +87,5 @@ import Testing
         #expect(ok.status == 200, "\(ok.text)")
         #expect((ok.json["id"] as? Int) != nil, "\(ok.text)")
         #expect(ok.header("X-Rate-Limit").flatMap { Int($0) } != nil, "\(ok.headers)")
-    }
-
-    /// A problem in a 2.0 document is named at its line there.
-    @Test func aProblemIsNamedAtTheTwoPointZeroFilesLine() throws {
-        let broken = Self.formSpec.replacingOccurrences(of: "- {name: petId, in: path, required: true, type: integer}",
-                                                        with: "- {name: petId, in: path, required: true, type: integer}\n        - {name: limit, type: integer}")
-        let spec = try TempStubs(["swagger.yaml": broken]).url.appendingPathComponent("swagger.yaml")
-        for r in try SpecInputHardeningTests.everyReader(of: spec) {
-            #expect(r.status == 1, "\(r.command): \(r.error)")
-            #expect(r.error.contains("swagger.yaml:16:11: #/paths/~1pets~1{petId}/post/parameters/1: not a valid OpenAPI 3.0.3 document: Expected to find `in` key"), "\(r.command): \(r.error)")
-        }
     }
 }

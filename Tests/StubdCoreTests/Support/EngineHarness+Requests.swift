@@ -1,6 +1,8 @@
 import Foundation
 import HTTPTypes
+@testable import StubdCore
 @testable import StubdEngine
+import StubdProtocol
 
 /// A request as a server test sent it through URLSession (`get(server.baseURL, target, headers:)`,
 /// `http(url, method:body:headers:)`), routed as the libmicrohttpd front routes it
@@ -25,7 +27,12 @@ extension EngineHarness {
         let bytes = Data((body ?? "").utf8)
         let resolved = RequestTarget.resolve(path: path, sessionHeader: fields[.stubdSession],
                                              sessionQuery: query.first { $0.name == "session" }?.value ?? nil)
-        if let call = resolved.adminCall { return admin(method, call: call, query: query, body: bytes, session: resolved.session) }
+        if let call = resolved.adminCall {
+            if let refusal = access?.refusal(method: method, endpoint: AdminEndpoint(method: method, call: call), call: call, headers: fields) {
+                return EngineAnswer(status: refusal.status.code, headers: refusal.headers, body: refusal.body)
+            }
+            return admin(method, call: call, query: query, body: bytes, session: resolved.session)
+        }
         return answer(RequestHead(method: method, path: resolved.path, query: query, headers: fields, body: bytes), session: resolved.session)
     }
 

@@ -27,23 +27,30 @@ struct EngineHarness {
     let validation: Validation
     /// The folder answered, read again by `reload()`.
     let folder: URL
+    /// Who may call the admin API, checked by `http(_:method:body:headers:)` before an admin call as
+    /// `AdminResponder` checks it (token, Host, cross-site writes, JSON writes); nil checks nothing,
+    /// for tests whose subject is the call's answer.
+    var access: AdminAccess? = nil
 
     /// `maxRenderedBytes`, `maxSessions`, `journalCapacity` and `notice` are the engine's, as `StubServer.Options` sets them.
     init(_ stubs: TempStubs, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
-         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report) throws {
+         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report,
+         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000) throws {
         try self.init(folder: stubs.url, maxRenderedBytes: maxRenderedBytes, maxSessions: maxSessions, journalCapacity: journalCapacity,
-                      notice: notice, contracts: contracts, validation: validation)
+                      notice: notice, contracts: contracts, validation: validation, maskedHeaders: maskedHeaders, maxRuntimeStubs: maxRuntimeStubs)
     }
 
     /// A folder of the repository's (`plainStubs`, `exampleStubs`) rather than a temporary one.
     /// With `contracts`, each stub is held to them as `StubServer` loads a folder (every problem
     /// at once, as `CatalogLoadError`), and each request as `validation` says.
+    /// `maskedHeaders` (`--mask-header`) and `maxRuntimeStubs` are the admin API's, as `StubServer.Options` sets them.
     init(folder: URL, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
-         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report) throws {
+         notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report,
+         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000) throws {
         let catalog = try Self.load(folder, contracts: contracts)
         engine = StubEngine(catalog: catalog, journalCapacity: journalCapacity, maxSessions: maxSessions, maxRenderedBytes: maxRenderedBytes, notice: notice,
                             specs: contracts, contractRequests: validation.rawValue)
-        endpoints = AdminEndpoints(engine: engine, contracts: contracts)
+        endpoints = AdminEndpoints(engine: engine, contracts: contracts, maskedHeaders: maskedHeaders, maxRuntimeStubs: maxRuntimeStubs)
         self.contracts = contracts
         self.validation = validation
         self.folder = folder
@@ -87,7 +94,7 @@ struct EngineHarness {
         case let .canned(canned, extra):
             var all = canned.headers
             all.append(contentsOf: extra.list)
-            return EngineAnswer(status: canned.status.code, headers: all, body: canned.body)
+            return EngineAnswer(status: canned.status.code, headers: all, body: canned.body, fault: canned.fault)
         case .generated(let generated):
             return EngineAnswer(status: generated.status.code, headers: generated.headers, body: generated.body)
         }
@@ -133,6 +140,9 @@ struct EngineAnswer {
     let status: Int
     let headers: HTTPFields
     let body: Data
+    /// The fault the front breaks the connection with instead of sending this answer (a client sees
+    /// no status at all); nil for an answer that is sent.
+    var fault: Fault? = nil
 
     var text: String { String(decoding: body, as: UTF8.self) }
     var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }

@@ -1,11 +1,14 @@
 import Foundation
-import StubdTestSupport
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
 import Testing
 
-/// Issue 39 item 2 through `stubd serve --spec … --validate requests=strict` and curl: each style as
-/// the OpenAPI specification's examples write it is served; written otherwise, it gets 422 naming the
-/// parameter and its style.
-@Suite struct ParameterStyleServerTests {
+/// Issue 39 item 2 under `serve --spec … --validate requests=strict`: each style as the OpenAPI
+/// specification's examples write it is served; written otherwise, it gets 422 naming the parameter
+/// and its style. What the engine reads of each style, through `EngineHarness` with no socket (moved
+/// from StubdServerTests, where curl sent each request as written).
+@Suite struct ParameterStyleAnswerTests {
     static let spec = """
         openapi: 3.1.0
         info: { title: Styles, version: "1" }
@@ -59,23 +62,11 @@ import Testing
               responses: { "200": { $ref: "#/components/responses/ok" } }
         """
 
-    /// curl's status and the `validation[]` a 422 names, as "location code".
-    static func curl(_ url: URL, _ path: String, _ extra: [String] = []) throws -> (status: Int, problems: [String], text: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        // -g: `deep[R]` is sent as written, not read as a curl range.
-        process.arguments = ["-s", "-g", "-w", "\n%{http_code}", url.absoluteString + path] + extra
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        let status = Int(text.split(separator: "\n").last ?? "") ?? 0
-        let body = text.split(separator: "\n").dropLast().joined(separator: "\n")
-        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
-        let problems = ((json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
-        return (status, problems, body)
+    /// The status and the `validation[]` a 422 names, as "location code".
+    static func answer(_ server: EngineHarness, _ target: String, _ headers: [String: String]) -> (status: Int, problems: [String], text: String) {
+        let r = server.get(target, headers: headers)
+        let problems = ((r.json["validation"] as? [[String: Any]]) ?? []).map { "\($0["location"] ?? "") \($0["code"] ?? "")" }
+        return (r.status, problems, r.text)
     }
 
     @Test func everyStyleIsReadAndAMalformedValueNamesItsStyle() throws {
@@ -84,47 +75,46 @@ import Testing
             "stubs/items.json": "{}", "stubs/query.json": "{}", "stubs/header.json": "{}", "stubs/cookie.json": "{}",
             "stubs/label/{color}.json": "{}", "stubs/matrix/{color}.json": "{}", "stubs/simple/{color}.json": "{}",
         ])
-        let serve = try ServeProcess(["--stubs", folder.url.appendingPathComponent("stubs").path,
-                                      "--spec", folder.url.appendingPathComponent("openapi.yaml").path, "--validate", "requests=strict"])
-        let base = serve.baseURL
-        let served: [(String, [String])] = [
-            ("/items?offset=1&limit=123", []),
-            ("/items?limit=5", []),
-            ("/label/.blue.black.brown", []),
-            ("/label/.blue,black,brown", []),
-            ("/matrix/;R=100;G=200;B=150", []),
-            ("/simple/R,100,G,200,B,150", []),
-            ("/query?space=blue%20black%20brown&pipe=blue%7Cblack%7Cbrown&form=blue,black,brown", []),
-            ("/query?deep[R]=100&deep[G]=200&deep[B]=150&exploded=blue&exploded=black", []),
-            ("/query?filter=%7B%22max%22%3A5%7D", []),
-            ("/header", ["-H", "X-Color: R=100,G=200,B=150"]),
-            ("/cookie", ["-H", "Cookie: session=x; color=blue,black,brown"]),
+        let contracts = ContractSet(try APIContract.load(spec: folder.url.appendingPathComponent("openapi.yaml")))
+        let server = try EngineHarness(folder: folder.url.appendingPathComponent("stubs"), contracts: contracts, validation: .strict)
+        let served: [(String, [String: String])] = [
+            ("/items?offset=1&limit=123", [:]),
+            ("/items?limit=5", [:]),
+            ("/label/.blue.black.brown", [:]),
+            ("/label/.blue,black,brown", [:]),
+            ("/matrix/;R=100;G=200;B=150", [:]),
+            ("/simple/R,100,G,200,B,150", [:]),
+            ("/query?space=blue%20black%20brown&pipe=blue%7Cblack%7Cbrown&form=blue,black,brown", [:]),
+            ("/query?deep[R]=100&deep[G]=200&deep[B]=150&exploded=blue&exploded=black", [:]),
+            ("/query?filter=%7B%22max%22%3A5%7D", [:]),
+            ("/header", ["X-Color": "R=100,G=200,B=150"]),
+            ("/cookie", ["Cookie": "session=x; color=blue,black,brown"]),
         ]
         for (path, extra) in served {
-            let r = try Self.curl(base, path, extra)
+            let r = Self.answer(server, path, extra)
             #expect(r.status == 200, "\(path): \(r.status) \(r.text)")
         }
-        let refused: [(String, [String], [String], String?)] = [
+        let refused: [(String, [String: String], [String], String?)] = [
             // The issue's case: before, `pagination` was looked for by its own name.
-            ("/items", [], ["query.pagination required"], "sent as its members: "),
-            ("/items?offset=-1&limit=x", [], ["query.pagination/limit type", "query.pagination/offset minimum"], nil),
-            ("/label/blue", [], ["path.color style"], "(label style, explode: false)"),
-            ("/label/.blue.green", [], ["path.color/1 enum"], nil),
-            ("/matrix/R=100", [], ["path.color style"], "(matrix style, explode: true)"),
-            ("/matrix/;R=100;G=300;B=1", [], ["path.color/G maximum"], nil),
-            ("/simple/R,100,G", [], ["path.color style"], "(simple style, explode: false)"),
-            ("/simple/R,100,G,200", [], ["path.color required"], nil),
-            ("/query?space=blue,black", [], ["query.space/0 enum"], nil),
-            ("/query?deep[R]=100&deep[G=200", [], ["query.deep style"], "(deepObject style, explode: true)"),
-            ("/query?deep[R]=1", [], ["query.deep required", "query.deep required"], nil),
-            ("/query?filter=%7Bmax", [], ["query.filter json"], "(as application/json)"),
-            ("/query?filter=%7B%22max%22%3A%22five%22%7D", [], ["query.filter/max type"], nil),
-            ("/header", ["-H", "X-Color: R=100,G"], ["header.X-Color style"], "(simple style, explode: true)"),
-            ("/cookie", ["-H", "Cookie: color=blue,green"], ["cookie.color/1 enum"], nil),
-            ("/cookie", [], ["cookie.color required"], nil),
+            ("/items", [:], ["query.pagination required"], "sent as its members: "),
+            ("/items?offset=-1&limit=x", [:], ["query.pagination/limit type", "query.pagination/offset minimum"], nil),
+            ("/label/blue", [:], ["path.color style"], "(label style, explode: false)"),
+            ("/label/.blue.green", [:], ["path.color/1 enum"], nil),
+            ("/matrix/R=100", [:], ["path.color style"], "(matrix style, explode: true)"),
+            ("/matrix/;R=100;G=300;B=1", [:], ["path.color/G maximum"], nil),
+            ("/simple/R,100,G", [:], ["path.color style"], "(simple style, explode: false)"),
+            ("/simple/R,100,G,200", [:], ["path.color required"], nil),
+            ("/query?space=blue,black", [:], ["query.space/0 enum"], nil),
+            ("/query?deep[R]=100&deep[G=200", [:], ["query.deep style"], "(deepObject style, explode: true)"),
+            ("/query?deep[R]=1", [:], ["query.deep required", "query.deep required"], nil),
+            ("/query?filter=%7Bmax", [:], ["query.filter json"], "(as application/json)"),
+            ("/query?filter=%7B%22max%22%3A%22five%22%7D", [:], ["query.filter/max type"], nil),
+            ("/header", ["X-Color": "R=100,G"], ["header.X-Color style"], "(simple style, explode: true)"),
+            ("/cookie", ["Cookie": "color=blue,green"], ["cookie.color/1 enum"], nil),
+            ("/cookie", [:], ["cookie.color required"], nil),
         ]
         for (path, extra, problems, named) in refused {
-            let r = try Self.curl(base, path, extra)
+            let r = Self.answer(server, path, extra)
             #expect(r.status == 422, "\(path): \(r.status) \(r.text)")
             #expect(r.problems.sorted() == problems, "\(path): \(r.text)")
             if let named { #expect(r.text.contains(named), "\(path): \(r.text)") }

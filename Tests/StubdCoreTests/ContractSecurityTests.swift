@@ -1,13 +1,14 @@
 import Foundation
-import Stubd
-import StubdCore
-import StubdEngine
+@testable import StubdCore
+@testable import StubdEngine
+import StubdCoreTestSupport
 import StubdProtocol
-import StubdTestSupport
 import Testing
 
 /// `serve --spec --validate requests=strict` asking for the credential an operation's `security`
-/// names (issue 39 item 3), over real sockets: presence only, any one alternative, none echoed.
+/// names (issue 39 item 3): presence only, any one alternative, none echoed. What the engine decides
+/// of a request's credentials, through `EngineHarness` with no socket (moved from StubdServerTests,
+/// where curl sent them).
 @Suite struct ContractSecurityTests {
     static let spec = """
         openapi: 3.1.0
@@ -66,58 +67,52 @@ import Testing
 
     /// Each scheme's absence is 401 naming it and where it goes, with `WWW-Authenticate` for http
     /// and OAuth schemes; its presence (any value) gets the stub. Before: 200 for every request.
-    @Test func aStrictServerAsksForTheCredentialEachOperationRequires() async throws {
-        try await withStrictServer(spec: Self.spec, stubs: Self.stubs) { server in
-            let base = server.baseURL
-            // curl, not URLSession: FoundationNetworking on Linux never completes a request whose
-            // 401 carries a WWW-Authenticate challenge when no delegate answers it.
-            func get(_ base: URL, _ path: String, headers: [String: String] = [:]) async throws -> ContractRequestBodyTests.Answer {
-                try ContractRequestBodyTests.curlAnswer(base, path, headers.flatMap { ["-H", "\($0.key): \($0.value)"] })
-            }
-            let none = try await get(base, "/basic")
-            #expect(none.status == 401, "\(none.body)")
+    @Test func aStrictServerAsksForTheCredentialEachOperationRequires() throws {
+        try withStrictEngine(spec: Self.spec, stubs: Self.stubs) { server in
+            let none = server.get("/basic")
+            #expect(none.status == 401, "\(none.text)")
             #expect(none.header("content-type") == "application/problem+json")
             #expect(none.header("www-authenticate") == #"Basic realm="openapi.yaml""#, "\(none.headers)")
-            #expect(none.body.contains("GET /basic requires the security scheme 'basicAuth' (an Authorization: Basic header)"), "\(none.body)")
+            #expect(none.text.contains("GET /basic requires the security scheme 'basicAuth' (an Authorization: Basic header)"), "\(none.text)")
             let located = (none.json["validation"] as? [[String: Any]])?.first
-            #expect(located?["location"] as? String == "header.authorization" && located?["code"] as? String == "security", "\(none.body)")
+            #expect(located?["location"] as? String == "header.authorization" && located?["code"] as? String == "security", "\(none.text)")
             // The root's requirement, met by a Basic credential of any value; a Bearer one is not it.
-            #expect(try await get(base, "/basic", headers: ["Authorization": "Basic dXNlcjpwYXNz"]).status == 200)
-            #expect(try await get(base, "/basic", headers: ["Authorization": "Bearer abc"]).status == 401)
+            #expect(server.get("/basic", headers: ["Authorization": "Basic dXNlcjpwYXNz"]).status == 200)
+            #expect(server.get("/basic", headers: ["Authorization": "Bearer abc"]).status == 401)
 
-            let either = try await get(base, "/either")
+            let either = server.get("/either")
             #expect(either.status == 401 && either.header("www-authenticate") == nil, "\(either.headers)")
-            #expect(either.body.contains("'apiKeyHeader' (the header X-API-Key)") && either.body.contains("'apiKeyQuery' (the query parameter 'api_key')")
-                    && either.body.contains("'session' (the cookie 'SESSION')"), "\(either.body)")
-            #expect(try await get(base, "/either", headers: ["X-API-Key": "k1"]).status == 200)
-            #expect(try await get(base, "/either?api_key=k2").status == 200)
-            #expect(try await get(base, "/either", headers: ["Cookie": "theme=dark; SESSION=s3"]).status == 200)
-            #expect(try await get(base, "/either", headers: ["Cookie": "theme=dark"]).status == 401)
+            #expect(either.text.contains("'apiKeyHeader' (the header X-API-Key)") && either.text.contains("'apiKeyQuery' (the query parameter 'api_key')")
+                    && either.text.contains("'session' (the cookie 'SESSION')"), "\(either.text)")
+            #expect(server.get("/either", headers: ["X-API-Key": "k1"]).status == 200)
+            #expect(server.get("/either?api_key=k2").status == 200)
+            #expect(server.get("/either", headers: ["Cookie": "theme=dark; SESSION=s3"]).status == 200)
+            #expect(server.get("/either", headers: ["Cookie": "theme=dark"]).status == 401)
 
             // One requirement naming two schemes needs both.
-            let half = try await get(base, "/both", headers: ["X-API-Key": "k1"])
+            let half = server.get("/both", headers: ["X-API-Key": "k1"])
             #expect(half.status == 401 && half.header("www-authenticate") == #"Bearer realm="openapi.yaml""#, "\(half.headers)")
-            #expect(try await get(base, "/both", headers: ["X-API-Key": "k1", "Authorization": "Bearer t"]).status == 200)
+            #expect(server.get("/both", headers: ["X-API-Key": "k1", "Authorization": "Bearer t"]).status == 200)
 
-            let oauth = try await get(base, "/oauth")
+            let oauth = server.get("/oauth")
             #expect(oauth.status == 401 && oauth.header("www-authenticate") == #"Bearer realm="openapi.yaml""#, "\(oauth.headers)")
-            #expect(try await get(base, "/oauth", headers: ["Authorization": "Bearer t"]).status == 200)
+            #expect(server.get("/oauth", headers: ["Authorization": "Bearer t"]).status == 200)
 
-            #expect(try await get(base, "/public").status == 200)
-            #expect(try await get(base, "/optional").status == 200)
+            #expect(server.get("/public").status == 200)
+            #expect(server.get("/optional").status == 200)
         }
     }
 
     /// Report mode serves the stub and notes the missing credential; the value of one sent is never
     /// echoed, in the answer or the journal.
-    @Test func reportModeNotesAMissingCredentialAndNeverEchoesOne() async throws {
-        try await withStrictServer(spec: Self.spec, stubs: Self.stubs, validation: .report) { server in
-            let none = try await get(server.baseURL, "/both", headers: ["X-API-Key": "sekrit-value-123"])
+    @Test func reportModeNotesAMissingCredentialAndNeverEchoesOne() throws {
+        try withStrictEngine(spec: Self.spec, stubs: Self.stubs, validation: .report) { server in
+            let none = server.get("/both", headers: ["X-API-Key": "sekrit-value-123"])
             #expect(none.status == 200)
             let header = none.header("X-Stubd-Contract") ?? ""
             #expect(header.hasPrefix("1 problem: header.x-api-key: GET /both requires the security scheme") || header.hasPrefix("1 problem: header.authorization: GET /both requires"), "\(header)")
             #expect(!header.contains("sekrit"), "\(header)")
-            let journal = try await server.requests()
+            let journal = try server.requests()
             let noted = journal.requests.last?.contract ?? []
             #expect(noted.count == 1 && noted[0].contains("'bearer' (an Authorization: Bearer header)"), "\(noted)")
             #expect(!noted.joined().contains("sekrit"), "\(noted)")
