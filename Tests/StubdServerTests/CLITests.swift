@@ -116,6 +116,9 @@ import Testing
     @Test func serveAnnouncesItsURLAndStopsCleanlyOnSIGTERM() async throws {
         let stubs = try TempStubs(["ok.json": "{}", "stubd.yml": "routes:\n  - { request: { path: /slow }, response: { status: 200, delay: 5s } }\n"])
         let (process, out, firstLine) = try serveWithPipedOutput(stubs, ["--log-format", "json"])
+        // A failed #require below leaves the test early: the child, holding the run's output pipe,
+        // must not outlive it (seen hanging a whole run until killed by hand).
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
         #expect(firstLine.hasPrefix("stubd listening on http://127.0.0.1:"))
         #expect(firstLine.hasSuffix("(2 routes from \(stubs.url.path))"))
         let url = String(firstLine.split(separator: " ")[3])
@@ -141,6 +144,7 @@ import Testing
     /// the server must go on answering (lines are dropped and counted) and still stop on SIGTERM.
     @Test func anUndrainedStdoutPipeNeitherFreezesNorPinsTheServer() async throws {
         let (process, out, firstLine) = try serveWithPipedOutput(try TempStubs(["ok.json": "{}"]))
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }   // as above: never outlives the test
         let port = try #require(UInt16(firstLine.split(separator: ":").last?.split(separator: " ").first ?? ""))
         // ~100 bytes of log per request: 3,000 of them are several times what a pipe holds (64 KiB).
         let fd = try #require(connectLoopback(port: port))
@@ -175,6 +179,7 @@ import Testing
     /// A path with a newline in it (`%0A`) is one log line, escaped, not two.
     @Test func controlCharactersInAPathCannotForgeALogLine() async throws {
         let (process, out, firstLine) = try serveWithPipedOutput(try TempStubs(["ok.json": "{}"]))
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }   // as above: never outlives the test
         let url = String(firstLine.split(separator: " ")[3])
         _ = try curl(["-s", "-o", "/dev/null", url + "/x%0A2026-01-01T00:00:00.000Z%20info%20GET%20/forged%20200"])
         process.terminate()
