@@ -50,7 +50,7 @@ public final class Route: Sendable, CustomStringConvertible {
         self.priority = priority
         self.source = source
         self.index = index
-        signature = "\(method) \(Route.shownPath(pattern))"
+        signature = conditions.graphQL.map { $0.signature(path: Route.shownPath(pattern)) } ?? "\(method) \(Route.shownPath(pattern))"
         key = name ?? signature
         quotaPlans = quotas.map { QuotaPlan($0, routeName: name, pattern: pattern) }
     }
@@ -92,6 +92,9 @@ public final class Route: Sendable, CustomStringConvertible {
     func outranks(_ other: Route) -> Bool {
         if priority != other.priority { return priority < other.priority }
         if let moreSpecific = pattern.isMoreSpecific(than: other.pattern) { return moreSpecific }
+        // An operation's route is answered by GET and POST alike (ANY), yet comes before a catch-all
+        // `graphql.POST.json` on its path: its operation is the more specific condition.
+        if (conditions.graphQL == nil) != (other.conditions.graphQL == nil) { return conditions.graphQL != nil }
         if (method == .any) != (other.method == .any) { return other.method == .any }
         if conditions.isEmpty != other.conditions.isEmpty { return !conditions.isEmpty }
         if source.tieRank != other.source.tieRank { return source.tieRank < other.source.tieRank }

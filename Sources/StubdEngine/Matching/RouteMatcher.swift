@@ -230,6 +230,11 @@ package struct RouteMatcher: Sendable {
             guard let got = try? JSONParser.parse(request.body) else { return "body is not JSON; expected \(want.serialized)" }
             if got != want { return "body JSON \(got.serialized) is not \(want.serialized)" }
         }
+        if let graphQL = conditions.graphQL {
+            // Read by the engine once per request where a GraphQL route listens; here only for a
+            // runtime stub's path the catalog does not know.
+            if let why = graphQL.failure(request.graphQL ?? GraphQLRequest.read(request)) { return why }
+        }
         return nil
     }
 
@@ -321,6 +326,8 @@ package struct RouteMatcher: Sendable {
                 }
             }
             if !route.method.accepts(request.method) { distance += 1 }
+            // Every operation's route shares one path: another operation's is farther than this one's.
+            if let operation = route.conditions.graphQL?.operationName, operation != request.graphQL?.effectiveOperationName { distance += 1 }
             if distance > max(6, got.count * 2) { continue }
             scored.append((NearMiss(route: route, reason: RouteMatcher.explain(route, request), distance: distance), edits))
         }
