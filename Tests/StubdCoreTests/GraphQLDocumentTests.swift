@@ -52,6 +52,7 @@ import Testing
             ("{ a(n: 01) }", 1, 9, "does not start with 0"),
             ("{\n  a(s: \"\"\"never closed) }", 2, 8, "block string is not closed"),
             ("query { a } query { b }", 1, 1, "name each of them"),
+            ("{ a {\n  b\n\n", 2, 4, "found the end of the document"),
             ("{ a %}", 1, 5, "unexpected character"),
             ("", 1, 1, "at least one operation"),
             (String(repeating: "{ a ", count: 200), 1, 513, "nested more than 128"),
