@@ -27,6 +27,9 @@ public final class Route: Sendable, CustomStringConvertible {
     /// Set on a route that belongs to a scenario: the state it answers in and the state it moves to.
     /// Nil on every other route, which then pays one nil check for scenarios per request.
     package let scenario: ScenarioStep?
+    /// `graphql: { operationName: … }`, kept apart from `conditions` so that matching passes over
+    /// another operation's route with one string comparison (see `GraphQLOperationIndex`).
+    package let graphQLOperation: String?
 
     package convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource,
@@ -44,6 +47,7 @@ public final class Route: Sendable, CustomStringConvertible {
         self.method = method
         self.pattern = pattern
         self.conditions = conditions
+        graphQLOperation = conditions.graphQL?.operationName
         self.responses = responses
         self.cycle = cycle
         self.times = times

@@ -38,6 +38,13 @@ package struct GraphQLMatch: Sendable, Hashable {
         return "graphql \(shownOperation)\(variables) on \(path)"
     }
 
+    /// False when `request` is plainly another operation (its name differs): the cheap test matching
+    /// makes of every operation's route on a path before `failure` is asked for a sentence.
+    package func mayAccept(_ request: GraphQLRequest) -> Bool {
+        guard let want = operationName else { return true }
+        return request.effectiveOperationName == want
+    }
+
     /// Why `request` is not this route's operation, as the miss explains it; nil when it is.
     package func failure(_ request: GraphQLRequest) -> String? {
         if let why = request.unreadable { return "not a GraphQL request: \(why)" }

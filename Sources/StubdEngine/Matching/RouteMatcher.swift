@@ -132,19 +132,22 @@ package struct RouteMatcher: Sendable {
     func candidates(for request: RequestHead) -> [(route: Route, parameters: [String: String])] {
         let segments = request.segments
         var found: [(route: Route, parameters: [String: String])] = []
-        collect(from: 0, depth: 0, segments, into: &found)
+        collect(from: 0, depth: 0, segments, graphQL: request.graphQL, into: &found)
         if found.count > 1 { found.sort { $0.route.outranks($1.route) } }
         return found
     }
 
-    private func collect(from node: Int, depth: Int, _ segments: [Substring],
+    private func collect(from node: Int, depth: Int, _ segments: [Substring], graphQL: GraphQLRequest?,
                          into found: inout [(route: Route, parameters: [String: String])]) {
         let here = nodes[node]
         for route in here.wildcard {
             if let params = route.pattern.match(segments) { found.append((route, params)) }
         }
         if depth == segments.count {
+            let operation = graphQL?.effectiveOperationName
             for route in here.terminal {
+                // Another GraphQL operation's route: passed over before it is sorted with the rest.
+                if let wanted = route.graphQLOperation, graphQL != nil, wanted != operation { continue }
                 if route.pattern.isLiteral {
                     found.append((route, [:]))
                 } else if let params = route.pattern.match(segments) {
@@ -154,12 +157,12 @@ package struct RouteMatcher: Sendable {
             return
         }
         let segment = segments[depth]
-        if let next = here.literal[segment] { collect(from: next, depth: depth + 1, segments, into: &found) }
+        if let next = here.literal[segment] { collect(from: next, depth: depth + 1, segments, graphQL: graphQL, into: &found) }
         let isLast = depth == segments.count - 1
         for (parameter, next) in here.parameters where isLast || parameter.accepts(segment) {
             // The last segment may carry a convention route's optional extension, which the
             // capture alone cannot judge: the route's own match decides.
-            collect(from: next, depth: depth + 1, segments, into: &found)
+            collect(from: next, depth: depth + 1, segments, graphQL: graphQL, into: &found)
         }
     }
 
@@ -193,6 +196,9 @@ package struct RouteMatcher: Sendable {
 
     static func conditionsHold(_ conditions: RequestConditions, _ request: RequestHead) -> Bool {
         if conditions.isEmpty { return true }
+        // Another operation's route, turned down without writing why: a thousand operations share
+        // one path, and the sentence cost ~0.7 µs each (354 µs a request with 1,000, debug build).
+        if let graphQL = conditions.graphQL, let read = request.graphQL, !graphQL.mayAccept(read) { return false }
         return failedCondition(conditions, request) == nil
     }
 
