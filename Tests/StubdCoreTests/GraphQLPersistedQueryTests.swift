@@ -62,6 +62,15 @@ import StubdProtocol
         #expect(journal.requests.last?.notes?.first?.contains("persisted query \(hash) unknown") == true, "\(journal.requests.last as Any)")
     }
 
+    @Test func inProxyModeAnUnknownHashGoesToTheRealServer() throws {
+        let h = try EngineHarness(TempStubs(["stubd.yml": Self.manifest]))
+        var head = RequestHead(method: .post, path: "/graphql", headers: [.contentType: "application/json"],
+                               body: Data(hashOnly(SHA256.hex("query Other { other }"), operation: "Other").utf8))
+        #expect(h.engine.answer(head, session: "", passingMisses: true) == nil, "passed on, not answered PersistedQueryNotFound")
+        head.body = Data(hashOnly(SHA256.hex(Self.query), operation: "Me").utf8)
+        #expect(h.engine.answer(head, session: "", passingMisses: true)?.route?.name == "me", "a hash a route knows is still answered")
+    }
+
     @Test func aHashThatIsNotTheQuerysIsRefusedAsApolloServerDoes() throws {
         let h = try EngineHarness(TempStubs(["stubd.yml": Self.manifest]))
         let wrong = post(h, #"{"query":"\#(Self.query)","extensions":{"persistedQuery":{"version":1,"sha256Hash":"\#(SHA256.hex("other"))"}}}"#)
