@@ -11,8 +11,8 @@ struct GraphQLLexer {
     /// its last `}` is placed on the line it stops at, not on the blank line after it.
     private var afterLastToken = (line: 1, column: 1)
 
-    /// Documents larger than this are refused unread: a query is a few kilobytes (Apollo measured
-    /// 10 KB as large), and the request's body limit already bounds what reaches here.
+    /// Documents larger than this are refused unread: Apollo's persisted-queries docs call a query
+    /// of 10 KB large, and the request's body limit already bounds what reaches here.
     static let maximumLength = 1 << 20
 
     init(_ text: String) { scalars = Array(text.unicodeScalars) }
