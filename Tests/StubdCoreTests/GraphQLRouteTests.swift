@@ -123,6 +123,24 @@ import StubdCoreTestSupport
         }
     }
 
+    @Test func aRuntimeStubAnswersAnOperationInItsSessionOnly() throws {
+        let h = try harness()
+        let added = h.admin(.post, "stubs", body: #"{"name": "me-admin", "request": {"path": "/graphql", "graphql": {"operationName": "Me"}}, "response": {"json": {"data": {"me": {"name": "Admin"}}}}}"#, session: "t1")
+        #expect(added.status == 201, "\(added.text)")
+        let body = #"{"operationName":"Me","query":"query Me { me { id name } }"}"#
+        let inSession = h.answer("/graphql", method: .post, headers: ["Content-Type": "application/json"], body: body, session: "t1")
+        #expect(inSession.text.contains("Admin"), "\(inSession.text)")
+        let elsewhere = h.answer("/graphql", method: .post, headers: ["Content-Type": "application/json"], body: body, session: "t2")
+        #expect(elsewhere.text.contains("Ada"), "\(elsewhere.text)")
+        // On a path no route of the folder's listens on: read by the matcher itself.
+        _ = h.admin(.post, "stubs", body: #"{"request": {"path": "/api/graphql", "graphql": {"operationName": "Ping"}}, "response": {"json": {"data": {"ping": true}}}}"#, session: "t1")
+        let ping = h.answer("/api/graphql", method: .post, headers: ["Content-Type": "application/json"], body: #"{"query":"query Ping { ping }"}"#, session: "t1")
+        #expect(ping.text.contains("ping"), "\(ping.text)")
+        let pong = h.answer("/api/graphql", method: .post, headers: ["Content-Type": "application/json"], body: #"{"query":"query Pong { pong }"}"#, session: "t1")
+        // (A miss names the folder's routes only, as for any runtime stub: the session's are not among them.)
+        #expect(pong.status == 404, "\(pong.text)")
+    }
+
     @Test func routesAreListedAndCountedByOperation() throws {
         let h = try harness()
         let signatures = h.engine.catalog.routes.map(\.signature)
