@@ -51,11 +51,13 @@ struct Connection: ~Copyable {
     }
 
     /// The request's header fields, in order. Room for all of them is made at once: appending one by
-    /// one grew the storage per header.
+    /// one grew the storage per header. (Collecting an array first and handing it over whole cost
+    /// more: `HTTPFields.replaceSubrange` runs unspecialized for an array, as its subscript's setter
+    /// did for its index scans; callgrind, `Benchmarks/instructions.sh`.)
     func headerFields() -> HTTPFields {
         var headers = HTTPFields()
         headers.reserveCapacity(Int(values(.HEADER_KIND, nil, nil)))
-        _ = withUnsafeMutablePointer(to: &headers) { values(.HEADER_KIND, headerCollector, $0) }
+        _ = withUnsafeMutablePointer(to: &headers) { valuesWithLengths(.HEADER_KIND, headerCollector, $0) }
         return headers
     }
 
@@ -141,13 +143,15 @@ struct UpgradeHandle: @unchecked Sendable {
 /// libmicrohttpd keeps a space before the colon (`X-A : 1`) in the name; HTTP compares names
 /// without it. A name that is still not a token (`X(A)`) is left out, as nginx does by default
 /// (`ignore_invalid_headers`): the request is answered, that header is not seen.
-private let headerCollector: MHD_KeyValueIterator = { cls, _, key, value in
+private let headerCollector: MHD_KeyValueIteratorN = { cls, _, key, keySize, value, _ in
     let fields = cls!.assumingMemoryBound(to: HTTPFields.self)
     guard let key else { return .YES }
-    var text = String(cString: key)
-    while let last = text.utf8.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { text.removeLast() }
-    guard let name = HTTPField.Name(text) else { return .YES }
-    // Bytes that are not UTF-8 read as U+FFFD, as they always have (the journal and the log show text).
+    var length = keySize
+    while length > 0, key[length - 1] == 0x20 || key[length - 1] == 0x09 { length -= 1 }
+    let spelt = UnsafeRawBufferPointer(start: key, count: length)
+    guard let name = CommonFieldNames.name(spelt) ?? HTTPField.Name(String(decoding: spelt, as: UTF8.self)) else { return .YES }
+    // Bytes that are not UTF-8 read as U+FFFD, as they always have (the journal and the log show
+    // text); a value is read up to a NUL, as it always was.
     fields.pointee.append(HTTPField(name: name, value: value.map { String(cString: $0) } ?? ""))
     return .YES
 }

@@ -14,7 +14,7 @@ extension StubEngine {
     /// (`--validate requests=strict`); otherwise the default, with a note and `X-Stubd-Accept`.
     func negotiated(_ outcome: Outcome, _ request: RequestHead) -> Outcome {
         // The common case, without a spec: one body, and nothing to choose.
-        guard case .canned(let canned, let extra) = outcome.answer, specs != nil || !canned.alternatives.isEmpty,
+        guard case .canned(let canned, let extra) = outcome.answer, hasSpecs || !canned.alternatives.isEmpty,
               canned.template == nil, canned.quotaStatus == nil, canned.fault == nil, let route = outcome.route,
               let type = canned.headers[.contentType], let value = request.header(.accept) else { return outcome }
         let accept = AcceptHeader(value)

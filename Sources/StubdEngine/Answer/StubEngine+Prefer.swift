@@ -23,7 +23,7 @@ extension StubEngine {
     /// which stub stands for the range.
     func unmetPreference(_ request: RequestHead, answeredBy outcome: Outcome, in session: SessionState, _ catalog: StubCatalog) -> String? {
         // A plain stub folder without a spec reads no header here: nothing in it could answer a Prefer.
-        guard specs != nil || catalog.takesPrefer || session.runtimeStubCount > 0 else { return nil }
+        guard hasSpecs || catalog.takesPrefer || session.runtimeStubCount > 0 else { return nil }
         let wanted = Self.stubPreferences(request)
         guard !wanted.isEmpty, let route = outcome.route, !route.conditions.headers.contains(where: { $0.name == "prefer" }) else { return nil }
         // A plain stub that happens to answer the asked status meets `code=` alone.

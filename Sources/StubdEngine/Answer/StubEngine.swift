@@ -21,8 +21,11 @@ package final class StubEngine: Sendable {
     package static let defaultMaxRenderedBytes = 8 << 20
     /// What the specs served beside the stubs (`serve --spec`, repeatable) say of answers: their
     /// examples in other media types, their statuses, their servers' prefixes, whether a runtime
-    /// stub's answer keeps to them. Nil without one, so a plain folder pays one nil check.
+    /// stub's answer keeps to them. Nil without one.
     package let specs: (any SpecAnswers)?
+    /// `specs != nil`, stored: testing the existential for nil copied it out and destroyed the copy,
+    /// ~140 instructions on every plain request (callgrind, `Benchmarks/instructions.sh`).
+    package let hasSpecs: Bool
     /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
     /// for `GET /__stubd/contract` to say.
     package let contractRequests: String
@@ -34,6 +37,7 @@ package final class StubEngine: Sendable {
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
                 specs: (any SpecAnswers)? = nil, contractRequests: String = "report") {
         self.specs = specs
+        self.hasSpecs = specs != nil
         self.contractRequests = contractRequests
         self.maxRenderedBytes = max(1, maxRenderedBytes)
         self.notice = notice
@@ -160,7 +164,7 @@ package final class StubEngine: Sendable {
     /// `/pets/{id}` that the import, or a hand, wrote as the spec's path. Misses pay for it, hits do not.
     private func match(_ request: RequestHead, in session: SessionState, _ catalog: StubCatalog) -> MatchResult {
         let asWritten = matchAsWritten(request, in: session, catalog)
-        guard case .notFound = asWritten, let prefixes = specs?.serverPrefixes, !prefixes.isEmpty else { return asWritten }
+        guard case .notFound = asWritten, hasSpecs, let prefixes = specs?.serverPrefixes, !prefixes.isEmpty else { return asWritten }
         let segments = request.segments
         for prefix in prefixes {
             guard let rest = prefix.strip(segments) else { continue }
@@ -179,8 +183,15 @@ package final class StubEngine: Sendable {
             let runtime = session.runtimeMatch(request)
             if case .matched = runtime { return runtime }
         }
-        // The matcher hands the request back: a closure capturing it copied the whole head twice a request.
-        return catalog.match(request, isAvailable: session.isAvailable)
+        // One way: the catalog matches, the session says whether the route still answers (a used-up
+        // `times`, a scenario in another state), and a used-up route is matched past. Routes with
+        // neither (most) are available without a lock.
+        var excluded: Set<Int> = []
+        while true {
+            let found = catalog.match(request, excluding: excluded)
+            guard case .matched(let route, _) = found, !session.isAvailable(route, request) else { return found }
+            excluded.insert(route.index)
+        }
     }
 
     /// The route's next answer with the hit counted and its quotas charged, its template filled (or
@@ -206,14 +217,14 @@ package final class StubEngine: Sendable {
         if response.webSocket != nil, case .generated = outcome.answer { session.streams.abandoned(route: route.key) }
         // Only an answer with bodies to choose among (`content:`), or a spec's examples to offer, reads
         // Accept: a plain stub's answer pays one check here.
-        if specs != nil || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
+        if hasSpecs || !response.alternatives.isEmpty { outcome = negotiated(outcome, request) }
         if let conditions, let verdict, case .canned(let canned, let extra) = outcome.answer, let validators = canned.validators,
            // Judged again only when negotiation chose another body than the one judged above.
            let narrowed = canned.answering(canned === response ? verdict
                                            : conditions.verdict(for: validators, bodyLength: canned.body.count, method: request.method)) {
             outcome = outcome.replacingCanned(narrowed, extraHeaders: extra)
         }
-        if case .runtime = route.source, response.template == nil, specs != nil {
+        if case .runtime = route.source, response.template == nil, hasSpecs {
             // A runtime stub that breaks the spec was taken (report mode): each answer says so, as a request's problems are said.
             outcome = outcome.reporting(answerProblems(outcome, of: route))
         }

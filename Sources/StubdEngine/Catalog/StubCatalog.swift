@@ -207,8 +207,9 @@ public final class StubCatalog: Sendable {
     }
 
     /// Matches a request against this catalog's routes.
-    package func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool = { _, _ in true }) -> MatchResult {
-        matcher.match(request, isAvailable: isAvailable)
+    /// `excluded`: indices of routes the session found used up (see `RouteMatcher.match`).
+    package func match(_ request: RequestHead, excluding excluded: Set<Int> = []) -> MatchResult {
+        matcher.match(request, excluding: excluded)
     }
 
     /// Checks that need the whole catalog: routes that can never answer, quotas that cover nothing.

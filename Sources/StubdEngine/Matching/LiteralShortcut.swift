@@ -39,12 +39,12 @@ package struct LiteralShortcut: Sendable {
 
     /// The route that answers the request when the shortcut can tell; nil means the tree decides
     /// (no literal route here, a pattern might answer, or none of them accepts the request).
-    func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool) -> MatchResult? {
+    func match(_ request: RequestHead, excluding excluded: Set<Int>) -> MatchResult? {
         guard let all = byPath[request.normalizedPath] else { return nil }
         // One nil check for a catalog without operations' routes (the dictionary is empty).
         let routes = operations.isEmpty ? all : operations[request.normalizedPath]?.routes(for: request.graphQL) ?? all
         for route in routes where route.method.accepts(request.method)
-            && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route, request) {
+            && RouteMatcher.conditionsHold(route.conditions, request) && (excluded.isEmpty || !excluded.contains(route.index)) {
             return .matched(route, parameters: [:])
         }
         return nil

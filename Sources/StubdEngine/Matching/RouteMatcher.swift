@@ -166,16 +166,19 @@ package struct RouteMatcher: Sendable {
         }
     }
 
-    /// The best route that accepts the request, skipping those `isAvailable` turns down (used-up
-    /// `times`). `takingShortcut: false` walks the tree for every request (the shortcut's test).
-    func match(_ request: RequestHead, isAvailable: (Route, RequestHead) -> Bool = { _, _ in true }, takingShortcut: Bool = true) -> MatchResult {
+    /// The best route that accepts the request, skipping the routes whose `index` is in `excluded` (those the
+    /// session found used up: `times` spent, a scenario in another state). The matcher asks nothing
+    /// back: the engine matches, asks the session, and matches again without a used-up route
+    /// (`StubEngine.matchAsWritten`). `takingShortcut: false` walks the tree for every request (the
+    /// shortcut's test).
+    func match(_ request: RequestHead, excluding excluded: Set<Int> = [], takingShortcut: Bool = true) -> MatchResult {
         // The common case, a literal path no pattern could also answer: no split, no array built.
-        if takingShortcut, let shortcut = literalShortcut, let matched = shortcut.match(request, isAvailable: isAvailable) {
+        if takingShortcut, let shortcut = literalShortcut, let matched = shortcut.match(request, excluding: excluded) {
             return matched
         }
         let found = candidates(for: request)
         for (route, params) in found where route.method.accepts(request.method)
-            && RouteMatcher.conditionsHold(route.conditions, request) && isAvailable(route, request) {
+            && RouteMatcher.conditionsHold(route.conditions, request) && (excluded.isEmpty || !excluded.contains(route.index)) {
             return .matched(route, parameters: params)
         }
         if !found.isEmpty, !found.contains(where: { $0.route.method.accepts(request.method) }) {
@@ -191,7 +194,7 @@ package struct RouteMatcher: Sendable {
 
     /// Whether the shortcut alone settles this request (for the test that compares it with the tree).
     func literalShortcutAnswers(_ request: RequestHead) -> Bool {
-        literalShortcut?.match(request, isAvailable: { _, _ in true }) != nil
+        literalShortcut?.match(request, excluding: []) != nil
     }
 
     static func conditionsHold(_ conditions: RequestConditions, _ request: RequestHead) -> Bool {

@@ -304,8 +304,15 @@ package final class SessionState: Sendable {
         runtime.withLock { r in r.byID.map { (id: $0.key, route: $0.value) } }.sorted { $0.route.index < $1.route.index }
     }
 
+    /// The runtime stub that answers, matched again without each one found used up (the matcher
+    /// asks this session nothing: see `RouteMatcher.match`).
     func runtimeMatch(_ request: RequestHead) -> MatchResult {
-        runtime.withLock { r in r.matcher.match(request, isAvailable: self.isAvailable) }
+        var excluded: Set<Int> = []
+        while true {
+            let found = runtime.withLock { r in r.matcher.match(request, excluding: excluded) }
+            guard case .matched(let route, _) = found, !isAvailable(route, request) else { return found }
+            excluded.insert(route.index)
+        }
     }
 
     // MARK: Resources

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import StubdCore
 import StubdEngine
@@ -27,6 +28,9 @@ enum PathCheck {
     }
 
     private static func hasDotSegment(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // A dot segment starts with "/.": most paths have none, and memchr from slash to slash finds
+        // that out faster than the byte-by-byte walk below.
+        guard startsDotSegmentSomewhere(bytes) else { return false }
         var dots = 0
         var atSegmentStart = true
         for byte in bytes {
@@ -43,5 +47,17 @@ enum PathCheck {
             }
         }
         return dots == 1 || dots == 2
+    }
+
+    /// Whether any "/" is followed by ".".
+    private static func startsDotSegmentSomewhere(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var offset = 0
+        while offset < bytes.count, let slash = memchr(base + offset, Int32(UInt8(ascii: "/")), bytes.count - offset) {
+            let at = base.distance(to: UnsafePointer(slash.assumingMemoryBound(to: UInt8.self)))
+            if at + 1 < bytes.count, base[at + 1] == UInt8(ascii: ".") { return true }
+            offset = at + 1
+        }
+        return false
     }
 }
