@@ -92,8 +92,12 @@ package final class StubEngine: Sendable {
 
     /// `contractProblems`: how the request breaks the spec (`serve --spec`, report mode), nil when it
     /// keeps to it; the outcome carries them to the journal, the log line and a response header.
-    private func respond(to request: RequestHead, in session: SessionState, catalog: StubCatalog?, passingMisses: Bool,
-                         contractProblems: [String]?) -> Outcome? {
+    func respond(to request: RequestHead, in session: SessionState, catalog: StubCatalog?, passingMisses: Bool,
+                 contractProblems: [String]?) -> Outcome? {
+        if let graphQL = (catalog ?? self.catalog).graphQL, request.graphQL == nil, graphQL.serves(request) {
+            return respondGraphQL(to: request, graphQL, in: session, catalog: catalog, passingMisses: passingMisses,
+                                  contractProblems: contractProblems)
+        }
         let wall = Date()
         guard let (decided, misses) = decide(request, in: session, catalog ?? self.catalog, wall, passingMisses: passingMisses) else { return nil }
         // Moved, not copied (`contractProblems.map { … } ?? decided` copied the whole outcome).
@@ -116,7 +120,7 @@ package final class StubEngine: Sendable {
     /// handed back, not copied: `outcome.connection = journal(request, outcome, …)` read the outcome
     /// out of its `var` whole to lend it, and wrote it back (two copies of it a request since e90c22a).
     @inline(__always)
-    private func journaled(_ outcome: consuming Outcome, _ request: RequestHead, route: String?, misses: [String],
+    func journaled(_ outcome: consuming Outcome, _ request: RequestHead, route: String?, misses: [String],
                            in session: SessionState, at wall: Date) -> Outcome {
         let final = consume outcome
         let connection = journal(request, final, route: route, misses: misses, in: session, at: wall)

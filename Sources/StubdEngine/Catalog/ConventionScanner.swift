@@ -73,6 +73,13 @@ package struct ConventionScanner {
         // `{zip}.tmpl.json` (or `{id}.POST.tmpl.json`): a template serving `{zip}.json`.
         let templated = fileName.fileExtension == "tmpl"
         if templated { fileName.removeLast(5) }
+        // `GetWeather.graphql.json` (or `.graphql.tmpl.json`): the GraphQL operation GetWeather, sent to
+        // the folder's path (`Stubs/graphql/GetWeather.graphql.json` answers it on /graphql).
+        if fileName.fileExtension == "graphql" {
+            fileName.removeLast(8)
+            addOperation(fileName, folder: components, relative: relative, data: data, ext: ext, templated: templated, defaultHeaders: defaultHeaders)
+            return
+        }
         var method = "GET"
         if let methodExt = fileName.fileExtension, ConventionScanner.methods.contains(methodExt) {
             method = methodExt
@@ -130,6 +137,49 @@ package struct ConventionScanner {
         routes.append(Route(name: nil, method: .only(method == "HEAD" ? .get : HTTPRequest.Method(method)!), pattern: pattern,
                             responses: [response], priority: ConventionScanner.conventionPriority,
                             source: .convention(file: relative)))
+    }
+
+    /// `Stubs/<endpoint>/<Operation>.graphql.json`: answers the operation on the folder's path, by GET
+    /// or POST. The infix, not the folder's name, says it is an operation's, as `.POST.` says a method:
+    /// `Stubs/graphql/GetWeather.json` keeps answering `GET /graphql/GetWeather`.
+    private mutating func addOperation(_ operation: String, folder: [String], relative: String, data: Data, ext: String?,
+                                       templated: Bool, defaultHeaders: HTTPFields) {
+        guard let first = operation.unicodeScalars.first, GraphQLLexer.isNameStart(first),
+              operation.unicodeScalars.allSatisfy(GraphQLLexer.isNameContinue) else {
+            problems.add(relative, "'\(operation)' is not a GraphQL operation name",
+                         hint: "name the file after the operation: letters, digits and _, not starting with a digit (GetWeather.graphql.json)")
+            return
+        }
+        if ConventionScanner.isJSONExtension(ext), !templated {
+            do { _ = try JSONParser.parse(data) } catch {
+                problems.add(relative, line: error.line, column: error.column, "invalid JSON: \(error.message)",
+                             hint: "fix the JSON, or serve a deliberately broken body through the manifest (fault: malformed_json)")
+                return
+            }
+        }
+        let pattern: PathPattern
+        do { pattern = try PathPattern(parsing: "/" + folder.joined(separator: "/")) } catch {
+            problems.add(relative, "the folder is not a valid path: \(error.description)")
+            return
+        }
+        var headers: HTTPFields = [.contentType: ContentType.forExtension(ext)]
+        headers.append(contentsOf: defaultHeaders.filter { $0.name != .contentType })
+        var template: ResponseTemplate?
+        if templated {
+            do {
+                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [:],
+                                                      parameters: pattern.parameterNames,
+                                                      json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
+            } catch {
+                for e in error.body { problems.add(relative, line: e.line, column: e.column, "template: \(e.message)", hint: e.hint) }
+                return
+            }
+        }
+        var conditions = RequestConditions()
+        conditions.graphQL = GraphQLMatch(operationName: operation)
+        let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative, template: template)
+        routes.append(Route(name: nil, method: .any, pattern: pattern, conditions: conditions, responses: [response],
+                            priority: ConventionScanner.conventionPriority, source: .convention(file: relative)))
     }
 
     /// One file's route, as a whole scan would make it: the recorder checks what it wrote without

@@ -52,8 +52,9 @@ extension ManifestParser {
 
     private mutating func parseRequest(_ node: Node) -> (method: MethodMatch, pattern: PathPattern, conditions: RequestConditions)? {
         guard let map = mapping(node, "request") else { return nil }
-        checkKeys(map, ["method", "path", "query", "queryNames", "headers", "body"], in: "request")
-        var method = MethodMatch.only(.get)
+        checkKeys(map, ["method", "path", "query", "queryNames", "headers", "body", "graphql"], in: "request")
+        // A GraphQL operation comes by GET or by POST (its reading turns any other method down).
+        var method = map["graphql"] == nil ? MethodMatch.only(.get) : .any
         if let m = map["method"], let text = string(m, "method") {
             let upper = text.uppercased()
             if upper == "ANY" { method = .any }
@@ -84,6 +85,10 @@ extension ManifestParser {
             if let j = body["json"] { conditions.body = .json(json(j)) }
             else if let c = body["contains"], let text = string(c, "contains") { conditions.body = .contains(text) }
             else { add(b, "body needs 'json' or 'contains'", hint: "body: { json: { units: metric } }") }
+        }
+        if let g = map["graphql"] {
+            if map["body"] != nil { add(g, "a route matches either 'body' or 'graphql', not both", hint: "graphql: compares the GraphQL body itself") }
+            conditions.graphQL = graphQLMatch(g)
         }
         return (method, pattern, conditions)
     }

@@ -48,8 +48,10 @@ package struct RequestConditions: Sendable, Hashable {
     /// Header names are stored lower-cased: HTTP compares them case-insensitively.
     package var headers: [Condition] = []
     package var body: Body?
+    /// `graphql:`: the operation, query shape and variables of a GraphQL request (see `GraphQLMatch`).
+    package var graphQL: GraphQLMatch?
 
     package init() {}
 
-    package var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil }
+    package var isEmpty: Bool { query.isEmpty && headers.isEmpty && body == nil && graphQL == nil }
 }

@@ -27,6 +27,9 @@ public final class Route: Sendable, CustomStringConvertible {
     /// Set on a route that belongs to a scenario: the state it answers in and the state it moves to.
     /// Nil on every other route, which then pays one nil check for scenarios per request.
     package let scenario: ScenarioStep?
+    /// `graphql: { operationName: … }`, kept apart from `conditions` so that matching passes over
+    /// another operation's route with one string comparison (see `GraphQLOperationIndex`).
+    package let graphQLOperation: String?
 
     package convenience init(name: String?, method: MethodMatch, pattern: PathPattern, conditions: RequestConditions = .init(),
                 responses: [CannedResponse], cycle: Bool = false, times: Int? = nil, priority: Int, source: RouteSource,
@@ -44,13 +47,14 @@ public final class Route: Sendable, CustomStringConvertible {
         self.method = method
         self.pattern = pattern
         self.conditions = conditions
+        graphQLOperation = conditions.graphQL?.operationName
         self.responses = responses
         self.cycle = cycle
         self.times = times
         self.priority = priority
         self.source = source
         self.index = index
-        signature = "\(method) \(Route.shownPath(pattern))"
+        signature = conditions.graphQL.map { $0.signature(path: Route.shownPath(pattern)) } ?? "\(method) \(Route.shownPath(pattern))"
         key = name ?? signature
         quotaPlans = quotas.map { QuotaPlan($0, routeName: name, pattern: pattern) }
     }
@@ -92,6 +96,9 @@ public final class Route: Sendable, CustomStringConvertible {
     func outranks(_ other: Route) -> Bool {
         if priority != other.priority { return priority < other.priority }
         if let moreSpecific = pattern.isMoreSpecific(than: other.pattern) { return moreSpecific }
+        // An operation's route is answered by GET and POST alike (ANY), yet comes before a catch-all
+        // `graphql.POST.json` on its path: its operation is the more specific condition.
+        if (conditions.graphQL == nil) != (other.conditions.graphQL == nil) { return conditions.graphQL != nil }
         if (method == .any) != (other.method == .any) { return other.method == .any }
         if conditions.isEmpty != other.conditions.isEmpty { return !conditions.isEmpty }
         if source.tieRank != other.source.tieRank { return source.tieRank < other.source.tieRank }

@@ -39,6 +39,9 @@ public final class StubCatalog: Sendable {
     package let scenarios: [String: [String]]
     /// Scenario name → a step of it carrying its key, cap and timed moves (see `scenarioSteps(of:)`).
     package let scenarioSteps: [String: ScenarioStep]
+    /// Where GraphQL routes listen and the hashes of their queries; nil without any, so a request
+    /// pays one nil check for GraphQL.
+    package let graphQL: GraphQLEndpoints?
 
     private static let generations = Atomic<UInt64>(0)
 
@@ -64,6 +67,7 @@ public final class StubCatalog: Sendable {
         self.takesPrefer = self.routes.contains { $0.conditions.headers.contains { $0.name == "prefer" } }
         self.scenarios = StubCatalog.scenarioStates(of: self.routes)
         self.scenarioSteps = StubCatalog.scenarioSteps(of: self.routes)
+        self.graphQL = GraphQLEndpoints(routes: self.routes)
     }
 
     /// Each scenario's step that says most of it: a keyed route's (its key, cap and timed moves), else the first.

@@ -4,6 +4,8 @@
 /// the tree. `RouteMatcherShortcutTests` drives it and the tree with the same random requests.
 package struct LiteralShortcut: Sendable {
     private let byPath: [String: [Route]]
+    /// Paths where GraphQL routes name their operations (`/graphql`): the same routes by operation.
+    private let operations: [String: GraphQLOperationIndex]
 
     /// Nil when some route starts with a parameter or `**`: it may answer any first segment, so no
     /// path could be settled without the tree.
@@ -25,6 +27,7 @@ package struct LiteralShortcut: Sendable {
         // segment is the key's.
         self.byPath = byPath.filter { path, _ in !patternedFirst.contains(LiteralShortcut.firstSegment(of: path)) }
             .mapValues { $0.sorted { $0.outranks($1) } }
+        operations = self.byPath.compactMapValues { GraphQLOperationIndex(routes: $0) }
     }
 
     /// `/a/b.json` → `a`, without splitting the rest.
@@ -37,7 +40,9 @@ package struct LiteralShortcut: Sendable {
     /// The route that answers the request when the shortcut can tell; nil means the tree decides
     /// (no literal route here, a pattern might answer, or none of them accepts the request).
     func match(_ request: RequestHead, excluding excluded: Set<Int>) -> MatchResult? {
-        guard let routes = byPath[request.normalizedPath] else { return nil }
+        guard let all = byPath[request.normalizedPath] else { return nil }
+        // One nil check for a catalog without operations' routes (the dictionary is empty).
+        let routes = operations.isEmpty ? all : operations[request.normalizedPath]?.routes(for: request.graphQL) ?? all
         for route in routes where route.method.accepts(request.method)
             && RouteMatcher.conditionsHold(route.conditions, request) && (excluded.isEmpty || !excluded.contains(route.index)) {
             return .matched(route, parameters: [:])

@@ -15,6 +15,9 @@ package struct RequestHead: Sendable {
     package var clientAddress: String
     /// Repeated and trailing slashes collapsed, so `/a//b/` and `/a/b` are one path. Computed once.
     package let normalizedPath: String
+    /// The request read as GraphQL, set by the engine when a GraphQL route listens on its path
+    /// (read once, whatever the number of operations' routes); nil everywhere else.
+    package var graphQL: GraphQLRequest?
 
     package init(method: HTTPRequest.Method, path: String, query: [QueryItem] = [],
                 headers: HTTPFields = HTTPFields(), body: Data = Data(), clientAddress: String = "127.0.0.1") {

@@ -49,6 +49,8 @@ package final class SessionState: Sendable {
     /// This session's part of the whole server's storage budget: its journal bodies, what its streams
     /// carried and its scenario keys are charged to it.
     package let storage: SessionStorageAccount
+    /// The GraphQL queries this session's clients registered by hash (automatic persisted queries).
+    package let persistedQueries = PersistedQueries()
 
     /// This session's own routes, added through the admin API. Requests of the session match them
     /// under the lock; adding or removing one changes the tree at one place, whatever the count.
@@ -329,7 +331,7 @@ package final class SessionState: Sendable {
     // MARK: Reset
 
     /// Everything back to the start: hits, sequences, quotas, journal, runtime stubs, the clock,
-    /// resources' items and scenarios' states.
+    /// resources' items, scenarios' states and the GraphQL queries registered by hash.
     func reset() {
         routeCounters.withLock { table in for c in table.values { c.reset() } }
         routeStates.forEach { $0 = RouteStateCache(generation: $0.generation) }
@@ -341,6 +343,7 @@ package final class SessionState: Sendable {
         journal.reset()
         runtime.withLock { $0 = RuntimeStubs() }
         runtimeCount.store(0, ordering: .relaxed)
+        persistedQueries.removeAll()
         clock.reset()
         draws.store(0, ordering: .relaxed)
         setPreferred(nil)
