@@ -120,17 +120,8 @@ package struct ConventionScanner {
         }
         var template: ResponseTemplate?
         if templated {
-            do {
-                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [:],
-                                                      parameters: pattern.parameterNames,
-                                                      json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
-            } catch {
-                for e in error.body {
-                    let opened = e.opened.map { " opened at \($0.line):\($0.column)" } ?? ""
-                    problems.add(relative, line: e.line, column: e.column, "template: \(e.message)\(opened)", hint: e.hint)
-                }
-                return
-            }
+            guard let parsed = parseTemplate(data, relative: relative, pattern: pattern, ext: ext) else { return }
+            template = parsed
         }
         let response = CannedResponse(status: 200, headers: headers, body: events == nil && webSocket == nil ? data : Data(),
                                       bodySource: relative, template: template, events: events, webSocket: webSocket)
@@ -166,20 +157,30 @@ package struct ConventionScanner {
         headers.append(contentsOf: defaultHeaders.filter { $0.name != .contentType })
         var template: ResponseTemplate?
         if templated {
-            do {
-                template = try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [:],
-                                                      parameters: pattern.parameterNames,
-                                                      json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
-            } catch {
-                for e in error.body { problems.add(relative, line: e.line, column: e.column, "template: \(e.message)", hint: e.hint) }
-                return
-            }
+            guard let parsed = parseTemplate(data, relative: relative, pattern: pattern, ext: ext) else { return }
+            template = parsed
         }
         var conditions = RequestConditions()
         conditions.graphQL = GraphQLMatch(operationName: operation)
         let response = CannedResponse(status: 200, headers: headers, body: data, bodySource: relative, template: template)
         routes.append(Route(name: nil, method: .any, pattern: pattern, conditions: conditions, responses: [response],
                             priority: ConventionScanner.conventionPriority, source: .convention(file: relative)))
+    }
+
+    /// A `.tmpl` file's template, or nil with its problems added (each at its line and column, a
+    /// block's where it was opened): a path file's and an operation file's alike.
+    private mutating func parseTemplate(_ data: Data, relative: String, pattern: PathPattern, ext: String?) -> ResponseTemplate? {
+        do {
+            return try ResponseTemplate.parse(body: String(decoding: data, as: UTF8.self), headers: [:],
+                                              parameters: pattern.parameterNames,
+                                              json: ContentType.isJSON(mediaType: ContentType.forExtension(ext)))
+        } catch {
+            for e in error.body {
+                let opened = e.opened.map { " opened at \($0.line):\($0.column)" } ?? ""
+                problems.add(relative, line: e.line, column: e.column, "template: \(e.message)\(opened)", hint: e.hint)
+            }
+            return nil
+        }
     }
 
     /// One file's route, as a whole scan would make it: the recorder checks what it wrote without
