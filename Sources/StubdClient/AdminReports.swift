@@ -27,3 +27,11 @@ public typealias HealthReport = StubdProtocol.HealthReport
 
 /// A runtime stub as the admin API takes it (``StubRoute/document()``).
 public typealias RuntimeStubDocument = StubdProtocol.RuntimeStubDocument
+
+/// A user's JSON as the admin documents carry it: a GraphQL call's variables, and what
+/// `expectOperation(…, variables:)` wants them to include (`.object(["city": .string("Paris")])`).
+public typealias EmbeddedJSON = StubdProtocol.EmbeddedJSON
+
+/// A GraphQL request as the journal read it: its operation and variables (a `JournalReport` entry's
+/// `graphQL`; what `expectOperation` counts).
+public typealias GraphQLCall = StubdProtocol.GraphQLCall

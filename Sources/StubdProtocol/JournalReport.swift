@@ -37,18 +37,21 @@ public struct JournalReport: Sendable, Equatable, Codable {
         /// For a WebSocket or an event stream: what it carried, oldest first (the newest the session
         /// keeps, as many messages as the journal keeps requests); nil for a plain request.
         public let messages: [StreamMessage]?
+        /// For a request on a path a GraphQL route listens on: the operation and its variables, read
+        /// from the body as the journal kept it; nil for any other request, or one not read as GraphQL.
+        public let graphQL: GraphQLCall?
 
         /// An entry with the fields given.
         public init(time: String, method: String, path: String, status: Int, query: [String: String],
                     headers: [String: String], route: String?, nearest: [String]?, notes: [String]? = nil, contract: [String]? = nil,
-                    tookMicroseconds: Int? = nil, quota: String? = nil, messages: [StreamMessage]? = nil) {
+                    tookMicroseconds: Int? = nil, quota: String? = nil, messages: [StreamMessage]? = nil, graphQL: GraphQLCall? = nil) {
             self.time = time; self.method = method; self.path = path; self.status = status; self.query = query
             self.headers = headers; self.route = route; self.nearest = nearest; self.notes = notes; self.contract = contract
-            self.tookMicroseconds = tookMicroseconds; self.quota = quota; self.messages = messages
+            self.tookMicroseconds = tookMicroseconds; self.quota = quota; self.messages = messages; self.graphQL = graphQL
         }
 
         private enum CodingKeys: String, CodingKey {
-            case time, method, path, status, query, headers, route, nearest, notes, contract, tookMicroseconds, quota, messages
+            case time, method, path, status, query, headers, route, nearest, notes, contract, tookMicroseconds, quota, messages, graphQL
         }
 
         // `route` is written as null when nothing answered: readers tell "no route" from "not said".
@@ -68,6 +71,7 @@ public struct JournalReport: Sendable, Equatable, Codable {
             try c.encodeIfPresent(tookMicroseconds, forKey: .tookMicroseconds)
             try c.encodeIfPresent(quota, forKey: .quota)
             try c.encodeIfPresent(messages, forKey: .messages)
+            try c.encodeIfPresent(graphQL, forKey: .graphQL)
         }
     }
 

@@ -45,6 +45,17 @@ public func expectHits(_ server: any StubControl, _ route: String, _ expected: I
     }
 }
 
+/// Records an issue unless the GraphQL operation `operation` was called exactly `expected` times
+/// (with variables including `variables`, JSON text such as `{"city":"Paris"}`, objects member by member, when given), naming the
+/// operations that were: `Expected GraphQL operation GetWeather {"city":"Paris"} called 2 times, but
+/// it was called 1 time; operations called: GetWeather {"city":"Paris"} ×1, Search ×2`.
+public func expectOperation(_ server: any StubControl, _ operation: String, _ expected: Int, variables: String? = nil,
+                            sourceLocation: SourceLocation = #_sourceLocation) async {
+    await recordMismatch("expectOperation(\(operation))", sourceLocation) {
+        try await StubFixture.operationMismatch(server, operation, expected: expected, variables: variables)
+    }
+}
+
 /// Records an issue unless the session's scenario `scenario` is in state `expected`, naming the
 /// state it is in: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
 /// For a keyed scenario give `key`: `await expectScenarioState(server, "order", "paid", key: "17")`.

@@ -69,6 +69,17 @@ public func XCTAssertHits(_ server: any StubControl, _ route: String, _ expected
     }
 }
 
+/// Asserts that the GraphQL operation `operation` was called exactly `expected` times on `server` (with
+/// variables including `variables`, JSON text such as `{"city":"Paris"}`, when given). The failure names the
+/// operations that were called: `Expected GraphQL operation GetWeather {"city":"Paris"} called 2
+/// times, but it was called 1 time; operations called: GetWeather {"city":"Paris"} ×1, Search ×2`.
+public func XCTAssertOperation(_ server: any StubControl, _ operation: String, _ expected: Int, variables: String? = nil,
+                               file: StaticString = #filePath, line: UInt = #line) async {
+    await failOnMismatch("XCTAssertOperation(\(operation))", file, line) {
+        try await StubFixture.operationMismatch(server, operation, expected: expected, variables: variables)
+    }
+}
+
 /// Asserts that the session's scenario `scenario` is in state `expected`. The failure names the state
 /// it is in and the states it has: `Expected scenario cart in state 'paid', but it is in 'has-item' (its states: Started, has-item, paid)`.
 /// For a keyed scenario give `key`: `XCTAssertScenarioState(server, "order", "paid", key: "17")`.

@@ -122,8 +122,10 @@ package final class AdminEndpoints: Sendable {
             var connectionMaskers: [Int: SecretMasker] = [:]
             for (entry, masker) in zip(entries, maskers) { if let connection = entry.connection { connectionMaskers[connection] = masker } }
             let messages = session.streamJournal.documents(of: connectionMaskers)
+            let endpoints = catalog.graphQL
             return .response(.document(200, JournalReport(total: total, capacity: session.journal.capacity, requests: zip(entries, maskers).map { entry, masker in
-                entry.document(masking: journalMasking, masker: masker, messages: entry.connection.flatMap { messages[$0] })
+                entry.document(masking: journalMasking, masker: masker, messages: entry.connection.flatMap { messages[$0] },
+                               graphQL: endpoints.flatMap { graphQLCall(entry, $0) })
             })))
         case .reset:
             sessions.reset(session)

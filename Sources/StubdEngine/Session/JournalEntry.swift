@@ -76,7 +76,8 @@ package struct JournalEntry: Sendable {
     /// when recorded, so the request path pays nothing for it.
     /// `masker`: `secretMasker(masking:)`, found once for the entry and its stream's messages.
     /// `messages`: the stream's, from `StreamJournal` (a stream with none kept lists an empty array).
-    package func document(masking: JournalMasking, masker: SecretMasker, messages: [JournalReport.StreamMessage]? = nil) -> JournalReport.Entry {
+    package func document(masking: JournalMasking, masker: SecretMasker, messages: [JournalReport.StreamMessage]? = nil,
+                          graphQL: GraphQLCall? = nil) -> JournalReport.Entry {
         return JournalReport.Entry(
             time: JournalEntry.timeFormat(time), method: method.rawValue, path: masker.mask(path), status: status.code,
             query: Dictionary(query.map { q in
@@ -87,7 +88,7 @@ package struct JournalEntry: Sendable {
             }, uniquingKeysWith: { a, b in a + ", " + b }),
             route: route, nearest: misses.isEmpty ? nil : misses.map(masker.mask), notes: notes.map { $0.map(masker.mask) },
             contract: contract.map { $0.map(masker.mask) }, tookMicroseconds: tookMicroseconds.map(Int.init),
-            quota: quota?.description, messages: connection == nil ? nil : (messages ?? []))
+            quota: quota?.description, messages: connection == nil ? nil : (messages ?? []), graphQL: graphQL)
     }
 
     /// `Bearer abc123` → `Bearer <masked>`: the scheme still says what kind of credential was sent.
