@@ -170,6 +170,53 @@ if !fixtureOnly {
     }
 }
 
+// 1f. GraphQL operations by the thousand (issue 63's bar): one endpoint, 1,000 operations' files
+// (`graphql/Op_N.graphql.json`), asked the way Apollo asks (POST, JSON body with operationName and
+// query), against 1,000 path routes asked with GET. Both through `engine.respond`, so the GraphQL
+// figure includes reading its body, which a path route does not have. STUBD_BENCH_GRAPHQL_ONLY=1
+// runs only this.
+if !fixtureOnly {
+    func folder(_ count: Int, graphQL: Bool) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("stubd-bench-ops-\(count)-\(UUID().uuidString)")
+        let dir = root.appendingPathComponent(graphQL ? "graphql" : "items")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for i in 0..<count {
+            let name = graphQL ? "Op\(i).graphql.json" : "Op\(i).json"
+            try Data(#"{"data": {"item": {"id": "\#(i)", "name": "item \#(i)"}}}"#.utf8).write(to: dir.appendingPathComponent(name))
+        }
+        return root
+    }
+    func nanoseconds(_ engine: StubEngine, _ request: RequestHead) -> Double {
+        precondition(engine.respond(to: request, in: engine.defaultSession).route != nil, "the benchmark's request must match")
+        return median((0..<5).map { _ in
+            let calls = 50_000
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<calls { _ = engine.respond(to: request, in: engine.defaultSession) }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls)
+        })
+    }
+    let json = HTTPFields([HTTPField(name: .contentType, value: "application/json")])
+    var perOperation: [Int: Double] = [:], perPath: [Int: Double] = [:]
+    for count in [10, 1_000] {
+        let ops = try folder(count, graphQL: true), paths = try folder(count, graphQL: false)
+        defer { try? FileManager.default.removeItem(at: ops); try? FileManager.default.removeItem(at: paths) }
+        let last = count - 1
+        let body = Data(#"{"operationName": "Op\#(last)", "query": "query Op\#(last) { item { id name } }", "variables": {}}"#.utf8)
+        perOperation[count] = nanoseconds(StubEngine(catalog: try StubCatalog.load(stubs: ops)),
+                                          RequestHead(method: .post, path: "/graphql", headers: json, body: body))
+        perPath[count] = nanoseconds(StubEngine(catalog: try StubCatalog.load(stubs: paths)), RequestHead(method: .get, path: "/items/Op\(last).json"))
+    }
+    let request = RequestHead(method: .post, path: "/graphql", headers: json,
+                              body: Data(#"{"operationName": "Op999", "query": "query Op999 { item { id name } }", "variables": {}}"#.utf8))
+    let readStart = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<50_000 { _ = GraphQLRequest.read(request) }
+    let read = Double(DispatchTime.now().uptimeNanoseconds - readStart) / 50_000
+    print(String(format: "graphql: engine.respond on one of 1,000 operations %.0f ns, one of 1,000 path routes %.0f ns (%.2f×); "
+                 + "of 10: %.0f / %.0f ns; the body read alone %.0f ns", perOperation[1_000]!, perPath[1_000]!,
+                 perOperation[1_000]! / perPath[1_000]!, perOperation[10]!, perPath[10]!, read))
+    if ProcessInfo.processInfo.environment["STUBD_BENCH_GRAPHQL_ONLY"] != nil { exit(0) }
+}
+
 // 1e. Adding a runtime stub to a session that holds 1, 1,000 or 30,000 already: the cost of one add.
 if !fixtureOnly {
     let admin = AdminEndpoints(engine: StubEngine(catalog: try StubCatalog.load(stubs: stubs)), maxRuntimeStubs: 40_000)

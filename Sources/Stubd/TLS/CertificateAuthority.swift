@@ -174,7 +174,8 @@ public struct CertificateAuthority: Sendable {
     public let directory: URL
 
     static let missing = TLSSetupError(
-        "this build of stubd has no TLS: enable the TLS trait (depend on stubd without `traits: []`, or with traits: [\"TLS\"])")
+        "this build of stubd has no TLS: enable the TLS trait (`swift run stubd` without --disable-default-traits; "
+        + "as a dependency, without `traits: []`, or with traits: [\"TLS\"])")
 
     public var certificatePEM: String { get throws(TLSSetupError) { throw Self.missing } }
     var certificateDER: [UInt8] { get throws(TLSSetupError) { throw Self.missing } }

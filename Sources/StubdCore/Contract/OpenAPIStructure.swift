@@ -125,7 +125,8 @@ enum OpenAPIStructure {
 enum OpenAPIStructure {
     static func problems(in bundle: SpecBundle, version: String) -> [LoadProblem] {
         [LoadProblem(file: bundle.rootName, message: "this build of stubd has no OpenAPI: enable the OpenAPI trait",
-                     hint: "depend on stubd without `traits: []` (the default traits have it), or with traits: [\"OpenAPI\"]")]
+                     hint: "run `swift run stubd` without --disable-default-traits (the README's first command leaves it out); "
+                           + "as a dependency, depend on stubd without `traits: []` (the default traits have it), or with traits: [\"OpenAPI\"]")]
     }
 }
 #endif
