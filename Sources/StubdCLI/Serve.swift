@@ -107,6 +107,9 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: SchemaFormatMode.help)
     var formats: SchemaFormatMode = .annotate
 
+    @Option(name: .customLong("graphql-schema"), help: GraphQLSchemaOption.help)
+    var graphQLSchema: String?
+
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
         // A recording flag without forwarding would change nothing, silently: a --secret the user
@@ -181,6 +184,9 @@ struct Serve: ParsableCommand {
             options.contracts = contracts
             options.requestValidation = validation ?? .report
         }
+        if let graphQLSchema {
+            options.graphQLSchema = try GraphQLSchemaOption.load(graphQLSchema, command: "stubd")
+        }
         if let proxy {
             options.forwarding = try recording.forwarding(target: try RecordingOptions.target(proxy), scope: .misses,
                                                           record: recordMissing ? stubs.url : nil, logger: logger)
@@ -207,6 +213,9 @@ struct Serve: ParsableCommand {
                 "--spec \(contract.specName) (OpenAPI \(contract.version), \(contract.operations.count) operation\(contract.operations.count == 1 ? "" : "s"))"
             }
             print("stubd \(specs.joined(separator: " ")), \(options.requestValidation.startupDescription)")
+        }
+        if let schema = options.graphQLSchema, let graphQLSchema {
+            print("stubd --graphql-schema \(GraphQLSchemaOption.summary(graphQLSchema, schema)): every GraphQL stub's answer keeps to it")
         }
         if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)
