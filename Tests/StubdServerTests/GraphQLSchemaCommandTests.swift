@@ -45,7 +45,9 @@ import Testing
                      "paris.json:1:22: weather-paris: data.weather.tempC: missing: the query selects 'tempC' on Weather"] {
             #expect(r.error.contains(line), "\(r.error)")
         }
-        let served = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch", "--graphql-schema", Self.schema])
+        // Killed if it serves after all: a serve that took the folder would never end.
+        let served = try run(stubdBinary.path, ["serve", "--stubs", stubs.url.path, "--port", "0", "--no-watch", "--graphql-schema", Self.schema],
+                             killedAfter: 20)
         #expect(served.status == 1, "serve refuses the folder as check does")
         #expect(served.error.contains("paris.json:3:10: weather-paris: data.weather.sky"), "\(served.error)")
     }
@@ -56,7 +58,8 @@ import Testing
         let r = try run(stubdBinary.path, ["check", "--stubs", Self.example.appendingPathComponent("Stubs").path, "--graphql-schema", path])
         #expect(r.status == 1)
         #expect(r.error.contains("stubd check: cannot read the GraphQL schema \(path):2:12: unknown type Wether: no definition in the schema"), "\(r.error)")
-        let served = try run(stubdBinary.path, ["serve", "--stubs", Self.example.appendingPathComponent("Stubs").path, "--port", "0", "--graphql-schema", path])
+        let served = try run(stubdBinary.path, ["serve", "--stubs", Self.example.appendingPathComponent("Stubs").path, "--port", "0", "--graphql-schema", path],
+                             killedAfter: 20)
         #expect(served.status == 1)
         #expect(served.error.contains("stubd: cannot read the GraphQL schema \(path):2:12: unknown type Wether"), "\(served.error)")
     }
