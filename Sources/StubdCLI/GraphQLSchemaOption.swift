@@ -5,7 +5,7 @@ import StubdEngine
 
 /// `--graphql-schema FILE`, read the same way by `check` and `serve`.
 enum GraphQLSchemaOption {
-    static let help = ArgumentHelp("A GraphQL schema in SDL (schema.graphqls) every GraphQL stub's answer must keep to, and to the selection set "
+    static let help = ArgumentHelp("A GraphQL schema in SDL (schema.graphqls) or an introspection result (schema.json) every GraphQL stub's answer must keep to, and to the selection set "
                                    + "of the query its route answers (graphql.query): a field selected and missing, one not selected, a wrong type, "
                                    + "a null in a non-null field, an unknown enum value, each at the stub's file:line:column with the field's path.",
                                    valueName: "file")

@@ -187,6 +187,36 @@ import StubdCoreTestSupport
         #expect(extended.types["E"]?.enumValues == ["ONE", "TWO"])
     }
 
+    /// `--graphql-schema schema.json`: an introspection result (`{"data": {"__schema": …}}`), as
+    /// graphql-codegen and Apollo's download-schema write it, reads as its SDL does.
+    @Test func anIntrospectionResultIsASchemaToo() throws {
+        let introspection = """
+            {"data": {"__schema": {"queryType": {"name": "Query"}, "mutationType": null, "types": [
+              {"kind": "OBJECT", "name": "Query", "fields": [{"name": "weather", "type": {"kind": "OBJECT", "name": "Weather"}}]},
+              {"kind": "OBJECT", "name": "Weather", "interfaces": [], "fields": [
+                {"name": "sky", "type": {"kind": "NON_NULL", "ofType": {"kind": "ENUM", "name": "Sky"}}},
+                {"name": "days", "type": {"kind": "LIST", "ofType": {"kind": "SCALAR", "name": "Int"}}}]},
+              {"kind": "ENUM", "name": "Sky", "enumValues": [{"name": "CLEAR"}, {"name": "RAIN"}]},
+              {"kind": "SCALAR", "name": "String"},
+              {"kind": "OBJECT", "name": "__Type", "fields": []}]}}}
+            """
+        let files = try TempStubs(["schema.json": introspection, "broken.json": "{\"__schema\": {\"types\": [\n  {\"kind\": \"THING\", \"name\": \"X\"}]}}"])
+        let schema = try GraphQLSchemaFile.load(files.url.appendingPathComponent("schema.json"))
+        #expect(schema.types.keys.sorted() == ["Query", "Sky", "Weather"], "GraphQL's own types and the built-in scalars are left out")
+        let tree = try GraphQLSelectionTree(parsing: "{ weather { sky days } }")
+        let found = GraphQLAnswerCheck.violations(of: try JSONParser.parse(#"{"data": {"weather": {"sky": "SUNNY", "days": ["x"]}}}"#),
+                                                  schema: schema, tree: tree, operation: tree.operation(named: nil))
+        #expect(Set(shown(found)) == ["data.weather.sky: 'SUNNY' is not a value of the enum Sky (CLEAR, RAIN)",
+                                      "data.weather.days[0]: expected an integer (32-bit) (Int), found a string (\"x\")"], "\(shown(found))")
+        do {
+            _ = try GraphQLSchemaFile.load(files.url.appendingPathComponent("broken.json"))
+            Issue.record("a type of no kind GraphQL has was read")
+        } catch {
+            #expect(error.description.hasSuffix("broken.json:2:12: 'THING' is not a type kind (ENUM, INPUT_OBJECT, INTERFACE, OBJECT, SCALAR, UNION)"),
+                    "\(error.description)")
+        }
+    }
+
     /// Every problem of a folder at once, each at the stub file's line and column (or its manifest route).
     @Test func problemsArePlacedInTheStubFiles() throws {
         let stubs = try TempStubs([
