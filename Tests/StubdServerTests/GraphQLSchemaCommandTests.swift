@@ -52,6 +52,17 @@ import Testing
         #expect(served.error.contains("paris.json:3:10: weather-paris: data.weather.sky"), "\(served.error)")
     }
 
+    /// A folder that keeps to the schema is served as ever, and the start says what it is held to.
+    @Test func serveHoldsTheExampleToItsSchemaAndAnswers() throws {
+        let serve = try ServeProcess(["--stubs", Self.example.appendingPathComponent("Stubs").path, "--graphql-schema", Self.schema])
+        // The route's query in another order: the route matches by shape.
+        let query = "query Search($text: String!) { search(text: $text) { ... on Station { code } ... on Weather { now: tempC sky } ... on Place { city } __typename } }"
+        let body = #"{"operationName":"Search","query":"\#(query)","variables":{"text":"Par"}}"#
+        let answer = try curl(["-s", "-H", "Content-Type: application/json", "--data", body, serve.baseURL.absoluteString + "/graphql"])
+        #expect(answer.output.contains(#""__typename":"Station""#), "\(answer.output)")
+        #expect(serve.log.contains("stubd --graphql-schema schema.graphqls (8 types): every GraphQL stub's answer keeps to it"), "\(serve.log)")
+    }
+
     @Test func aBrokenSchemaIsRefusedAtItsLineAndColumn() throws {
         let dir = try TempStubs(["schema.graphqls": "type Query {\n  weather: Wether\n}\n"])
         let path = dir.url.appendingPathComponent("schema.graphqls").path
