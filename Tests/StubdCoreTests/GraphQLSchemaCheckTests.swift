@@ -124,6 +124,19 @@ import StubdCoreTestSupport
         ], "\(shown(found))")
     }
 
+    /// Apollo's clients add `__typename` to every selection set they send: an answer recorded from
+    /// one has it where the route's query, as the user wrote it, does not ask for it. Its value still counts.
+    @Test func anUnaskedTypenameIsLetBeButMustBeRight() throws {
+        #expect(try violations(#"{"data": {"weather": {"__typename": "Weather", "city": "x"}}}"#, "{ weather(city: \"x\") { city } }").isEmpty)
+        let wrong = try violations(#"{"data": {"weather": {"__typename": "Day", "city": "x"}}}"#, "{ weather(city: \"x\") { city } }")
+        #expect(shown(wrong) == ["data.weather.__typename: 'Day' is not a type this field can be: expected 'Weather'"], "\(shown(wrong))")
+    }
+
+    @Test func aFragmentTheQueryDoesNotDefineIsNamed() throws {
+        let found = try violations(#"{"data": {"me": {"id": "1"}}}"#, "{ me { id ...Who } }")
+        #expect(shown(found) == ["(query): the query spreads ...Who, a fragment it does not define"], "\(shown(found))")
+    }
+
     @Test func aliasesAreTheAnswersKeys() throws {
         let found = try violations(#"{"data": {"paris": {"tempC": 21}}}"#, "{ paris: weather(city: \"Paris\") { now: tempC } }")
         #expect(Set(shown(found)) == ["data.paris.now: missing: the query selects 'now' (tempC under its alias now) on Weather",

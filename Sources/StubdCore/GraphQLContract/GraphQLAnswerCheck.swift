@@ -14,6 +14,8 @@ package struct GraphQLAnswerCheck {
     var violations: [GraphQLAnswerViolation] = []
     /// Fragments being expanded, so a fragment that spreads itself ends instead of recursing for ever.
     var expanding: Set<String> = []
+    /// Fragments the query spreads and does not define: named once, after the walk.
+    var missingFragments: Set<String> = []
 
     /// `operation`: the query's operation the stub answers; nil when the stub has no query, and then
     /// `operationType` (the root's) is guessed from the answer's fields when not known.
@@ -21,6 +23,10 @@ package struct GraphQLAnswerCheck {
                                    operation: GraphQLSelectionTree.Operation?) -> [GraphQLAnswerViolation] {
         var check = GraphQLAnswerCheck(schema: schema, fragments: tree?.fragments ?? [:])
         check.answer(answer, operation: operation)
+        for name in check.missingFragments.sorted() {
+            check.report("", "(query)", "the query spreads ...\(name), a fragment it does not define",
+                         hint: "add 'fragment \(name) on Type { … }' to the route's query")
+        }
         return check.violations
     }
 
@@ -187,7 +193,10 @@ package struct GraphQLAnswerCheck {
             self.value(child, of: fieldType, selections: all.flatMap(\.selections), pointer: childPointer, path: childPath)
         }
         if unsure { return }
-        for key in members.keys.sorted() where !seen.contains(key) {
+        // `__typename` unasked is let be (its value is checked above): Apollo's clients add it to
+        // every selection set of the query they send, so an answer recorded from one has it where
+        // the query as the user wrote it does not ask for it.
+        for key in members.keys.sorted() where !seen.contains(key) && key != "__typename" {
             report(pointer + "/" + Self.escaped(key), path + "." + key, "not selected: the query does not ask for '\(key)' here",
                    hint: "take it out of the answer, or add it to the route's query; a real server sends only what was selected")
         }
@@ -204,7 +213,11 @@ package struct GraphQLAnswerCheck {
             case .field(let alias, let name, let children, let isConditional):
                 expected.append((alias ?? name, name, children, conditional || isConditional))
             case .fragmentSpread(let name, let isConditional):
-                guard let fragment = fragments[name], expanding.insert(name).inserted else { continue }
+                guard let fragment = fragments[name] else {
+                    missingFragments.insert(name)
+                    continue
+                }
+                guard expanding.insert(name).inserted else { continue }
                 apply(fragment.typeCondition, fragment.selections, in: type, concrete: concrete, conditional: conditional || isConditional,
                       into: &expected, unsure: &unsure)
                 expanding.remove(name)
