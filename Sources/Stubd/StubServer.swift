@@ -182,7 +182,8 @@ public final class StubServer: Sendable {
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             sessionStorage: options.sessionStorageBytes,
                             maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, specs: options.contracts,
-                            contractRequests: options.requestValidation.rawValue)
+                            contractRequests: options.requestValidation.rawValue,
+                            graphQLSchema: options.graphQLSchema)
         admin = AdminEndpoints(engine: engine, contracts: options.contracts, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
                                maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {

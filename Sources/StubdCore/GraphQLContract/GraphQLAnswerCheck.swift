@@ -210,7 +210,7 @@ package struct GraphQLAnswerCheck {
                           unsure: inout Bool) {
         for selection in selections {
             switch selection {
-            case .field(let alias, let name, let children, let isConditional):
+            case .field(let alias, let name, let children, let isConditional, _, _):
                 expected.append((alias ?? name, name, children, conditional || isConditional))
             case .fragmentSpread(let name, let isConditional):
                 guard let fragment = fragments[name] else {

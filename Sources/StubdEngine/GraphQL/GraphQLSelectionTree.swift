@@ -8,6 +8,16 @@ package struct GraphQLSelectionTree: Sendable {
         package let type: String
         package let name: String?
         package let selections: [GraphQLSelection]
+        /// `($city: String!, $days: Int = 3)`: what a request must send in `variables`.
+        package var variables: [VariableDefinition] = []
+    }
+
+    /// One of an operation's variable definitions.
+    package struct VariableDefinition: Sendable, Equatable {
+        package let name: String
+        package let type: GraphQLTypeReference
+        /// `= 3`: a request may leave it out even when its type is non-null.
+        package let hasDefault: Bool
     }
 
     package struct Fragment: Sendable {
@@ -73,9 +83,9 @@ package struct GraphQLSelectionTree: Sendable {
                 }
                 var operationName: String?
                 if current.kind == .name { operationName = advance().text }
-                if current.is("(") { try skipParenthesised() }
+                let variables = current.is("(") ? try variableDefinitions() : []
                 _ = try directives()
-                operations.append(Operation(type: keyword, name: operationName, selections: try selectionSet()))
+                operations.append(Operation(type: keyword, name: operationName, selections: try selectionSet(), variables: variables))
             }
             return (operations, fragments)
         }
@@ -111,6 +121,7 @@ package struct GraphQLSelectionTree: Sendable {
                 return .inlineFragment(typeCondition: typeCondition, selections: try selectionSet(), conditional: conditional)
             }
             var alias: String?
+            let (line, column) = (current.line, current.column)
             var fieldName = try name("a field")
             if current.is(":") {
                 _ = advance()
@@ -120,7 +131,68 @@ package struct GraphQLSelectionTree: Sendable {
             if current.is("(") { try skipParenthesised() }
             let conditional = try directives()
             let selections = current.is("{") ? try selectionSet() : []
-            return .field(alias: alias, name: fieldName, selections: selections, conditional: conditional)
+            return .field(alias: alias, name: fieldName, selections: selections, conditional: conditional, line: line, column: column)
+        }
+
+        /// `($name: Type = default @directive, …)`; a default's value and directives are read past.
+        mutating func variableDefinitions() throws(GraphQLSyntaxError) -> [VariableDefinition] {
+            _ = advance()
+            var definitions: [VariableDefinition] = []
+            while !current.is(")") {
+                guard current.is("$") else { throw error("expected a variable ($name)") }
+                _ = advance()
+                let variable = try name("a variable's name")
+                guard current.is(":") else { throw error("expected ':' after $\(variable)") }
+                _ = advance()
+                let type = try typeReference()
+                var hasDefault = false
+                if current.is("=") {
+                    _ = advance()
+                    hasDefault = true
+                    try skipValue()
+                }
+                _ = try directives()
+                definitions.append(VariableDefinition(name: variable, type: type, hasDefault: hasDefault))
+            }
+            _ = advance()
+            return definitions
+        }
+
+        /// `Type`, `[Type]`, `Type!`.
+        mutating func typeReference() throws(GraphQLSyntaxError) -> GraphQLTypeReference {
+            var type: GraphQLTypeReference
+            if current.is("[") {
+                _ = advance()
+                type = .list(try typeReference())
+                guard current.is("]") else { throw error("expected ']'") }
+                _ = advance()
+            } else {
+                type = .named(try name("a type"))
+            }
+            if current.is("!") {
+                _ = advance()
+                type = .nonNull(type)
+            }
+            return type
+        }
+
+        /// One value (a default): a scalar token, or a balanced list or object.
+        mutating func skipValue() throws(GraphQLSyntaxError) {
+            guard current.is("[") || current.is("{") else {
+                guard current.kind != .end else { throw error("expected a value") }
+                if current.is("$") { _ = advance() }
+                _ = advance()
+                return
+            }
+            var open = 0
+            repeat {
+                let token = advance()
+                guard token.kind != .end else { throw error("expected the value to end") }
+                if token.kind == .punctuator {
+                    if ["[", "{"].contains(token.text) { open += 1 }
+                    if ["]", "}"].contains(token.text) { open -= 1 }
+                }
+            } while open > 0
         }
 
         /// Reads past directives; true when one is `@skip` or `@include` (the selection may be left out).
