@@ -92,6 +92,9 @@ public final class StubServer: Sendable {
         /// `--validate requests=MODE`: with `contracts`, what a request that breaks its operation gets
         /// (the stub and a report of it, by default; 422 with `strict`).
         package var requestValidation: RequestValidationMode = .report
+        /// `--graphql-schema`: every load and reload holds each GraphQL route's answers to it and to
+        /// the query the route answers; a violation fails the load like any other load problem.
+        package var graphQLSchema: GraphQLSchema?
 
         public init() {}
     }
@@ -113,6 +116,8 @@ public final class StubServer: Sendable {
     public let adminToken: String?
     /// The specs the stubs are held to, if any.
     package let contracts: ContractSet?
+    /// The GraphQL schema the GraphQL stubs are held to, if any.
+    package let graphQLSchema: GraphQLSchema?
     /// The same engine answering without a socket (`sessionConfiguration`, `urlSession`).
     package let inProcess: InProcessStubs
 
@@ -169,14 +174,16 @@ public final class StubServer: Sendable {
 
     /// Synchronous start, for the command line.
     public init(stubs: URL, host: String = "127.0.0.1", port: UInt16 = 0, options: Options = Options()) throws {
-        let catalog = try StubCatalog.load(stubs: stubs, heldTo: options.contracts)
+        let catalog = try StubCatalog.load(stubs: stubs, heldTo: options.contracts, graphQLSchema: options.graphQLSchema)
         contracts = options.contracts
+        graphQLSchema = options.graphQLSchema
         stubsDirectory = stubs
         let maskedSecrets = options.maskedSecrets + (options.forwarding?.recorder?.rules.secrets ?? [])
         engine = StubEngine(catalog: catalog, journalCapacity: options.journalCapacity, maxSessions: options.maxSessions,
                             sessionStorage: options.sessionStorageBytes,
                             maxRenderedBytes: options.maxRenderedBytes, notice: options.notice, specs: options.contracts,
-                            contractRequests: options.requestValidation.rawValue)
+                            contractRequests: options.requestValidation.rawValue,
+                            graphQLSchema: options.graphQLSchema)
         admin = AdminEndpoints(engine: engine, contracts: options.contracts, maskedHeaders: options.maskedHeaders, maskedSecrets: maskedSecrets,
                                maxRuntimeStubs: options.maxRuntimeStubs)
         if let forwarding = options.forwarding {
@@ -280,10 +287,10 @@ public final class StubServer: Sendable {
         httpsURL = tlsOnMain ? baseURL : sockets.count > 1 ? URL(string: "https://\(sockets[1].host):\(sockets[1].port)")! : nil
 
         if options.watch {
-            let router = self.router, log = options.reloadLog, contracts = options.contracts
+            let router = self.router, log = options.reloadLog, contracts = options.contracts, schema = options.graphQLSchema
             watcher = makeFolderWatcher(root: stubs) {
                 // Computed first: `log?(…)` would skip the reload itself when nobody logs.
-                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contracts, router) }
+                let result = Result { () throws(CatalogLoadError) in try StubServer.reload(stubs, contracts, schema, router) }
                 log?(result)
             }
         } else {
@@ -294,12 +301,13 @@ public final class StubServer: Sendable {
     /// Reloads the directory now. On problems the current catalog stays and the error lists them.
     @discardableResult
     public func reload() throws(CatalogLoadError) -> StubCatalog {
-        try StubServer.reload(stubsDirectory, contracts, router)
+        try StubServer.reload(stubsDirectory, contracts, graphQLSchema, router)
     }
 
     /// Loads, prepares every answer, then swaps the catalog in; the watcher calls it too.
-    private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ router: RequestRouter) throws(CatalogLoadError) -> StubCatalog {
-        let catalog = try StubCatalog.load(stubs: stubs, heldTo: contracts)
+    private static func reload(_ stubs: URL, _ contracts: ContractSet?, _ schema: GraphQLSchema?,
+                               _ router: RequestRouter) throws(CatalogLoadError) -> StubCatalog {
+        let catalog = try StubCatalog.load(stubs: stubs, heldTo: contracts, graphQLSchema: schema)
         router.install(catalog)
         return catalog
     }

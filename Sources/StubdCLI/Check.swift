@@ -21,32 +21,50 @@ struct Check: ParsableCommand {
     @Flag(name: .customLong("swift-compatible"), help: ArgumentHelp("With --spec, also fail on answers a Swift client cannot decode though they keep to the spec (a date-time with fractional seconds or a lower-case 't'); without it they are warnings."))
     var swiftCompatible = false
 
+    @Option(name: .customLong("graphql-schema"), help: GraphQLSchemaOption.help)
+    var graphQLSchema: String?
+
     func validate() throws {
         if swiftCompatible && spec.isEmpty { throw ValidationError("--swift-compatible needs --spec FILE: it holds answers to the spec's date-time formats") }
     }
 
     func run() throws {
         let contracts = try spec.isEmpty ? nil : SpecOption.load(spec, command: "stubd check", formats: formats, strict: strictSpec)
+        let schema = try graphQLSchema.map { try GraphQLSchemaOption.load($0, command: "stubd check") }
         do throws(CatalogLoadError) {
             let catalog = try StubCatalog.load(stubs: stubs.url)
             var swiftWarnings = 0
+            var problems: [LoadProblem] = []
+            var graphQLChecked = 0
+            if let schema {
+                // Listed with the spec's problems below, if any: every problem at once.
+                let check = StubGraphQLCheck(catalog: catalog, schema: schema)
+                for notice in check.notices { print("notice: \(notice)") }
+                problems = check.problems
+                graphQLChecked = check.checked
+            }
             if let contracts {
                 let check = StubContractCheck(catalog: catalog, contracts: contracts)
                 for notice in check.notices { print("notice: \(notice)") }
-                let problems = check.problems + (swiftCompatible ? check.swiftWarnings : [])
+                problems += check.problems + (swiftCompatible ? check.swiftWarnings : [])
                 if !swiftCompatible {
                     for warning in check.swiftWarnings { print("warning: \(warning) (stubd check --swift-compatible makes this an error)") }
                     swiftWarnings = check.swiftWarnings.count
                 }
-                if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             }
+            if !problems.isEmpty { throw CatalogLoadError(root: stubs.stubs, problems: problems) }
             print(RouteTable.render(catalog))
             // "Keeps to the spec" only where it does: a warning above is an answer a Swift client refuses.
             let against = contracts.map { ", every answer keeps to "
                 + $0.contracts.map { "\($0.specName) (OpenAPI \($0.version), \($0.operations.count) operations)" }.joined(separator: " and ")
                 + (formats == .annotateAll ? " with its string formats read as descriptions" : "")
                 + (swiftWarnings == 0 ? "" : "; \(swiftWarnings) date-time\(swiftWarnings == 1 ? "" : "s") above a Swift client cannot decode") } ?? ""
-            print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)")
+            var graphQL = ""
+            if let graphQLSchema, let schema {
+                graphQL = ", \(graphQLChecked) GraphQL answer\(graphQLChecked == 1 ? "" : "s") keep\(graphQLChecked == 1 ? "s" : "") to "
+                    + GraphQLSchemaOption.summary(graphQLSchema, schema)
+            }
+            print("ok: \(catalog.routes.count) routes, \(catalog.quotas.count) quotas from \(stubs.stubs)\(against)\(graphQL)")
         } catch {
             printError("stubd check: \(error.description)")
             throw ExitCode(1)

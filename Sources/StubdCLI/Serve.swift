@@ -101,11 +101,14 @@ struct Serve: ParsableCommand {
     @Flag(name: .customLong("strict-spec"), help: SpecOption.strictHelp)
     var strictSpec = false
 
-    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec, what a request that breaks the spec gets:", valueName: "requests=mode"))
+    @Option(name: .customLong("validate"), help: ArgumentHelp("With --spec or --graphql-schema, what a request that breaks the spec or the schema gets:", valueName: "requests=mode"))
     var validation: RequestValidationMode?
 
     @Option(name: .long, help: SchemaFormatMode.help)
     var formats: SchemaFormatMode = .annotate
+
+    @Option(name: .customLong("graphql-schema"), help: GraphQLSchemaOption.help)
+    var graphQLSchema: String?
 
     func validate() throws {
         if recordMissing, proxy == nil { throw ValidationError("--record-missing needs --proxy URL: where to fetch what is missing") }
@@ -123,7 +126,9 @@ struct Serve: ParsableCommand {
         }
         if tls, tlsPort != nil { throw ValidationError("--tls makes --port speak HTTPS, and --tls-port adds an HTTPS port beside plain HTTP: give one of them") }
         if let validation {
-            guard !spec.isEmpty else { throw ValidationError("--validate \(validation.argument) says what to do with requests that break a spec: add --spec FILE") }
+            guard !spec.isEmpty || graphQLSchema != nil else {
+                throw ValidationError("--validate \(validation.argument) says what to do with requests that break a spec or a GraphQL schema: add --spec FILE or --graphql-schema FILE")
+            }
         }
         guard tunnelIdle >= 1, tunnelIdle <= 86_400 else { throw ValidationError("--tunnel-idle must be between 1 and 86400 seconds, got \(tunnelIdle)") }
         guard threads >= 1, threads <= 64 else { throw ValidationError("--threads must be between 1 and 64, got \(threads)") }
@@ -181,6 +186,10 @@ struct Serve: ParsableCommand {
             options.contracts = contracts
             options.requestValidation = validation ?? .report
         }
+        if let graphQLSchema {
+            options.graphQLSchema = try GraphQLSchemaOption.load(graphQLSchema, command: "stubd")
+            options.requestValidation = validation ?? .report
+        }
         if let proxy {
             options.forwarding = try recording.forwarding(target: try RecordingOptions.target(proxy), scope: .misses,
                                                           record: recordMissing ? stubs.url : nil, logger: logger)
@@ -207,6 +216,14 @@ struct Serve: ParsableCommand {
                 "--spec \(contract.specName) (OpenAPI \(contract.version), \(contract.operations.count) operation\(contract.operations.count == 1 ? "" : "s"))"
             }
             print("stubd \(specs.joined(separator: " ")), \(options.requestValidation.startupDescription)")
+        }
+        if let schema = options.graphQLSchema, let graphQLSchema {
+            let requests = switch options.requestValidation {
+            case .report: "a GraphQL request that breaks it gets the stub's answer, its problems in an X-Stubd-Contract header, the journal and the log; --validate requests=strict answers 400 and the errors a server sends"
+            case .strict: "a GraphQL request that breaks it gets 400 and the errors a server sends (GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT)"
+            case .off: "GraphQL requests are not held to it"
+            }
+            print("stubd --graphql-schema \(GraphQLSchemaOption.summary(graphQLSchema, schema)): every GraphQL stub's answer keeps to it; requests=\(options.requestValidation.rawValue): \(requests)")
         }
         if server.httpsURL != nil { print("stubd CA certificate: \(ca.directory.appendingPathComponent("ca.pem").path) (trust it in the client)") }
         fflush(nil)

@@ -13,7 +13,10 @@ Serves Examples/graphql/Stubs with `stubd serve --port 0` and sends what clients
 - Apollo's automatic persisted queries, as apollo-link-persisted-queries sends them: the hash of a
   route's query alone is answered; another hash is PersistedQueryNotFound (200), then hash and
   query register it, then the hash alone is answered;
-- hits and coverage name the operations.
+- hits and coverage name the operations;
+- then, served with `--graphql-schema schema.graphqls --validate requests=strict`: a field the schema
+  does not have (gql's error, graphql-js's words, 400 GRAPHQL_VALIDATION_FAILED at its line and
+  column), a required variable missing (400 BAD_USER_INPUT), and a valid request answered.
 
 Prints what it checks; exits 1 on any failure. Took 0.1 s (the server's start included) on a machine at load 2.
 """
@@ -28,11 +31,12 @@ import time
 
 import requests
 from gql import Client, GraphQLRequest, gql
-from gql.transport.exceptions import TransportServerError
+from gql.transport.exceptions import TransportQueryError, TransportServerError
 from gql.transport.requests import RequestsHTTPTransport
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STUBS = os.path.join(ROOT, "Examples", "graphql", "Stubs")
+SCHEMA = os.path.join(ROOT, "Examples", "graphql", "schema.graphqls")
 
 GET_WEATHER = """
 query GetWeather($city: String!) {
@@ -48,8 +52,8 @@ def check(what, ok, detail=""):
         failures.append(what)
 
 
-def serve(stubd):
-    proc = subprocess.Popen([stubd, "serve", "--stubs", STUBS, "--port", "0", "--no-watch"],
+def serve(stubd, *extra):
+    proc = subprocess.Popen([stubd, "serve", "--stubs", STUBS, "--port", "0", "--no-watch", *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     first = proc.stdout.readline()
     if "listening on" not in first:
@@ -68,6 +72,12 @@ def main():
     proc, base = serve(args.stubd)
     try:
         run(base)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    proc, base = serve(args.stubd, "--graphql-schema", SCHEMA, "--validate", "requests=strict")
+    try:
+        run_strict(base)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -144,6 +154,32 @@ def run(base):
     coverage = requests.get(base + "/__stubd/coverage", timeout=10).json()
     covered = [r["route"] for r in coverage["routes"]]
     check("coverage names the operations", "graphql Me on /graphql" in covered and "forecast-unavailable" in covered, covered)
+
+
+def run_strict(base):
+    """`--graphql-schema … --validate requests=strict`: what a real server answers a request that breaks the schema."""
+    url = base + "/graphql"
+    client = Client(transport=RequestsHTTPTransport(url=url, timeout=10))
+    with client as session:
+        me = session.execute(gql("query Me { me { id name } }"))
+        check("strict: a request that keeps to the schema gets its stub", me == {"me": {"id": "1", "name": "Ada Lovelace"}}, me)
+        try:
+            session.execute(gql("query Me { me { id nickname } }"))
+            check("strict: gql is refused a field the schema does not have", False, "answered")
+        except (TransportQueryError, TransportServerError) as error:
+            check("strict: gql is refused a field the schema does not have, in graphql-js's words",
+                  'Cannot query field "nickname" on type "User".' in str(error), error)
+    raw = requests.post(url, json={"operationName": "GetWeather", "variables": {},
+                                   "query": "query GetWeather($city: String!) { weather(city: $city) { city } }"}, timeout=10)
+    body = raw.json()
+    check("strict: a required variable missing is 400, BAD_USER_INPUT, as Apollo Server 5 answers",
+          raw.status_code == 400 and body["errors"][0]["extensions"]["code"] == "BAD_USER_INPUT"
+          and body["errors"][0]["message"] == 'Variable "$city" of required type "String!" was not provided.', f"{raw.status_code} {body}")
+    unknown = requests.post(url, json={"query": "query Me {\n  me { id nickname }\n}"}, timeout=10)
+    error = unknown.json()["errors"][0]
+    check("strict: an unknown field is 400 GRAPHQL_VALIDATION_FAILED at its line and column",
+          unknown.status_code == 400 and error["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED"
+          and error["locations"] == [{"line": 2, "column": 11}], f"{unknown.status_code} {error}")
 
 
 if __name__ == "__main__":

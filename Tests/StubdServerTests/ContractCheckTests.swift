@@ -49,7 +49,7 @@ import Testing
     @Test func validateWithoutASpecIsRefused() throws {
         let r = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--validate", "requests=strict"])
         #expect(r.status != 0)
-        #expect(r.error.contains("--validate requests=strict says what to do with requests that break a spec: add --spec FILE"), "\(r.error)")
+        #expect(r.error.contains("--validate requests=strict says what to do with requests that break a spec or a GraphQL schema: add --spec FILE or --graphql-schema FILE"), "\(r.error)")
         let typo = try run(stubdBinary.path, ["serve", "--stubs", exampleStubs.path, "--port", "0", "--validate", "requests=warn"])
         #expect(typo.status != 0)
         #expect(typo.error.contains("The value 'requests=warn' is invalid for '--validate <requests=mode>'. Please provide one of 'requests=report', 'requests=strict' or 'requests=off'."), "\(typo.error)")

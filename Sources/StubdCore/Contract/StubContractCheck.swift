@@ -111,7 +111,7 @@ package struct StubContractCheck: Sendable {
 
     /// The problem placed where the answer was written: at the value in its body file, or at the
     /// manifest route that holds it inline.
-    private static func problem(_ answer: CannedResponse, _ route: Route, pointer: String?, message: String, hint: String?) -> LoadProblem {
+    package static func problem(_ answer: CannedResponse, _ route: Route, pointer: String?, message: String, hint: String?) -> LoadProblem {
         if let file = answer.bodySource ?? { if case .convention(let f) = route.source { f } else { nil } }() {
             let position = pointer.flatMap { JSONTextPosition.of($0, in: answer.body) }
             return LoadProblem(file: file, line: position?.line ?? (pointer == nil ? nil : 1), column: position?.column,

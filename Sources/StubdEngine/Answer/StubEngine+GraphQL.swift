@@ -25,6 +25,20 @@ extension StubEngine {
                                         note: "persisted query \(hash) unknown: no route's query has this hash and no request of this session registered it")
             }
         }
+        var contractProblems = contractProblems
+        if let schema = graphQLSchema, contractRequests != "off", let query = read.query {
+            let problems = GraphQLRequestValidation.problems(query: query, operationName: read.operationName, variables: read.variables,
+                                                             schema: schema)
+            if !problems.isEmpty {
+                let said = problems.map { "GraphQL schema: \($0)" }
+                // Strict: the envelope a real server answers, before any route; report: the route's
+                // answer, with the problems in the journal, the log line and a response header.
+                if contractRequests == "strict" {
+                    return journaledGraphQL(GraphQLRequestValidation.answer(problems), request, in: session, note: said.joined(separator: "; "))
+                }
+                contractProblems = (contractProblems ?? []) + said
+            }
+        }
         var annotated = request
         annotated.graphQL = read
         return respond(to: annotated, in: session, catalog: catalog, passingMisses: passingMisses, contractProblems: contractProblems)

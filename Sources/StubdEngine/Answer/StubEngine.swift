@@ -29,14 +29,18 @@ package final class StubEngine: Sendable {
     /// What the transport does with a request that breaks `contract` (`report`, `strict`, `off`),
     /// for `GET /__stubd/contract` to say.
     package let contractRequests: String
+    /// `serve --graphql-schema`: GraphQL requests are held to it before any route is asked (what a
+    /// request that breaks it gets: `contractRequests`).
+    package let graphQLSchema: GraphQLSchema?
     /// Which sessions changed, for the dashboard's event streams; one relaxed load while none is open.
     package let changes = ChangeFeed()
 
     package init(catalog: StubCatalog, journalCapacity: Int = 1000, maxSessions: Int = 1000,
                 sessionStorage: Int = SessionStorage.defaultLimit,
                 maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, notice: (@Sendable (String) -> Void)? = nil,
-                specs: (any SpecAnswers)? = nil, contractRequests: String = "report") {
+                specs: (any SpecAnswers)? = nil, contractRequests: String = "report", graphQLSchema: GraphQLSchema? = nil) {
         self.specs = specs
+        self.graphQLSchema = graphQLSchema
         self.hasSpecs = specs != nil
         self.contractRequests = contractRequests
         self.maxRenderedBytes = max(1, maxRenderedBytes)

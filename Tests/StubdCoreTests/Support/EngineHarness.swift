@@ -35,21 +35,23 @@ struct EngineHarness {
     /// `maxRenderedBytes`, `maxSessions`, `journalCapacity` and `notice` are the engine's, as `StubServer.Options` sets them.
     init(_ stubs: TempStubs, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
          notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report,
-         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000) throws {
+         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000, graphQLSchema: GraphQLSchema? = nil) throws {
         try self.init(folder: stubs.url, maxRenderedBytes: maxRenderedBytes, maxSessions: maxSessions, journalCapacity: journalCapacity,
-                      notice: notice, contracts: contracts, validation: validation, maskedHeaders: maskedHeaders, maxRuntimeStubs: maxRuntimeStubs)
+                      notice: notice, contracts: contracts, validation: validation, maskedHeaders: maskedHeaders, maxRuntimeStubs: maxRuntimeStubs,
+                      graphQLSchema: graphQLSchema)
     }
 
     /// A folder of the repository's (`plainStubs`, `exampleStubs`) rather than a temporary one.
     /// With `contracts`, each stub is held to them as `StubServer` loads a folder (every problem
     /// at once, as `CatalogLoadError`), and each request as `validation` says.
     /// `maskedHeaders` (`--mask-header`) and `maxRuntimeStubs` are the admin API's, as `StubServer.Options` sets them.
+    /// `graphQLSchema` (`--graphql-schema`): GraphQL requests held to it, as `validation` says.
     init(folder: URL, maxRenderedBytes: Int = StubEngine.defaultMaxRenderedBytes, maxSessions: Int = 1000, journalCapacity: Int = 1000,
          notice: (@Sendable (String) -> Void)? = nil, contracts: ContractSet? = nil, validation: Validation = .report,
-         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000) throws {
+         maskedHeaders: [String] = [], maxRuntimeStubs: Int = 10_000, graphQLSchema: GraphQLSchema? = nil) throws {
         let catalog = try Self.load(folder, contracts: contracts)
         engine = StubEngine(catalog: catalog, journalCapacity: journalCapacity, maxSessions: maxSessions, maxRenderedBytes: maxRenderedBytes, notice: notice,
-                            specs: contracts, contractRequests: validation.rawValue)
+                            specs: contracts, contractRequests: validation.rawValue, graphQLSchema: graphQLSchema)
         endpoints = AdminEndpoints(engine: engine, contracts: contracts, maskedHeaders: maskedHeaders, maxRuntimeStubs: maxRuntimeStubs)
         self.contracts = contracts
         self.validation = validation
