@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// A GraphQL request held to the schema before any route is asked (`serve --graphql-schema`): the
 /// checks a real server makes first, in graphql-js's words so a client's error handling sees what it
 /// would see in production. Validation (a field the type does not have, a leaf with a selection, an
