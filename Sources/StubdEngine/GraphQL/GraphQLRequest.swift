@@ -1,5 +1,6 @@
 package import Foundation
 import HTTPTypes
+import StubdProtocol
 
 /// What a GraphQL request asks, read once per request from the three ways clients send one:
 /// `POST` with a JSON body `{"operationName", "query", "variables", "extensions"}`, `POST` with
@@ -10,8 +11,18 @@ package final class GraphQLRequest: Sendable {
     package let operationName: String?
     /// As sent, or as a persisted query's hash found it (`resolving(query:)`); nil when only a hash came.
     package let query: String?
-    /// The query read; nil without a query.
-    package let document: Result<GraphQLDocument, GraphQLSyntaxError>?
+    /// The query read; nil without a query. Read when first asked, once: an Apollo client names
+    /// its operation, and routes by name alone (`Op.graphql.json`) never need the query read.
+    package var document: Result<GraphQLDocument, GraphQLSyntaxError>? {
+        guard let query else { return nil }
+        return parsed.withLock { parsed in
+            if let parsed { return parsed }
+            let document = Result { () throws(GraphQLSyntaxError) in try GraphQLDocument(parsing: query) }
+            parsed = document
+            return document
+        }
+    }
+    private let parsed = Locked<Result<GraphQLDocument, GraphQLSyntaxError>?>(nil)
     /// An object; `{}` when the request sends none (or `null`).
     package let variables: JSONValue
     /// `extensions.persistedQuery.sha256Hash` (Apollo's automatic persisted queries), lower-cased.
@@ -26,7 +37,6 @@ package final class GraphQLRequest: Sendable {
         self.variables = variables
         self.persistedHash = persistedHash
         self.unreadable = unreadable
-        document = query.map { text in Result { () throws(GraphQLSyntaxError) in try GraphQLDocument(parsing: text) } }
     }
 
     private static func unreadable(_ why: String) -> GraphQLRequest {

@@ -32,6 +32,8 @@ public enum WeatherError: Error, Sendable, Equatable {
     case decoding(String)
     /// The request never got an HTTP answer.
     case transport(URLError.Code)
+    /// A GraphQL answer's first error (`errors[0].message`): GraphQL servers answer 200 with it.
+    case graphQL(String)
 }
 
 /// An app-style Weather Underground client: completion blocks, URLSession, no async.

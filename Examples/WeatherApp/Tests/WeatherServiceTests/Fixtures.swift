@@ -15,6 +15,9 @@ enum Fixtures {
         return url.appendingPathComponent("Stubs", isDirectory: true)
     }()
 
+    /// `<repo>/Examples/graphql/Stubs`: the app's GraphQL API (`AccountTests`).
+    static let graphQLStubs: URL = stubs.deletingLastPathComponent().appendingPathComponent("Examples/graphql/Stubs", isDirectory: true)
+
     /// The Weather Underground key used throughout; the quota counts per key.
     static let apiKey = "KEY"
 
@@ -32,6 +35,10 @@ enum Fixtures {
 
     static func stations(_ server: any StubControl) -> StationService {
         StationService(baseURL: server.baseURL, session: server.urlSession)
+    }
+
+    static func account(_ server: any StubControl) -> AccountService {
+        AccountService(endpoint: server.baseURL.appendingPathComponent("graphql"), session: server.urlSession)
     }
 
     static func shop(_ server: any StubControl) -> StationShop {
@@ -56,6 +63,12 @@ extension StationService {
 
     func stations() async throws -> Result<[Station], WeatherError> {
         try await awaitCompletion { done in stations(completion: done) }
+    }
+}
+
+extension AccountService {
+    func me() async throws -> Result<Account, WeatherError> {
+        try await awaitCompletion { done in me(completion: done) }
     }
 }
 
