@@ -1,4 +1,4 @@
-public import StubdProtocol
+import StubdProtocol
 
 extension StubFixture {
     /// The readable mismatch when the GraphQL operation `operation` was not called exactly `expected`

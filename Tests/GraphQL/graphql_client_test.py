@@ -14,6 +14,8 @@ Serves Examples/graphql/Stubs with `stubd serve --port 0` and sends what clients
   route's query alone is answered; another hash is PersistedQueryNotFound (200), then hash and
   query register it, then the hash alone is answered;
 - hits and coverage name the operations;
+- `stubd record` in front of the example, gql through it: a route per operation and variables,
+  whose replay answers a query printed otherwise;
 - then, served with `--graphql-schema schema.graphqls --validate requests=strict`: a field the schema
   does not have (gql's error, graphql-js's words, 400 GRAPHQL_VALIDATION_FAILED at its line and
   column), a required variable missing (400 BAD_USER_INPUT), and a valid request answered.
@@ -24,8 +26,10 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -78,6 +82,12 @@ def main():
     proc, base = serve(args.stubd, "--graphql-schema", SCHEMA, "--validate", "requests=strict")
     try:
         run_strict(base)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    proc, base = serve(args.stubd)
+    try:
+        run_recording(args.stubd, base)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -180,6 +190,50 @@ def run_strict(base):
     check("strict: an unknown field is 400 GRAPHQL_VALIDATION_FAILED at its line and column",
           unknown.status_code == 400 and error["extensions"]["code"] == "GRAPHQL_VALIDATION_FAILED"
           and error["locations"] == [{"line": 2, "column": 11}], f"{unknown.status_code} {error}")
+
+
+def run_recording(stubd, upstream):
+    """`stubd record` in front of a GraphQL API (the example served), gql through it; the folder it
+    writes, served alone, answers the operations however the query is printed."""
+    with tempfile.TemporaryDirectory() as folder:
+        recorder = subprocess.Popen([stubd, "record", "--target", upstream, "--stubs", folder, "--port", "0"],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        first = recorder.stdout.readline()
+        if "recording on" not in first:
+            recorder.kill()
+            check("stubd record starts", False, first + recorder.stdout.read())
+            return
+        threading.Thread(target=lambda: [None for _ in recorder.stdout], daemon=True).start()
+        url = re.search(r"recording on (http://[0-9.]+:[0-9]+)", first).group(1) + "/graphql"
+        try:
+            client = Client(transport=RequestsHTTPTransport(url=url, timeout=10))
+            with client as session:
+                for city in ("Paris", "Oslo"):
+                    session.execute(GraphQLRequest(gql(GET_WEATHER), variable_values={"city": city}, operation_name="GetWeather"))
+                session.execute(gql("query Me { me { id name } }"))
+        finally:
+            recorder.terminate()
+            recorder.wait(timeout=10)
+        manifest = open(os.path.join(folder, "stubd.recorded.yml")).read()
+        check("record: one route per operation and variables, named after the operation",
+              'graphql: { operationName: "GetWeather", variables: {"city":"Paris"} }' in manifest
+              and 'name: "GetWeather-2"' in manifest and 'graphql: { operationName: "Me" }' in manifest and "body:" not in manifest, manifest)
+        proc, base = subprocess.Popen([stubd, "serve", "--stubs", folder, "--port", "0", "--no-watch"],
+                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), None
+        line = proc.stdout.readline()
+        try:
+            if "listening on" not in line:
+                check("the recorded folder serves", False, line + proc.stdout.read())
+                return
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            base = line.split("listening on ")[1].split()[0]
+            respaced = "query GetWeather($city: String!) {\n  weather(city: $city) {\n    sky\n    city\n    tempC\n  }\n}"
+            oslo = requests.post(base + "/graphql", json={"variables": {"city": "Oslo"}, "query": respaced, "operationName": "GetWeather"}, timeout=10)
+            check("record: the replay answers the operation asked with the query printed otherwise",
+                  oslo.status_code == 200 and oslo.json()["data"]["weather"]["city"] == "Elsewhere", f"{oslo.status_code} {oslo.text}")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,11 @@ enum RecordedManifest {
         if !s.headers.isEmpty {
             lines.append("      headers: { " + s.headers.map { "\(quoted($0.name.rawName)): \(quoted($0.value))" }.joined(separator: ", ") + " }")
         }
+        if let operation = s.graphQL {
+            var parts = ["operationName: \(quoted(operation.name))"]
+            if let variables = operation.variables, variables != .object([:]) { parts.append("variables: \(variables.serialized)") }
+            lines.append("      graphql: { " + parts.joined(separator: ", ") + " }")
+        }
         if let json = s.requestJSON { lines.append("      body: { json: \(json.serialized) }") }
         else if let text = s.requestContains { lines.append("      body: { contains: \(quoted(text)) }") }
         func response(_ a: RecordedAnswer) -> String {

@@ -36,6 +36,8 @@ struct ScrubbedExchange {
     var declaredName: String? = nil
     /// A WebSocket: `responseBody` is its `.ws` script, written as a `.ws` file or `websocket:`.
     var isWebSocket = false
+    /// A GraphQL request: matched by its operation and variables (`graphql:`), not its body.
+    var graphQL: RecordedOperation? = nil
 
     /// Stable across re-recordings of the same request: names its files and route.
     var key: String {
@@ -45,6 +47,7 @@ struct ScrubbedExchange {
         text += "\n" + (requestJSON?.serialized ?? "")
         // Only when set, so a recording's keys (and files named after them) stay as they were.
         if let requestContains { text += "\ncontains:" + requestContains }
+        if let graphQL { text += "\ngraphql:" + graphQL.name + " " + (graphQL.variables?.serialized ?? "*") }
         if let scenario { text += "\nscenario:" + scenario.name + "|" + (scenario.whenState ?? "") + "|" + (scenario.thenState ?? "") }
         return RecordedNames.hash(text)
     }

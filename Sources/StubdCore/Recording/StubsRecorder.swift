@@ -165,6 +165,14 @@ package final class StubsRecorder: Sendable {
         }
         var scrubbed = ExchangeScrubber.scrub(exchange, rules: rules)
         scrubbed.isWebSocket = exchange.webSocket != nil
+        // A GraphQL request is recorded by its operation, named after it (`GetWeather`, then
+        // `GetWeather-2` for other variables), rather than by its body's bytes.
+        if exchange.webSocket == nil, let operation = RecordedOperation(request, scrubbedBody: scrubbed.requestJSON, scrubbedQuery: scrubbed.query) {
+            scrubbed.graphQL = operation
+            scrubbed.requestJSON = nil
+            scrubbed.query.removeAll { RecordedOperation.queryNames.contains($0.name) }
+            scrubbed.declaredName = operation.name
+        }
         let secretNames = rules.secrets.map(\.name)
         if let problem = RecordedNames.patternProblem(scrubbed.path, secretNames: secretNames) {
             return .skipped("\(problem); add a route for it by hand")
@@ -397,7 +405,7 @@ package final class StubsRecorder: Sendable {
             guard s.method == .get, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.responseHeaders.isEmpty else { return nil }
             return RecordedNames.conventionFile(method: s.method.rawValue, path: s.path, ext: "ws", secretNames: secretNames)
         }
-        guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil,
+        guard s.status == 200, s.delay == nil, s.query.allSatisfy({ $0.value == "*" }), s.headers.isEmpty, s.requestJSON == nil, s.graphQL == nil,
               s.requestContains == nil, s.priority == nil, s.scenario == nil, s.fault == nil, s.method.rawValue != "ANY",
               s.responseHeaders.allSatisfy({ $0.name == .contentType }),
               let ext = StubsRecorder.fileExtension(for: s.mediaType) else { return nil }
