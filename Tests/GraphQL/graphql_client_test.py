@@ -216,8 +216,8 @@ def run_recording(stubd, upstream):
             recorder.wait(timeout=10)
         manifest = open(os.path.join(folder, "stubd.recorded.yml")).read()
         check("record: one route per operation and variables, named after the operation",
-              'graphql: { operationName: "GetWeather", variables: {"city":"Paris"} }' in manifest
-              and 'name: "GetWeather-2"' in manifest and 'graphql: { operationName: "Me" }' in manifest and "body:" not in manifest, manifest)
+              'graphql: { operationName: "GetWeather", query: ' in manifest and 'variables: {"city":"Paris"} }' in manifest
+              and 'name: "GetWeather-2"' in manifest and 'graphql: { operationName: "Me", query: ' in manifest and "body:" not in manifest, manifest)
         proc, base = subprocess.Popen([stubd, "serve", "--stubs", folder, "--port", "0", "--no-watch"],
                                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), None
         line = proc.stdout.readline()

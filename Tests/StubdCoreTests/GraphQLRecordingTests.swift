@@ -28,9 +28,10 @@ import StubdCoreTestSupport
         _ = recorder.record(exchange(#"{"operationName":"Me","query":"query Me { me { id } }","variables":{}}"#, answer: #"{"data":{"me":{"id":"1"}}}"#))
 
         let manifest = try String(contentsOf: stubs.url.appendingPathComponent("stubd.recorded.yml"), encoding: .utf8)
-        #expect(manifest.contains(#"graphql: { operationName: "GetWeather", variables: {"city":"Paris"} }"#), "\(manifest)")
-        #expect(manifest.contains(#"graphql: { operationName: "GetWeather", variables: {"city":"Oslo"} }"#), "\(manifest)")
-        #expect(manifest.contains(#"graphql: { operationName: "Me" }"#), "\(manifest)")
+        let query = #"query: "query GetWeather($city: String!) { weather(city: $city) { city tempC } }""#
+        #expect(manifest.contains(#"graphql: { operationName: "GetWeather", \#(query), variables: {"city":"Paris"} }"#), "\(manifest)")
+        #expect(manifest.contains(#"graphql: { operationName: "GetWeather", \#(query), variables: {"city":"Oslo"} }"#), "\(manifest)")
+        #expect(manifest.contains(#"graphql: { operationName: "Me", query: "query Me { me { id } }" }"#), "\(manifest)")
         #expect(!manifest.contains("body:"), "matched by operation, not by the body's bytes: \(manifest)")
         #expect(manifest.contains(#"name: "GetWeather""#) && manifest.contains(#"name: "GetWeather-2""#) && manifest.contains(#"name: "Me""#), "\(manifest)")
 
@@ -39,6 +40,10 @@ import StubdCoreTestSupport
         let oslo = h.answer("/graphql", method: .post, headers: ["Content-Type": "application/json"],
                             body: #"{"variables":{"city":"Oslo"},"query":"query GetWeather($city: String!) {\n  weather(city: $city) {\n    city\n    tempC\n  }\n}","operationName":"GetWeather"}"#)
         #expect(oslo.status == 200 && oslo.text.contains(#""tempC":4"#), "\(oslo.status) \(oslo.text)")
+        // Another selection is not the answer recorded: a miss, not an answer without its fields.
+        let other = h.answer("/graphql", method: .post, headers: ["Content-Type": "application/json"],
+                             body: #"{"operationName":"GetWeather","query":"query GetWeather($city: String!) { weather(city: $city) { sky } }","variables":{"city":"Oslo"}}"#)
+        #expect(other.status == 404, "\(other.status) \(other.text)")
     }
 
     @Test func whatIsNotANamedGraphQLOperationIsRecordedByItsBodyAsBefore() throws {

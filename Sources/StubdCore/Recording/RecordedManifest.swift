@@ -22,6 +22,7 @@ enum RecordedManifest {
         }
         if let operation = s.graphQL {
             var parts = ["operationName: \(quoted(operation.name))"]
+            if let query = operation.query { parts.append("query: \(quoted(query))") }
             if let variables = operation.variables, variables != .object([:]) { parts.append("variables: \(variables.serialized)") }
             lines.append("      graphql: { " + parts.joined(separator: ", ") + " }")
         }

@@ -6,6 +6,13 @@ import StubdEngine
 /// query, where matching the body's bytes would miss on a re-spaced query or a reordered key.
 struct RecordedOperation: Equatable {
     let name: String
+    /// The query as the client sent it, kept so the route answers that selection only (compared by
+    /// shape), `check --graphql-schema` holds the answer to it, and Apollo's persisted-query hash of
+    /// it is known; nil when the request may hold a secret the scrubber could not look into.
+    let query: String?
+    /// Its shape (`GraphQLDocument.shape`): part of the route's key, so one selection printed two
+    /// ways is one route and two selections are two.
+    let shape: String
     /// The variables sent; nil when they held a secret (the route then takes any variables).
     let variables: JSONValue?
 
@@ -19,18 +26,23 @@ struct RecordedOperation: Equatable {
     init?(_ request: RequestHead, scrubbedBody: JSONValue?, scrubbedQuery: [QueryItem]) {
         guard request.method == .post || request.method == .get else { return nil }
         let read = GraphQLRequest.read(request)
-        guard read.unreadable == nil, read.query != nil, case .success? = read.document,
+        guard read.unreadable == nil, let text = read.query, case .success(let document)? = read.document,
               let name = read.effectiveOperationName else { return nil }
         self.name = name
+        shape = document.shape
         if request.method == .get {
-            // A secret in `?variables=` was masked to "*" by the scrubber.
-            let masked = scrubbedQuery.contains { $0.name == "variables" && $0.value == "*" }
-            variables = masked ? nil : read.variables
+            // A secret in `?query=` or `?variables=` was masked to "*" by the scrubber.
+            func masked(_ item: String) -> Bool { scrubbedQuery.contains { $0.name == item && $0.value == "*" } }
+            query = masked("query") ? nil : text
+            variables = masked("variables") ? nil : read.variables
         } else if case .object(let members)? = scrubbedBody {
+            query = text
             variables = members["variables"].flatMap { $0 == .null ? nil : $0 } ?? .object([:])
         } else {
-            variables = scrubbedBody == nil && !request.body.isEmpty && request.header(.contentType)?.contains("graphql") != true
-                ? nil : read.variables
+            // A JSON body that held a secret (the scrubber kept no copy of it), or `application/graphql`,
+            // which it does not read: neither the query nor the variables are written.
+            query = nil
+            variables = nil
         }
     }
 }

@@ -47,7 +47,7 @@ struct ScrubbedExchange {
         text += "\n" + (requestJSON?.serialized ?? "")
         // Only when set, so a recording's keys (and files named after them) stay as they were.
         if let requestContains { text += "\ncontains:" + requestContains }
-        if let graphQL { text += "\ngraphql:" + graphQL.name + " " + (graphQL.variables?.serialized ?? "*") }
+        if let graphQL { text += "\ngraphql:" + graphQL.name + " " + graphQL.shape + " " + (graphQL.variables?.serialized ?? "*") }
         if let scenario { text += "\nscenario:" + scenario.name + "|" + (scenario.whenState ?? "") + "|" + (scenario.thenState ?? "") }
         return RecordedNames.hash(text)
     }
