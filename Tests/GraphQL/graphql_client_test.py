@@ -196,7 +196,7 @@ def run_recording(stubd, upstream):
     """`stubd record` in front of a GraphQL API (the example served), gql through it; the folder it
     writes, served alone, answers the operations however the query is printed."""
     with tempfile.TemporaryDirectory() as folder:
-        recorder = subprocess.Popen([stubd, "record", "--target", upstream, "--stubs", folder, "--port", "0"],
+        recorder = subprocess.Popen([stubd, "record", "--target", upstream, "--stubs", folder, "--port", "0", "--allow-ci"],
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         first = recorder.stdout.readline()
         if "recording on" not in first:
